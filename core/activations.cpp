@@ -1,0 +1,108 @@
+// Korthikanti per-layer inventory (16-bit: s·b·h·(34 + 5·a·s/h)), itemised so that precision,
+// MLP width and FlashAttention change the right terms; dropout masks stay 1 byte per element.
+#include "activations.hpp"
+#include <algorithm>
+#include <cmath>
+#include "checked.hpp"
+
+namespace lab {
+
+std::int64_t activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
+
+namespace {
+
+// One layer, nothing recomputed. e = element bytes, masks are 1 byte (dropout, GPT-2 p = 0.1).
+//   attention: QKV input, Q, K, V, projection input = 5·e·sbh; output dropout mask sbh
+//   scores:    softmax output + dropout output (2·e) + mask (1), per a·s²·b  [FlashAttention: 0]
+//   MLP:       input e·sbh, GELU in/out 2·e·sbf (SwiGLU: gate, up, product 3·e·sbf), mask sbh
+//   norms:     two LayerNorm inputs 2·e·sbh
+struct LayerTerms {
+  std::int64_t linear_bytes;  // everything except the attention score matrices
+  std::int64_t score_bytes;   // the materialized a·s²·b tensors
+};
+
+LayerTerms layer_terms(const Scenario& s) {
+  const std::int64_t e = activation_element_bytes(s.precision);
+  const std::int64_t b = s.batch_size, n = s.seq_len, h = s.model.hidden, a = s.model.heads;
+  const std::int64_t f = s.model.mlp_hidden;
+  const std::int64_t sbh = mul(n, b, h), sbf = mul(n, b, f);
+  const std::int64_t mlp_inner = s.model.mlp == MlpKind::gelu ? mul(2, e, sbf) : mul(3, e, sbf);
+  const std::int64_t linear = add(mul(5, e, sbh), sbh, mul(e, sbh), mlp_inner, sbh, mul(2, e, sbh));
+  const std::int64_t scores = s.flash_attention ? 0 : mul(add(mul(2, e), 1), a, n, n, b);
+  return {linear, scores};
+}
+
+ActivationEstimate korthikanti(const Scenario& s) {
+  ActivationEstimate est;
+  const LayerTerms t = layer_terms(s);
+  const std::int64_t L = s.model.layers;
+  const std::int64_t layer_input = mul(activation_element_bytes(s.precision), s.seq_len,
+                                       s.batch_size, s.model.hidden);
+  est.per_layer_full_bytes = add(t.linear_bytes, t.score_bytes);
+  switch (s.checkpointing.kind) {
+    case CheckpointKind::none:
+      est.per_layer_saved_bytes = est.per_layer_full_bytes;
+      est.layers_saving = L;
+      est.formula = "L x s*b*h*(34 + 5*a*s/h) bytes at 16-bit (Korthikanti 2022), all layers stored";
+      break;
+    case CheckpointKind::selective:
+      // Recompute the attention core: the a·s²·b tensors are not stored.
+      est.per_layer_saved_bytes = t.linear_bytes;
+      est.layers_saving = L;
+      est.formula = "L x 34*s*b*h bytes at 16-bit: attention scores recomputed (selective)";
+      break;
+    case CheckpointKind::full:
+    case CheckpointKind::every_k: {
+      const std::int64_t k =
+          s.checkpointing.kind == CheckpointKind::full ? 1 : std::min(s.checkpointing.every_k_layers, L);
+      // Store each segment's input; during backward one segment of k layers is rebuilt in full.
+      est.per_layer_saved_bytes = layer_input;
+      est.layers_saving = (L + k - 1) / k;
+      // The segment's stored input is already counted in saved_bytes and is part of what is rebuilt.
+      est.recompute_working_bytes = mul(k, est.per_layer_full_bytes) - layer_input;
+      est.formula = k == 1 ? "L x 2*s*b*h bytes at 16-bit (layer inputs only) + one layer rebuilt in backward"
+                           : "ceil(L/k) stored segment inputs + k layers rebuilt in backward "
+                             "(chapter: k*A + (L/k)*A)";
+      break;
+    }
+  }
+  est.saved_bytes = mul(est.layers_saving, est.per_layer_saved_bytes);
+  return est;
+}
+
+// The chapter's walkthrough: 65 GB of FP32 activations at B = 32, S = 1024 for GPT-2 XL, linear in
+// batch and sequence, x1/2 for 16-bit, /k for "checkpoint every k layers" (flat, as the chapter does).
+// Selective/full are not in the chapter: they scale by Korthikanti's ratio to "none" (labelled).
+ActivationEstimate chapter_model(const Scenario& s) {
+  ActivationEstimate est;
+  const double base_bytes = 65e9 * (static_cast<double>(s.batch_size) / 32.0) *
+                            (static_cast<double>(s.seq_len) / 1024.0) *
+                            (static_cast<double>(activation_element_bytes(s.precision)) / 4.0);
+  double factor = 1.0;
+  est.formula = "65 GB (chapter, FP32, B=32, S=1024) x B/32 x S/1024 x bytes/4";
+  if (s.checkpointing.kind == CheckpointKind::every_k) {
+    factor = 1.0 / static_cast<double>(s.checkpointing.every_k_layers);
+    est.formula += " / k (chapter's flat every-k reduction)";
+  } else if (s.checkpointing.kind != CheckpointKind::none) {
+    Scenario plain = s;
+    plain.checkpointing = {};
+    const auto with = korthikanti(s), without = korthikanti(plain);
+    factor = static_cast<double>(with.saved_bytes) / static_cast<double>(without.saved_bytes);
+    est.formula += " x Korthikanti ratio for this scheme (not from the chapter)";
+  }
+  const double bytes = std::round(base_bytes * factor);
+  if (!(bytes < 9.2e18)) throw InputError("scenario", "the configuration is too large: activation bytes exceed 2^63");
+  est.saved_bytes = static_cast<std::int64_t>(bytes);
+  est.per_layer_saved_bytes = est.saved_bytes / std::max<std::int64_t>(1, s.model.layers);
+  est.per_layer_full_bytes = est.per_layer_saved_bytes;
+  est.layers_saving = s.model.layers;
+  return est;
+}
+
+}  // namespace
+
+ActivationEstimate estimate_activations(const Scenario& s) {
+  return s.activation_model == ActivationModel::chapter ? chapter_model(s) : korthikanti(s);
+}
+
+}  // namespace lab

@@ -1,0 +1,25 @@
+// Activation memory: Korthikanti et al. 2022 (arXiv 2205.05198) per-layer inventory, generalised to
+// any MLP width, FP32 activations and FlashAttention; and the chapter's empirical "65 GB" model.
+// Next layer: memory.cpp adds these bytes to the static ledger.
+#pragma once
+#include <cstdint>
+#include <string>
+#include "scenario.hpp"
+
+namespace lab {
+
+struct ActivationEstimate {
+  std::int64_t per_layer_full_bytes = 0;   // one layer's activations with nothing recomputed (A)
+  std::int64_t per_layer_saved_bytes = 0;  // what each layer keeps from forward to backward
+  std::int64_t layers_saving = 0;          // how many layers keep per_layer_saved_bytes
+  std::int64_t saved_bytes = 0;            // held from the end of forward into backward
+  std::int64_t recompute_working_bytes = 0;  // extra live during backward (recomputed segment)
+  std::string formula;                     // the formula in words, bound to this scenario
+};
+
+// Bytes per activation element: 2 for 16-bit compute (mixed, fp16, bf16), 4 for FP32.
+std::int64_t activation_element_bytes(Precision p);
+
+ActivationEstimate estimate_activations(const Scenario& s);
+
+}  // namespace lab

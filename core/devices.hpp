@@ -1,0 +1,27 @@
+// Accelerator catalog: capacity as the bytes the driver reports, dense peak FLOP/s per precision,
+// HBM and host-link bandwidth, each with a datasheet provenance. Pure data; no I/O.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lab {
+
+struct DeviceSpec {
+  std::string id;
+  std::string name;
+  std::int64_t capacity_bytes = 0;        // as reported by the driver (nvidia-smi total)
+  double peak_fp32_flops_per_s = 0;       // plain FP32 (PyTorch's default matmul, TF32 off)
+  double peak_fp16_flops_per_s = 0;       // dense 16-bit tensor core, FP32 accumulate
+  double peak_bf16_flops_per_s = 0;       // 0 = not supported by the hardware
+  double hbm_bytes_per_s = 0;             // device memory bandwidth
+  double host_link_bytes_per_s = 0;       // host→device link (PCIe generation × lanes)
+  double tdp_watts = 0;
+  std::string provenance;
+};
+
+const std::vector<DeviceSpec>& device_catalog();
+std::optional<DeviceSpec> find_device(const std::string& id);
+
+}  // namespace lab

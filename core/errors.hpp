@@ -1,0 +1,16 @@
+// Structured input errors for the JSON facade: every problem names the field it is about.
+// Core code may throw lab::InputError while parsing/validating; the facade (facade.cpp) is the
+// only place that catches, so nothing ever throws across the WASM/CLI boundary.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace lab {
+
+struct InputError : std::runtime_error {
+  std::string field;  // dotted path, e.g. "model.hidden" or "batch_size"
+  InputError(std::string field_path, const std::string& message)
+      : std::runtime_error(message), field(std::move(field_path)) {}
+};
+
+}  // namespace lab

@@ -1,0 +1,21 @@
+// The JSON facade: the only entry points the WASM bindings and the CLI use. JSON text in, JSON
+// text out; never throws. Errors come back as {"error": {"field": "...", "message": "..."}}.
+#pragma once
+#include <string>
+#include <nlohmann/json.hpp>
+
+namespace lab::facade {
+
+std::string evaluate(const std::string& scenario_json);  // memory ledger + FLOPs for a scenario
+std::string catalog();                                   // models, devices, enum choices, defaults
+std::string version();                                   // engine version string
+
+// Building blocks shared by every facade function (facade.cpp).
+using Handler = nlohmann::json (*)(const nlohmann::json&);
+std::string run_guarded(const std::string& request_text, Handler handler);
+nlohmann::json error_json(const std::string& field, const std::string& message);
+nlohmann::json evaluate_json(const nlohmann::json& scenario);
+
+inline constexpr const char* kEngineVersion = "0.1.0";
+
+}  // namespace lab::facade

@@ -1,0 +1,28 @@
+// Typed, range-checked reads of JSON fields; each failure is an InputError naming the field path.
+// Shared by every facade parser (scenario, solver requests, training requests).
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+#include <nlohmann/json.hpp>
+#include "errors.hpp"
+
+namespace lab::fields {
+
+using nlohmann::json;
+
+std::string join_path(const std::string& prefix, const std::string& key);
+// Error if `obj` is not an object or has a key outside `known`.
+void require_object(const json& obj, const std::string& path);
+void reject_unknown(const json& obj, const std::string& path, const std::vector<std::string>& known);
+
+std::int64_t to_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi);
+double to_number(const json& v, const std::string& path, double lo, double hi, bool lo_inclusive = true);
+bool to_bool(const json& v, const std::string& path);
+std::string to_string_value(const json& v, const std::string& path);
+// One of `choices` (returns the index).
+std::size_t to_choice(const json& v, const std::string& path, const std::vector<std::string>& choices);
+
+}  // namespace lab::fields

@@ -1,0 +1,55 @@
+// The training-memory ledger: bytes per component, static/total/peak, the step timeline, and what
+// binds on the chosen device. Pure arithmetic over a Scenario; next layer: facade.cpp (JSON).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "activations.hpp"
+#include "scenario.hpp"
+
+namespace lab {
+
+struct BytesPerParam {
+  std::int64_t weights = 0, master = 0, gradients = 0, per_optimizer_vector = 0;
+  std::int64_t optimizer_vectors = 0;
+  std::int64_t total() const { return weights + master + gradients + per_optimizer_vector * optimizer_vectors; }
+};
+
+// Bytes per parameter for precision × optimizer under a convention (PHYSICS.md table).
+BytesPerParam bytes_per_param(Precision p, Optimizer o, Convention c);
+// Names of the optimizer's state vectors: {}, {"momentum"}, {"adam_m", "adam_v"}.
+std::vector<std::string> optimizer_vector_names(Optimizer o);
+
+struct NamedBytes {
+  std::string name;
+  std::int64_t bytes = 0;
+};
+
+enum class Binding { none, static_memory, activations };
+
+struct MemoryLedger {
+  std::int64_t parameters = 0;
+  BytesPerParam per_param;
+  std::int64_t weights = 0, master_weights = 0, gradients = 0, optimizer_state = 0;
+  std::vector<NamedBytes> optimizer_vectors;
+  ActivationEstimate activation;
+  std::int64_t activations = 0;
+  std::int64_t logits = 0;           // FP32 b·s·V (0 in the chapter model: inside its 65 GB)
+  std::int64_t logits_gradient = 0;  // transient, live at the start of backward
+  std::int64_t reserve = 0;
+  std::int64_t static_bytes = 0;     // weights + master + gradients + optimizer state
+  std::int64_t total_bytes = 0;      // sum of the components
+  std::int64_t peak_bytes = 0;       // maximum over the step timeline (≥ total when transients exist)
+  std::vector<NamedBytes> timeline;  // live bytes at the step's landmarks
+  std::int64_t usable_device_bytes = 0;
+  bool fits = false;
+  Binding binding = Binding::none;
+  std::string binding_message;
+};
+
+MemoryLedger compute_ledger(const Scenario& s);
+// Static bytes of the same model/precision/optimizer under another convention (for the table).
+std::int64_t static_bytes_under(const Scenario& s, Convention c);
+const char* to_string(Binding b);
+
+}  // namespace lab

@@ -1,0 +1,63 @@
+// A training scenario: what the student has configured. Parsed from JSON by scenario_json.cpp with
+// one error per bad field; everything downstream (memory, flops, pipeline, solver) reads this struct.
+#pragma once
+#include <cstdint>
+#include <string>
+#include "devices.hpp"
+#include "models.hpp"
+
+namespace lab {
+
+enum class Precision { fp32, mixed, fp16, bf16 };
+enum class Optimizer { sgd, momentum, adam };
+// Static-memory bookkeeping conventions (PHYSICS.md): ours (16 B/param mixed Adam, ZeRO),
+// the chapter's 12 B/param (no master copy), Megatron's 18 B/param (FP32 gradients).
+enum class Convention { ours, chapter, megatron };
+enum class CheckpointKind { none, selective, full, every_k };
+enum class ActivationModel { korthikanti, chapter };
+
+struct Checkpointing {
+  CheckpointKind kind = CheckpointKind::none;
+  std::int64_t every_k_layers = 0;  // only for every_k
+};
+
+// Data-pipeline knobs (used by the timing model; defaults documented in README).
+struct PipelineKnobs {
+  std::int64_t workers = 0;                 // 0 = load in the main process
+  double worker_tokens_per_s = 500e3;       // chapter: ~500K tokens/s per CPU core (tokenization)
+  bool prefetch = false;
+  std::int64_t prefetch_depth = 2;          // batches buffered per worker (PyTorch prefetch_factor)
+  bool pinned_memory = false;
+  double host_link_bytes_per_s = 0;         // 0 = the device's own link
+};
+
+struct Scenario {
+  TransformerSpec model;
+  DeviceSpec device;
+  Precision precision = Precision::fp32;
+  Optimizer optimizer = Optimizer::adam;
+  std::int64_t batch_size = 1;
+  std::int64_t seq_len = 1024;
+  Checkpointing checkpointing;
+  ActivationModel activation_model = ActivationModel::korthikanti;
+  bool flash_attention = false;
+  Convention convention = Convention::ours;
+  std::int64_t reserve_bytes = 512LL * 1024 * 1024;  // CUDA context + allocator slack (see README)
+  bool chapter_replay = false;  // reproduce the chapter's walkthrough exactly (N = 1.5e9, ...)
+  // Iron Law inputs.
+  double train_tokens = 1e9;
+  std::int64_t num_devices = 1;
+  double efficiency = 0.45;  // η; chapter L223: GPT-3 training achieved η ≈ 0.45
+  PipelineKnobs pipeline;
+};
+
+const char* to_string(Precision p);
+const char* to_string(Optimizer o);
+const char* to_string(Convention c);
+const char* to_string(ActivationModel m);
+const char* to_string(CheckpointKind k);
+
+// Parameter count used for memory: exact, except Chapter replay's rounded 1.5e9 for GPT-2 XL.
+std::int64_t memory_parameter_count(const Scenario& s);
+
+}  // namespace lab

@@ -1,0 +1,220 @@
+// Parsing scenarios: catalog ids or custom objects for model/device, enums by name, ranges chosen
+// so every downstream count fits in 64 bits or is caught by checked arithmetic.
+#include "scenario_json.hpp"
+#include "json_fields.hpp"
+
+namespace lab {
+using nlohmann::json;
+using namespace fields;
+
+namespace {
+
+const std::vector<std::string> kScenarioFields = {
+    "model", "device", "precision", "optimizer", "batch_size", "seq_len", "checkpointing",
+    "activation_model", "flash_attention", "convention", "reserve_bytes", "chapter_replay",
+    "train_tokens", "num_devices", "efficiency", "data_workers", "worker_tokens_per_s", "prefetch",
+    "prefetch_depth", "pinned_memory", "host_link_bytes_per_s"};
+
+std::string catalog_ids_models() {
+  std::string s;
+  for (const auto& m : model_catalog()) s += (s.empty() ? "" : ", ") + m.id;
+  return s;
+}
+std::string catalog_ids_devices() {
+  std::string s;
+  for (const auto& d : device_catalog()) s += (s.empty() ? "" : ", ") + d.id;
+  return s;
+}
+
+TransformerSpec parse_model(const json& v) {
+  if (v.is_string()) {
+    auto m = find_model(v.get<std::string>());
+    if (!m) throw InputError("model", "unknown model id '" + v.get<std::string>() + "'; known: " + catalog_ids_models());
+    return *m;
+  }
+  if (!v.is_object()) throw InputError("model", "must be a model id string (" + catalog_ids_models() + ") or a custom transformer object");
+  reject_unknown(v, "model", {"base", "name", "layers", "hidden", "heads", "vocab", "context", "mlp_ratio",
+                              "mlp_hidden", "tied_head", "learned_positions", "biases", "mlp", "norm"});
+  TransformerSpec m;
+  if (v.contains("base")) {
+    auto b = find_model(to_string_value(v["base"], "model.base"));
+    if (!b) throw InputError("model.base", "unknown model id '" + v["base"].get<std::string>() + "'; known: " + catalog_ids_models());
+    m = *b;
+  } else {
+    for (const char* required : {"layers", "hidden", "heads", "vocab", "context"})
+      if (!v.contains(required))
+        throw InputError(std::string("model.") + required, std::string("a custom model needs '") + required + "' (or a 'base' model id to start from)");
+    m.mlp_hidden = 0;
+  }
+  m.id = "custom";
+  m.name = v.contains("name") ? to_string_value(v["name"], "model.name") : "Custom transformer";
+  m.provenance = "user-described custom transformer";
+  if (m.name.size() > 200) throw InputError("model.name", "must be at most 200 characters");
+  if (v.contains("layers")) m.layers = to_int(v["layers"], "model.layers", 1, 1000);
+  if (v.contains("hidden")) m.hidden = to_int(v["hidden"], "model.hidden", 1, 131072);
+  if (v.contains("heads")) m.heads = to_int(v["heads"], "model.heads", 1, 1024);
+  if (v.contains("vocab")) m.vocab = to_int(v["vocab"], "model.vocab", 1, 10'000'000);
+  if (v.contains("context")) m.context = to_int(v["context"], "model.context", 1, 1'048'576);
+  if (v.contains("tied_head")) m.tied_head = to_bool(v["tied_head"], "model.tied_head");
+  if (v.contains("learned_positions")) m.learned_positions = to_bool(v["learned_positions"], "model.learned_positions");
+  if (v.contains("biases")) m.biases = to_bool(v["biases"], "model.biases");
+  if (v.contains("mlp")) m.mlp = to_choice(v["mlp"], "model.mlp", {"gelu", "swiglu"}) == 0 ? MlpKind::gelu : MlpKind::swiglu;
+  if (v.contains("norm")) m.norm = to_choice(v["norm"], "model.norm", {"layernorm", "rmsnorm"}) == 0 ? NormKind::layernorm : NormKind::rmsnorm;
+  if (v.contains("mlp_ratio") && v.contains("mlp_hidden"))
+    throw InputError("model.mlp_ratio", "give either 'mlp_ratio' or 'mlp_hidden', not both");
+  if (v.contains("mlp_hidden")) m.mlp_hidden = to_int(v["mlp_hidden"], "model.mlp_hidden", 1, 1'048'576);
+  if (v.contains("mlp_ratio")) {
+    const double r = to_number(v["mlp_ratio"], "model.mlp_ratio", 0, 64, false);
+    m.mlp_hidden = static_cast<std::int64_t>(r * static_cast<double>(m.hidden) + 0.5);
+    if (m.mlp_hidden < 1) throw InputError("model.mlp_ratio", "gives an MLP width below 1");
+  } else if (m.mlp_hidden == 0) {
+    m.mlp_hidden = 4 * m.hidden;
+  }
+  if (m.hidden % m.heads != 0)
+    throw InputError("model.heads", "hidden (" + std::to_string(m.hidden) + ") must be divisible by heads (" + std::to_string(m.heads) + ")");
+  return m;
+}
+
+DeviceSpec parse_device(const json& v) {
+  if (v.is_string()) {
+    auto d = find_device(v.get<std::string>());
+    if (!d) throw InputError("device", "unknown device id '" + v.get<std::string>() + "'; known: " + catalog_ids_devices());
+    return *d;
+  }
+  if (!v.is_object()) throw InputError("device", "must be a device id string (" + catalog_ids_devices() + ") or a custom device object");
+  reject_unknown(v, "device", {"base", "name", "capacity_bytes", "peak_fp32_flops_per_s", "peak_fp16_flops_per_s",
+                               "peak_bf16_flops_per_s", "hbm_bytes_per_s", "host_link_bytes_per_s", "tdp_watts"});
+  DeviceSpec d;
+  if (v.contains("base")) {
+    auto b = find_device(to_string_value(v["base"], "device.base"));
+    if (!b) throw InputError("device.base", "unknown device id '" + v["base"].get<std::string>() + "'; known: " + catalog_ids_devices());
+    d = *b;
+  } else {
+    for (const char* required : {"capacity_bytes", "peak_fp32_flops_per_s", "peak_fp16_flops_per_s", "hbm_bytes_per_s"})
+      if (!v.contains(required))
+        throw InputError(std::string("device.") + required, std::string("a custom device needs '") + required + "' (or a 'base' device id to start from)");
+    d.host_link_bytes_per_s = 31.5e9;
+  }
+  d.id = "custom";
+  d.name = v.contains("name") ? to_string_value(v["name"], "device.name") : "Custom device";
+  d.provenance = "user-described custom device";
+  if (d.name.size() > 200) throw InputError("device.name", "must be at most 200 characters");
+  const std::int64_t PiB = 1LL << 50;
+  if (v.contains("capacity_bytes")) d.capacity_bytes = to_int(v["capacity_bytes"], "device.capacity_bytes", 1, PiB);
+  if (v.contains("peak_fp32_flops_per_s")) d.peak_fp32_flops_per_s = to_number(v["peak_fp32_flops_per_s"], "device.peak_fp32_flops_per_s", 0, 1e19, false);
+  if (v.contains("peak_fp16_flops_per_s")) d.peak_fp16_flops_per_s = to_number(v["peak_fp16_flops_per_s"], "device.peak_fp16_flops_per_s", 0, 1e19, false);
+  if (v.contains("peak_bf16_flops_per_s")) d.peak_bf16_flops_per_s = to_number(v["peak_bf16_flops_per_s"], "device.peak_bf16_flops_per_s", 0, 1e19);
+  if (v.contains("hbm_bytes_per_s")) d.hbm_bytes_per_s = to_number(v["hbm_bytes_per_s"], "device.hbm_bytes_per_s", 0, 1e16, false);
+  if (v.contains("host_link_bytes_per_s")) d.host_link_bytes_per_s = to_number(v["host_link_bytes_per_s"], "device.host_link_bytes_per_s", 0, 1e15, false);
+  if (v.contains("tdp_watts")) d.tdp_watts = to_number(v["tdp_watts"], "device.tdp_watts", 0, 1e6);
+  return d;
+}
+
+Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
+  Checkpointing c;
+  if (v.is_string()) {
+    const auto i = to_choice(v, "checkpointing", {"none", "selective", "full"});
+    c.kind = i == 0 ? CheckpointKind::none : (i == 1 ? CheckpointKind::selective : CheckpointKind::full);
+    return c;
+  }
+  if (!v.is_object()) throw InputError("checkpointing", "must be \"none\", \"selective\", \"full\" or {\"every_k_layers\": k}");
+  reject_unknown(v, "checkpointing", {"every_k_layers"});
+  if (!v.contains("every_k_layers")) throw InputError("checkpointing.every_k_layers", "is required in the object form");
+  c.kind = CheckpointKind::every_k;
+  c.every_k_layers = to_int(v["every_k_layers"], "checkpointing.every_k_layers", 1, layers);
+  return c;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_known) {
+  require_object(j, "");
+  std::vector<std::string> known = kScenarioFields;
+  known.insert(known.end(), extra_known.begin(), extra_known.end());
+  reject_unknown(j, "", known);
+  Scenario s;
+  s.chapter_replay = j.contains("chapter_replay") && to_bool(j["chapter_replay"], "chapter_replay");
+  s.model = *find_model("gpt2-xl");
+  s.device = *find_device(s.chapter_replay ? "v100-sxm2-32gb" : "h100-sxm-80gb");
+  if (j.contains("model")) s.model = parse_model(j["model"]);
+  if (s.chapter_replay && s.model.id != "gpt2-xl")
+    throw InputError("model", "chapter_replay reproduces the chapter's GPT-2 XL walkthrough; use model \"gpt2-xl\"");
+  if (j.contains("device")) s.device = parse_device(j["device"]);
+  s.seq_len = std::min<std::int64_t>(s.model.context, 1024);
+  if (j.contains("precision")) s.precision = static_cast<Precision>(to_choice(j["precision"], "precision", {"fp32", "mixed", "fp16", "bf16"}));
+  if (j.contains("optimizer")) {
+    const auto i = to_choice(j["optimizer"], "optimizer", {"sgd", "momentum", "adam", "adamw"});
+    s.optimizer = i == 0 ? Optimizer::sgd : (i == 1 ? Optimizer::momentum : Optimizer::adam);
+  }
+  if (j.contains("batch_size")) s.batch_size = to_int(j["batch_size"], "batch_size", 1, 65536);
+  if (j.contains("seq_len")) {
+    const std::int64_t cap = s.model.learned_positions ? s.model.context : 1'048'576;
+    s.seq_len = to_int(j["seq_len"], "seq_len", 1, cap);
+  }
+  if (j.contains("checkpointing")) s.checkpointing = parse_checkpointing(j["checkpointing"], s.model.layers);
+  s.activation_model = s.chapter_replay ? ActivationModel::chapter : ActivationModel::korthikanti;
+  if (j.contains("activation_model"))
+    s.activation_model = to_choice(j["activation_model"], "activation_model", {"korthikanti", "chapter"}) == 0 ? ActivationModel::korthikanti : ActivationModel::chapter;
+  if (j.contains("flash_attention")) s.flash_attention = to_bool(j["flash_attention"], "flash_attention");
+  if (j.contains("convention")) s.convention = static_cast<Convention>(to_choice(j["convention"], "convention", {"ours", "chapter", "megatron"}));
+  if (s.chapter_replay) s.reserve_bytes = 0;
+  if (j.contains("reserve_bytes")) s.reserve_bytes = to_int(j["reserve_bytes"], "reserve_bytes", 0, 1LL << 50);
+  if (j.contains("train_tokens")) s.train_tokens = to_number(j["train_tokens"], "train_tokens", 0, 1e18, false);
+  if (j.contains("num_devices")) s.num_devices = to_int(j["num_devices"], "num_devices", 1, 1'000'000);
+  if (j.contains("efficiency")) s.efficiency = to_number(j["efficiency"], "efficiency", 0, 1, false);
+  auto& p = s.pipeline;
+  if (j.contains("data_workers")) p.workers = to_int(j["data_workers"], "data_workers", 0, 256);
+  if (j.contains("worker_tokens_per_s")) p.worker_tokens_per_s = to_number(j["worker_tokens_per_s"], "worker_tokens_per_s", 0, 1e12, false);
+  if (j.contains("prefetch")) p.prefetch = to_bool(j["prefetch"], "prefetch");
+  if (j.contains("prefetch_depth")) p.prefetch_depth = to_int(j["prefetch_depth"], "prefetch_depth", 1, 64);
+  if (j.contains("pinned_memory")) p.pinned_memory = to_bool(j["pinned_memory"], "pinned_memory");
+  if (j.contains("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(j["host_link_bytes_per_s"], "host_link_bytes_per_s", 0, 1e15, false);
+  return s;
+}
+
+json model_to_json(const TransformerSpec& m) {
+  json j = {{"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"vocab", m.vocab},
+            {"context", m.context}, {"mlp_hidden", m.mlp_hidden}, {"tied_head", m.tied_head},
+            {"learned_positions", m.learned_positions}, {"biases", m.biases},
+            {"mlp", m.mlp == MlpKind::gelu ? "gelu" : "swiglu"},
+            {"norm", m.norm == NormKind::layernorm ? "layernorm" : "rmsnorm"}, {"name", m.name}};
+  return j;
+}
+
+json device_to_json(const DeviceSpec& d) {
+  return {{"name", d.name}, {"capacity_bytes", d.capacity_bytes}, {"peak_fp32_flops_per_s", d.peak_fp32_flops_per_s},
+          {"peak_fp16_flops_per_s", d.peak_fp16_flops_per_s}, {"peak_bf16_flops_per_s", d.peak_bf16_flops_per_s},
+          {"hbm_bytes_per_s", d.hbm_bytes_per_s}, {"host_link_bytes_per_s", d.host_link_bytes_per_s},
+          {"tdp_watts", d.tdp_watts}};
+}
+
+json scenario_to_json(const Scenario& s) {
+  json j;
+  j["model"] = s.model.id == "custom" ? model_to_json(s.model) : json(s.model.id);
+  j["device"] = s.device.id == "custom" ? device_to_json(s.device) : json(s.device.id);
+  j["precision"] = to_string(s.precision);
+  j["optimizer"] = to_string(s.optimizer);
+  j["batch_size"] = s.batch_size;
+  j["seq_len"] = s.seq_len;
+  if (s.checkpointing.kind == CheckpointKind::every_k)
+    j["checkpointing"] = {{"every_k_layers", s.checkpointing.every_k_layers}};
+  else
+    j["checkpointing"] = to_string(s.checkpointing.kind);
+  j["activation_model"] = to_string(s.activation_model);
+  j["flash_attention"] = s.flash_attention;
+  j["convention"] = to_string(s.convention);
+  j["reserve_bytes"] = s.reserve_bytes;
+  j["chapter_replay"] = s.chapter_replay;
+  j["train_tokens"] = s.train_tokens;
+  j["num_devices"] = s.num_devices;
+  j["efficiency"] = s.efficiency;
+  j["data_workers"] = s.pipeline.workers;
+  j["worker_tokens_per_s"] = s.pipeline.worker_tokens_per_s;
+  j["prefetch"] = s.pipeline.prefetch;
+  j["prefetch_depth"] = s.pipeline.prefetch_depth;
+  j["pinned_memory"] = s.pipeline.pinned_memory;
+  if (s.pipeline.host_link_bytes_per_s > 0) j["host_link_bytes_per_s"] = s.pipeline.host_link_bytes_per_s;
+  return j;
+}
+
+}  // namespace lab

@@ -1,0 +1,17 @@
+// Scenario <-> JSON. The field names are fixed (instructors' files depend on them); every field has
+// a default (README "Scenario format"); unknown fields are an error, not ignored.
+#pragma once
+#include <nlohmann/json.hpp>
+#include "scenario.hpp"
+
+namespace lab {
+
+// Throws InputError naming the bad field. `extra_known` lets a facade function accept its own
+// additional top-level keys (e.g. solve's "start") while keeping unknown-field checks strict.
+Scenario parse_scenario(const nlohmann::json& j, const std::vector<std::string>& extra_known = {});
+// The fully-resolved scenario (defaults filled in), parseable back to the same Scenario.
+nlohmann::json scenario_to_json(const Scenario& s);
+nlohmann::json model_to_json(const TransformerSpec& m);
+nlohmann::json device_to_json(const DeviceSpec& d);
+
+}  // namespace lab

@@ -1,0 +1,50 @@
+// Minimal static file server for dist/ on 127.0.0.1 (also used by the e2e tests). Sends the strict
+// Content-Security-Policy the hosted build must satisfy, and the right MIME type for .wasm.
+import http from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8',
+};
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
+
+export function createServer(rootDir) {
+  const base = path.resolve(rootDir);
+  return http.createServer((req, res) => {
+    let rel;
+    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
+    let file = path.join(base, path.normalize(rel));
+    if (!file.startsWith(base)) { res.writeHead(403).end('forbidden'); return; }
+    try { if (statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch { /* 404 below */ }
+    let size;
+    try { size = statSync(file).size; } catch { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
+    res.writeHead(200, {
+      'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': size,
+      'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff',
+    });
+    createReadStream(file).pipe(res);
+  });
+}
+
+export function listen(server, port, host = '127.0.0.1', attempts = 20) {
+  return new Promise((resolve, reject) => {
+    const tryPort = (p, left) => {
+      server.once('error', (err) => (err.code === 'EADDRINUSE' && left > 0 ? tryPort(p + 1, left - 1) : reject(err)));
+      server.listen(p, host, () => resolve(server.address().port));
+    };
+    tryPort(port, attempts);
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const [dir = 'dist', port = '8080'] = process.argv.slice(2);
+  const server = createServer(dir);
+  const bound = await listen(server, Number(port));
+  console.log(`Lab 08 is being served at http://127.0.0.1:${bound}/  (Ctrl+C to stop)`);
+}

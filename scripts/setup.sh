@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what the build needs and is missing: Debian packages via apt-get, npm packages via
+# `npm install --no-audit --no-fund` (not `npm ci`: see TOOLCHAIN notes in README). Idempotent and
+# quick when everything is present. `--browser` also installs Debian's Chromium for the e2e tests.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+want_browser=0
+[[ "${1:-}" == "--browser" ]] && want_browser=1
+
+pkgs=()
+command -v cmake >/dev/null || pkgs+=(cmake)
+command -v ninja >/dev/null || pkgs+=(ninja-build)
+command -v g++ >/dev/null || pkgs+=(g++)
+command -v node >/dev/null || pkgs+=(nodejs)
+command -v npm >/dev/null || pkgs+=(npm)
+command -v em++ >/dev/null || pkgs+=(emscripten)
+[[ -f /usr/include/nlohmann/json.hpp ]] || pkgs+=(nlohmann-json3-dev)
+[[ -f /usr/include/doctest/doctest.h ]] || pkgs+=(doctest-dev)
+if (( want_browser )); then [[ -x /usr/bin/chromium ]] || pkgs+=(chromium); fi
+
+if (( ${#pkgs[@]} )); then
+  echo "setup: installing Debian packages: ${pkgs[*]}" >&2
+  sudo=""
+  if [[ "$(id -u)" != 0 ]]; then sudo="sudo"; fi
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >&2
+fi
+
+# npm: reinstall only when package.json or the lockfile changed since the last install.
+stamp="$root/node_modules/.package-lock.json"
+if [[ ! -f "$stamp" || "$root/package.json" -nt "$stamp" || ( -f "$root/package-lock.json" && "$root/package-lock.json" -nt "$stamp" ) ]]; then
+  echo "setup: npm install --no-audit --no-fund" >&2
+  (cd "$root" && npm install --no-audit --no-fund >&2)
+fi

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, then runs every test:
+# native doctest, the same doctest suite in WASM under Node, Node tests of the built WASM module and
+# of the front end's pure logic, and headless-Chromium end-to-end tests of the built site.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "setup (apt/npm, only what is missing)"
+scripts/setup.sh --browser
+
+step "native core + doctest"
+[[ -f build/native/build.ninja ]] || cmake -S . -B build/native -G Ninja >/dev/null
+cmake --build build/native
+ctest --test-dir build/native --output-on-failure
+
+step "WASM module + doctest under Node"
+scripts/build-wasm.sh
+ctest --test-dir build/wasm --output-on-failure
+
+step "Node tests: WASM facade and front-end logic"
+node --test tests/wasm/ tests/web/unit/
+
+step "web bundle + headless Chromium end-to-end"
+./node_modules/.bin/vite build --logLevel warn
+node --test --test-concurrency=1 tests/e2e/
+
+printf '\nAll tests passed.\n'
