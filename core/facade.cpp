@@ -12,13 +12,15 @@ json error_json(const std::string& field, const std::string& message) {
   return {{"error", {{"field", field}, {"message", message}}}};
 }
 
-std::string run_guarded(const std::string& request_text, Handler handler) {
+namespace {
+template <typename Call>
+std::string guarded(const std::string& request_text, Call&& call) {
   try {
     if (request_text.size() > (1u << 24)) return error_json("", "request is larger than 16 MiB").dump();
     json request = json::parse(request_text, nullptr, /*allow_exceptions=*/false);
     if (request.is_discarded())
       return error_json("", "malformed JSON: the request is not valid JSON (NaN and Infinity are not JSON)").dump();
-    return handler(request).dump();
+    return call(request);
   } catch (const InputError& e) {
     return error_json(e.field, e.what()).dump();
   } catch (const std::exception& e) {
@@ -27,8 +29,16 @@ std::string run_guarded(const std::string& request_text, Handler handler) {
     return error_json("", "internal error").dump();
   }
 }
+}  // namespace
 
-std::string evaluate(const std::string& scenario_json) { return run_guarded(scenario_json, evaluate_json); }
+std::string run_guarded(const std::string& request_text, Handler handler) {
+  return guarded(request_text, [&](const json& r) { return handler(r).dump(); });
+}
+std::string run_guarded(const std::string& request_text, TextHandler handler) {
+  return guarded(request_text, [&](const json& r) { return handler(r); });
+}
+
+std::string evaluate(const std::string& scenario_json) { return run_guarded(scenario_json, evaluate_text); }
 
 std::string version() { return kEngineVersion; }
 

@@ -12,9 +12,12 @@ std::string version();                                   // engine version strin
 
 // Building blocks shared by every facade function (facade.cpp).
 using Handler = nlohmann::json (*)(const nlohmann::json&);
+using TextHandler = std::string (*)(const nlohmann::json&);  // writes its own JSON text
 std::string run_guarded(const std::string& request_text, Handler handler);
+std::string run_guarded(const std::string& request_text, TextHandler handler);
 nlohmann::json error_json(const std::string& field, const std::string& message);
-nlohmann::json evaluate_json(const nlohmann::json& scenario);
+std::string evaluate_text(const nlohmann::json& scenario);
+nlohmann::json evaluate_json(const nlohmann::json& scenario);  // parsed evaluate_text, for tests
 
 inline constexpr const char* kEngineVersion = "0.1.0";
 

@@ -1,6 +1,8 @@
 // evaluate: scenario -> memory ledger, FLOPs and Iron Law, in the README's fixed result format.
+// Written with JsonWriter (not nlohmann trees) because evaluate runs on every slider change.
 #include "facade.hpp"
 #include "flops.hpp"
+#include "json_writer.hpp"
 #include "memory.hpp"
 #include "scenario_json.hpp"
 
@@ -9,80 +11,102 @@ using nlohmann::json;
 
 namespace {
 
-json memory_json(const Scenario& s, const MemoryLedger& m) {
-  json vectors = json::array();
-  for (const auto& v : m.optimizer_vectors) vectors.push_back({{"name", v.name}, {"bytes", v.bytes}});
-  json timeline = json::array();
-  for (const auto& t : m.timeline) timeline.push_back({{"phase", t.name}, {"bytes", t.bytes}});
-  return {
-      {"components", {{"weights", m.weights}, {"master_weights", m.master_weights}, {"gradients", m.gradients},
-                      {"optimizer_state", m.optimizer_state}, {"activations", m.activations},
-                      {"logits", m.logits}, {"reserve", m.reserve}}},
-      {"optimizer_vectors", vectors},
-      {"bytes_per_parameter", {{"weights", m.per_param.weights}, {"master_weights", m.per_param.master},
-                               {"gradients", m.per_param.gradients},
-                               {"optimizer_state", m.per_param.per_optimizer_vector * m.per_param.optimizer_vectors},
-                               {"static", m.per_param.total()}}},
-      {"parameters_counted", m.parameters},
-      {"static_bytes", m.static_bytes},
-      {"total_bytes", m.total_bytes},
-      {"peak_bytes", m.peak_bytes},
-      {"transients", {{"logits_gradient", m.logits_gradient}, {"recompute_working_set", m.activation.recompute_working_bytes}}},
-      {"timeline", timeline},
-      {"usable_device_bytes", m.usable_device_bytes},
-      {"fits", m.fits},
-      {"binding", {{"kind", to_string(m.binding)}, {"message", m.binding_message},
-                   {"headroom_bytes", m.usable_device_bytes - m.peak_bytes}}},
-      {"activations_detail", {{"per_layer_full_bytes", m.activation.per_layer_full_bytes},
-                              {"per_layer_saved_bytes", m.activation.per_layer_saved_bytes},
-                              {"layers_saving", m.activation.layers_saving},
-                              {"element_bytes", activation_element_bytes(s.precision)},
-                              {"formula", m.activation.formula}}},
-      {"static_by_convention", {{"ours", static_bytes_under(s, Convention::ours)},
-                                {"chapter", static_bytes_under(s, Convention::chapter)},
-                                {"megatron", static_bytes_under(s, Convention::megatron)}}},
-      {"numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16)},
-  };
+void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
+  w.key("memory").begin_object();
+  w.key("components").begin_object()
+      .field("weights", m.weights).field("master_weights", m.master_weights).field("gradients", m.gradients)
+      .field("optimizer_state", m.optimizer_state).field("activations", m.activations)
+      .field("logits", m.logits).field("reserve", m.reserve)
+      .end_object();
+  w.key("optimizer_vectors").begin_array();
+  for (const auto& v : m.optimizer_vectors) w.begin_object().field("name", v.name).field("bytes", v.bytes).end_object();
+  w.end_array();
+  w.key("bytes_per_parameter").begin_object()
+      .field("weights", m.per_param.weights).field("master_weights", m.per_param.master)
+      .field("gradients", m.per_param.gradients)
+      .field("optimizer_state", m.per_param.per_optimizer_vector * m.per_param.optimizer_vectors)
+      .field("static", m.per_param.total())
+      .end_object();
+  w.field("parameters_counted", m.parameters).field("static_bytes", m.static_bytes)
+      .field("total_bytes", m.total_bytes).field("peak_bytes", m.peak_bytes);
+  w.key("transients").begin_object()
+      .field("logits_gradient", m.logits_gradient)
+      .field("recompute_working_set", m.activation.recompute_working_bytes)
+      .end_object();
+  w.key("timeline").begin_array();
+  for (const auto& t : m.timeline) w.begin_object().field("phase", t.name).field("bytes", t.bytes).end_object();
+  w.end_array();
+  w.field("usable_device_bytes", m.usable_device_bytes).field("fits", m.fits);
+  w.key("binding").begin_object()
+      .field("kind", to_string(m.binding)).field("message", m.binding_message)
+      .field("headroom_bytes", m.usable_device_bytes - m.peak_bytes)
+      .end_object();
+  w.key("activations_detail").begin_object()
+      .field("per_layer_full_bytes", m.activation.per_layer_full_bytes)
+      .field("per_layer_saved_bytes", m.activation.per_layer_saved_bytes)
+      .field("layers_saving", m.activation.layers_saving)
+      .field("element_bytes", activation_element_bytes(s.precision))
+      .field("formula", m.activation.formula)
+      .end_object();
+  w.key("static_by_convention").begin_object()
+      .field("ours", static_bytes_under(s, Convention::ours))
+      .field("chapter", static_bytes_under(s, Convention::chapter))
+      .field("megatron", static_bytes_under(s, Convention::megatron))
+      .end_object();
+  w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));
+  w.end_object();
 }
 
-json flops_json(const Scenario& s, const FlopsEstimate& f) {
+void write_flops(JsonWriter& w, const Scenario& s, const FlopsEstimate& f) {
   const double total = static_cast<double>(f.model_per_token) * s.train_tokens;
-  return {{"model_per_token", f.model_per_token},
-          {"hardware_per_token", f.hardware_per_token},
-          {"recompute_per_token", f.recompute_per_token},
-          {"tokens_per_step", f.tokens_per_step},
-          {"model_per_step", f.model_per_step},
-          {"hardware_per_step", f.hardware_per_step},
-          {"peak_flops_per_s", f.peak_flops_per_s},
-          {"precision_supported", f.precision_supported},
-          {"iron_law", {{"train_tokens", s.train_tokens}, {"total_model_flops", total},
-                        {"num_devices", s.num_devices}, {"efficiency", s.efficiency},
-                        {"time_to_train_seconds", iron_law_seconds(total, s.num_devices, f.peak_flops_per_s, s.efficiency)}}}};
+  w.key("flops").begin_object()
+      .field("model_per_token", f.model_per_token).field("hardware_per_token", f.hardware_per_token)
+      .field("recompute_per_token", f.recompute_per_token).field("tokens_per_step", f.tokens_per_step)
+      .field("model_per_step", f.model_per_step).field("hardware_per_step", f.hardware_per_step)
+      .field("peak_flops_per_s", f.peak_flops_per_s).field("precision_supported", f.precision_supported);
+  w.key("iron_law").begin_object()
+      .field("train_tokens", s.train_tokens).field("total_model_flops", total)
+      .field("num_devices", s.num_devices).field("efficiency", s.efficiency)
+      .field("time_to_train_seconds", iron_law_seconds(total, s.num_devices, f.peak_flops_per_s, s.efficiency))
+      .end_object();
+  w.end_object();
 }
 
 }  // namespace
 
-json evaluate_json(const json& request) {
+std::string evaluate_text(const json& request) {
   const Scenario s = parse_scenario(request);
   const ParameterBreakdown p = count_parameters(s.model);
   const MemoryLedger m = compute_ledger(s);
   const FlopsEstimate f = estimate_flops(s);
-  json warnings = json::array();
+  JsonWriter w;
+  w.begin_object();
+  w.field("engine_version", kEngineVersion);
+  w.raw_field("scenario", scenario_to_json(s).dump());
+  w.key("model").begin_object()
+      .field("id", s.model.id).field("name", s.model.name).field("parameters", p.total);
+  w.key("parameters_detail").begin_object()
+      .field("token_embedding", p.token_embedding).field("position_embedding", p.position_embedding)
+      .field("per_layer", p.per_layer).field("layers_total", p.layers_total)
+      .field("final_norm", p.final_norm).field("head", p.head)
+      .end_object();
+  w.field("layers", s.model.layers).field("hidden", s.model.hidden).field("heads", s.model.heads)
+      .field("provenance", s.model.provenance).end_object();
+  w.key("device").begin_object()
+      .field("id", s.device.id).field("name", s.device.name).field("capacity_bytes", s.device.capacity_bytes)
+      .field("provenance", s.device.provenance).end_object();
+  write_memory(w, s, m);
+  write_flops(w, s, f);
+  w.key("warnings").begin_array();
   if (!f.precision_supported)
-    warnings.push_back({{"field", "precision"}, {"message", s.device.name + " has no " + to_string(s.precision) + " tensor cores; its FP32 peak is used"}});
-  return {{"engine_version", kEngineVersion},
-          {"scenario", scenario_to_json(s)},
-          {"model", {{"id", s.model.id}, {"name", s.model.name}, {"parameters", p.total},
-                     {"parameters_detail", {{"token_embedding", p.token_embedding}, {"position_embedding", p.position_embedding},
-                                            {"per_layer", p.per_layer}, {"layers_total", p.layers_total},
-                                            {"final_norm", p.final_norm}, {"head", p.head}}},
-                     {"layers", s.model.layers}, {"hidden", s.model.hidden}, {"heads", s.model.heads},
-                     {"provenance", s.model.provenance}}},
-          {"device", {{"id", s.device.id}, {"name", s.device.name}, {"capacity_bytes", s.device.capacity_bytes},
-                      {"provenance", s.device.provenance}}},
-          {"memory", memory_json(s, m)},
-          {"flops", flops_json(s, f)},
-          {"warnings", warnings}};
+    w.begin_object().field("field", "precision")
+        .field("message", s.device.name + " has no " + to_string(s.precision) + " tensor cores; its FP32 peak is used")
+        .end_object();
+  w.end_array();
+  w.end_object();
+  return w.take();
 }
+
+json evaluate_json(const json& request) { return json::parse(evaluate_text(request)); }
 
 }  // namespace lab::facade
