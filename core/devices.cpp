@@ -39,10 +39,10 @@ const std::vector<DeviceSpec>& device_catalog() {
   return catalog;
 }
 
-std::optional<DeviceSpec> find_device(const std::string& id) {
+const DeviceSpec* find_device(const std::string& id) {
   for (const auto& d : device_catalog())
-    if (d.id == id) return d;
-  return std::nullopt;
+    if (d.id == id) return &d;
+  return nullptr;
 }
 
 }  // namespace lab

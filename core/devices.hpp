@@ -18,10 +18,10 @@ struct DeviceSpec {
   double hbm_bytes_per_s = 0;             // device memory bandwidth
   double host_link_bytes_per_s = 0;       // host→device link (PCIe generation × lanes)
   double tdp_watts = 0;
-  std::string provenance;
+  const char* provenance = "";  // static text: copying specs must stay cheap (evaluate hot path)
 };
 
 const std::vector<DeviceSpec>& device_catalog();
-std::optional<DeviceSpec> find_device(const std::string& id);
+const DeviceSpec* find_device(const std::string& id);  // nullptr when unknown
 
 }  // namespace lab

@@ -82,7 +82,8 @@ std::string evaluate_text(const json& request) {
   JsonWriter w;
   w.begin_object();
   w.field("engine_version", kEngineVersion);
-  w.raw_field("scenario", scenario_to_json(s).dump());
+  w.key("scenario");
+  write_scenario(w, s);
   w.key("model").begin_object()
       .field("id", s.model.id).field("name", s.model.name).field("parameters", p.total);
   w.key("parameters_detail").begin_object()

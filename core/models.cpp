@@ -54,10 +54,10 @@ const std::vector<TransformerSpec>& model_catalog() {
   return catalog;
 }
 
-std::optional<TransformerSpec> find_model(const std::string& id) {
+const TransformerSpec* find_model(const std::string& id) {
   for (const auto& m : model_catalog())
-    if (m.id == id) return m;
-  return std::nullopt;
+    if (m.id == id) return &m;
+  return nullptr;
 }
 
 }  // namespace lab

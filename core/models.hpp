@@ -27,7 +27,7 @@ struct TransformerSpec {
   bool biases = true;         // linear layers and norms carry biases
   MlpKind mlp = MlpKind::gelu;
   NormKind norm = NormKind::layernorm;
-  std::string provenance;
+  const char* provenance = "";  // static text: copying specs must stay cheap (evaluate hot path)
 };
 
 struct ParameterBreakdown {
@@ -44,6 +44,6 @@ ParameterBreakdown count_parameters(const TransformerSpec& spec);
 
 // Catalog of exact GPT-2 sizes; lookup by id ("gpt2-small" ... "gpt2-xl").
 const std::vector<TransformerSpec>& model_catalog();
-std::optional<TransformerSpec> find_model(const std::string& id);
+const TransformerSpec* find_model(const std::string& id);  // nullptr when unknown
 
 }  // namespace lab

@@ -172,49 +172,66 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   return s;
 }
 
+namespace {
+void write_model(JsonWriter& w, const TransformerSpec& m) {
+  w.begin_object()
+      .field("layers", m.layers).field("hidden", m.hidden).field("heads", m.heads).field("vocab", m.vocab)
+      .field("context", m.context).field("mlp_hidden", m.mlp_hidden).field("tied_head", m.tied_head)
+      .field("learned_positions", m.learned_positions).field("biases", m.biases)
+      .field("mlp", m.mlp == MlpKind::gelu ? "gelu" : "swiglu")
+      .field("norm", m.norm == NormKind::layernorm ? "layernorm" : "rmsnorm").field("name", m.name)
+      .end_object();
+}
+void write_device(JsonWriter& w, const DeviceSpec& d) {
+  w.begin_object()
+      .field("name", d.name).field("capacity_bytes", d.capacity_bytes)
+      .field("peak_fp32_flops_per_s", d.peak_fp32_flops_per_s).field("peak_fp16_flops_per_s", d.peak_fp16_flops_per_s)
+      .field("peak_bf16_flops_per_s", d.peak_bf16_flops_per_s).field("hbm_bytes_per_s", d.hbm_bytes_per_s)
+      .field("host_link_bytes_per_s", d.host_link_bytes_per_s).field("tdp_watts", d.tdp_watts)
+      .end_object();
+}
+}  // namespace
+
 json model_to_json(const TransformerSpec& m) {
-  json j = {{"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"vocab", m.vocab},
-            {"context", m.context}, {"mlp_hidden", m.mlp_hidden}, {"tied_head", m.tied_head},
-            {"learned_positions", m.learned_positions}, {"biases", m.biases},
-            {"mlp", m.mlp == MlpKind::gelu ? "gelu" : "swiglu"},
-            {"norm", m.norm == NormKind::layernorm ? "layernorm" : "rmsnorm"}, {"name", m.name}};
-  return j;
+  JsonWriter w;
+  write_model(w, m);
+  return json::parse(w.str());
 }
 
 json device_to_json(const DeviceSpec& d) {
-  return {{"name", d.name}, {"capacity_bytes", d.capacity_bytes}, {"peak_fp32_flops_per_s", d.peak_fp32_flops_per_s},
-          {"peak_fp16_flops_per_s", d.peak_fp16_flops_per_s}, {"peak_bf16_flops_per_s", d.peak_bf16_flops_per_s},
-          {"hbm_bytes_per_s", d.hbm_bytes_per_s}, {"host_link_bytes_per_s", d.host_link_bytes_per_s},
-          {"tdp_watts", d.tdp_watts}};
+  JsonWriter w;
+  write_device(w, d);
+  return json::parse(w.str());
+}
+
+void write_scenario(JsonWriter& w, const Scenario& s) {
+  w.begin_object();
+  w.key("model");
+  if (s.model.id == "custom") write_model(w, s.model); else w.value(s.model.id);
+  w.key("device");
+  if (s.device.id == "custom") write_device(w, s.device); else w.value(s.device.id);
+  w.field("precision", to_string(s.precision)).field("optimizer", to_string(s.optimizer))
+      .field("batch_size", s.batch_size).field("seq_len", s.seq_len);
+  w.key("checkpointing");
+  if (s.checkpointing.kind == CheckpointKind::every_k)
+    w.begin_object().field("every_k_layers", s.checkpointing.every_k_layers).end_object();
+  else
+    w.value(to_string(s.checkpointing.kind));
+  w.field("activation_model", to_string(s.activation_model)).field("flash_attention", s.flash_attention)
+      .field("convention", to_string(s.convention)).field("reserve_bytes", s.reserve_bytes)
+      .field("chapter_replay", s.chapter_replay).field("train_tokens", s.train_tokens)
+      .field("num_devices", s.num_devices).field("efficiency", s.efficiency)
+      .field("data_workers", s.pipeline.workers).field("worker_tokens_per_s", s.pipeline.worker_tokens_per_s)
+      .field("prefetch", s.pipeline.prefetch).field("prefetch_depth", s.pipeline.prefetch_depth)
+      .field("pinned_memory", s.pipeline.pinned_memory);
+  if (s.pipeline.host_link_bytes_per_s > 0) w.field("host_link_bytes_per_s", s.pipeline.host_link_bytes_per_s);
+  w.end_object();
 }
 
 json scenario_to_json(const Scenario& s) {
-  json j;
-  j["model"] = s.model.id == "custom" ? model_to_json(s.model) : json(s.model.id);
-  j["device"] = s.device.id == "custom" ? device_to_json(s.device) : json(s.device.id);
-  j["precision"] = to_string(s.precision);
-  j["optimizer"] = to_string(s.optimizer);
-  j["batch_size"] = s.batch_size;
-  j["seq_len"] = s.seq_len;
-  if (s.checkpointing.kind == CheckpointKind::every_k)
-    j["checkpointing"] = {{"every_k_layers", s.checkpointing.every_k_layers}};
-  else
-    j["checkpointing"] = to_string(s.checkpointing.kind);
-  j["activation_model"] = to_string(s.activation_model);
-  j["flash_attention"] = s.flash_attention;
-  j["convention"] = to_string(s.convention);
-  j["reserve_bytes"] = s.reserve_bytes;
-  j["chapter_replay"] = s.chapter_replay;
-  j["train_tokens"] = s.train_tokens;
-  j["num_devices"] = s.num_devices;
-  j["efficiency"] = s.efficiency;
-  j["data_workers"] = s.pipeline.workers;
-  j["worker_tokens_per_s"] = s.pipeline.worker_tokens_per_s;
-  j["prefetch"] = s.pipeline.prefetch;
-  j["prefetch_depth"] = s.pipeline.prefetch_depth;
-  j["pinned_memory"] = s.pipeline.pinned_memory;
-  if (s.pipeline.host_link_bytes_per_s > 0) j["host_link_bytes_per_s"] = s.pipeline.host_link_bytes_per_s;
-  return j;
+  JsonWriter w;
+  write_scenario(w, s);
+  return json::parse(w.str());
 }
 
 }  // namespace lab

@@ -2,6 +2,7 @@
 // a default (README "Scenario format"); unknown fields are an error, not ignored.
 #pragma once
 #include <nlohmann/json.hpp>
+#include "json_writer.hpp"
 #include "scenario.hpp"
 
 namespace lab {
@@ -10,6 +11,8 @@ namespace lab {
 // additional top-level keys (e.g. solve's "start") while keeping unknown-field checks strict.
 Scenario parse_scenario(const nlohmann::json& j, const std::vector<std::string>& extra_known = {});
 // The fully-resolved scenario (defaults filled in), parseable back to the same Scenario.
+// write_scenario streams it (evaluate's hot path); scenario_to_json parses that text.
+void write_scenario(JsonWriter& w, const Scenario& s);
 nlohmann::json scenario_to_json(const Scenario& s);
 nlohmann::json model_to_json(const TransformerSpec& m);
 nlohmann::json device_to_json(const DeviceSpec& d);

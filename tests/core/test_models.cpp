@@ -39,4 +39,4 @@ TEST_CASE("a Llama-style block (SwiGLU, RMSNorm, no biases, rotary) counts 4d^2 
   CHECK(p.total == 6'738'415'616LL);
 }
 
-TEST_CASE("unknown model ids are not found") { CHECK_FALSE(find_model("gpt5").has_value()); }
+TEST_CASE("unknown model ids are not found") { CHECK(find_model("gpt5") == nullptr); }
