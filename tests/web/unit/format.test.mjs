@@ -1,0 +1,50 @@
+// Unit tests for web/src/format.js: bytes in GB and GiB, the exact-third-decimal rule, ratios.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatBytes, formatAmount, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf } from '../../../web/src/format.js';
+
+test('bytes read as GB with two decimals by default', () => {
+  assert.equal(formatBytes(12460889600), '12.46 GB');
+  assert.equal(formatBytes(24921779200, 'gb'), '24.92 GB');
+  assert.equal(formatBytes(89e9), '89.00 GB');
+});
+
+test('the GiB toggle divides by 2^30', () => {
+  assert.equal(formatBytes(12460889600, 'gib'), '11.61 GiB');
+  assert.equal(formatBytes(34359738368, 'gib'), '32.00 GiB');
+  assert.equal(unitOf('gib').bytes, 1073741824);
+});
+
+test("an exact third decimal is kept, so the chapter's 32.125 GB is not rounded", () => {
+  assert.equal(formatBytes(32125000000), '32.125 GB');
+  assert.equal(formatBytes(56.5e9), '56.50 GB');
+  assert.equal(formatAmount(8125000000), '8.125');
+});
+
+test('tiny, zero, negative and non-finite values read sensibly', () => {
+  assert.equal(formatBytes(0), '0.00 GB');
+  assert.equal(formatBytes(1000), '<0.01 GB');
+  assert.equal(formatBytes(-3.5e9), '−3.50 GB');
+  assert.equal(formatAmount(NaN), '—');
+  assert.equal(formatBytes(5e9, 'nonsense'), '5.00 GB');
+});
+
+test('approximate amounts round to whole units, one decimal below 1', () => {
+  assert.equal(formatBytesApprox(6230444800), '6 GB');
+  assert.equal(formatBytesApprox(12460889600), '12 GB');
+  assert.equal(formatBytesApprox(24921779200), '25 GB');
+  assert.equal(formatBytesApprox(0), '0 GB');
+  assert.equal(formatBytesApprox(0.42e9), '0.4 GB');
+  assert.equal(formatBytesApprox(12460889600, 'gib'), '12 GiB');
+});
+
+test('ratios, multiples, integers and percents', () => {
+  assert.equal(formatRatio(2), '2.0×');
+  assert.equal(formatRatio(1.575), '1.6×');
+  assert.equal(formatRatio(12.4), '12×');
+  assert.equal(formatRatio(Infinity), '—');
+  assert.equal(formatMultiple(3), '3×');
+  assert.equal(formatMultiple(1.5), '1.5×');
+  assert.equal(formatInt(1557611200), '1,557,611,200');
+  assert.equal(formatPercent(0.455), '46%');
+});

@@ -1,0 +1,55 @@
+// Unit tests for the lab-state schema and the small validator that checks it (web/src/schema/).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { validate } from '../../../web/src/schema/validate.js';
+import { defaultState, withAct1 } from '../../../web/src/store.js';
+
+const schema = JSON.parse(readFileSync(new URL('../../../web/src/schema/lab-state.schema.json', import.meta.url), 'utf8'));
+
+test('the schema is versioned and names the lab', () => {
+  assert.equal(schema.properties.schema_version.const, 1);
+  assert.equal(schema.properties.lab_id.const, 'lab08-model-train');
+  assert.match(schema.$id, /v1$/);
+});
+
+test('a finished Act 1 validates', () => {
+  let s = withAct1(defaultState(), {
+    prediction: { choice: 'a', predicted_bytes: 0, truth_bytes: 12460889600, error_ratio: null, direction: 'zero', answered_at: 'now' },
+    revealed: true,
+    reflection: { ratio_choice: 'b', reason_choice: 'c', ratio_correct: true, reason_correct: true, engine_ratio: 1.575, attempts: 2, answered_at: 'now' },
+    completed: true,
+  });
+  assert.deepEqual(validate(schema, s), []);
+  s = { ...s, config: { ...s.config, hidden_components: ['activations', 'adam_v'] } };
+  assert.deepEqual(validate(schema, s), []);
+});
+
+test('the validator reports type, enum, range, pattern, required, extra and oneOf failures with paths', () => {
+  const bad = structuredClone(defaultState());
+  bad.config.batch_size = 3;
+  bad.config.every_k = 0;
+  bad.config.device = 'Not A Device!';
+  bad.config.replay = 'yes';
+  delete bad.config.units;
+  bad.extra = 1;
+  bad.acts.act1.prediction = { choice: 'e' };
+  const errors = validate(schema, bad);
+  const text = errors.join('\n');
+  assert.match(text, /\$\.config\.batch_size: must be one of/);
+  assert.match(text, /\$\.config\.every_k: must be ≥ 1/);
+  assert.match(text, /\$\.config\.device: must match/);
+  assert.match(text, /\$\.config\.replay: must be of type boolean/);
+  assert.match(text, /\$\.config: missing required 'units'/);
+  assert.match(text, /\$: unexpected property 'extra'/);
+  assert.match(text, /\$\.acts\.act1\.prediction: must match exactly one alternative/);
+});
+
+test('integers and numbers are told apart', () => {
+  assert.deepEqual(validate({ type: 'integer' }, 3), []);
+  assert.equal(validate({ type: 'integer' }, 3.5).length, 1);
+  assert.equal(validate({ type: 'number' }, NaN).length, 1);
+  assert.deepEqual(validate({ type: ['number', 'null'] }, null), []);
+  assert.deepEqual(validate({ type: 'array', items: { enum: [1] } }, [1, 1]), []);
+  assert.equal(validate({ type: 'array', items: { enum: [1] } }, [1, 2]).length, 1);
+});

@@ -1,0 +1,116 @@
+// Unit tests for web/src/store.js: defaults match the schema, persistence, storage that throws,
+// migrations from unversioned (v0) states, and refusal of unreadable or newer states.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createStore, defaultState, migrate, validateState, withConfig, withAct1, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS } from '../../../web/src/store.js';
+
+class MemoryStorage {
+  constructor(init = {}) { this.data = new Map(Object.entries(init)); }
+  getItem(k) { return this.data.has(k) ? this.data.get(k) : null; }
+  setItem(k, v) { this.data.set(k, String(v)); }
+  removeItem(k) { this.data.delete(k); }
+}
+class ThrowingStorage {
+  getItem() { throw new DOMException('denied', 'SecurityError'); }
+  setItem() { throw new DOMException('denied', 'SecurityError'); }
+}
+
+const answered = (s) => withAct1(s, { prediction: { choice: 'b', predicted_bytes: 6230444800, truth_bytes: 12460889600, error_ratio: 2, direction: 'under', answered_at: '2025-01-01T00:00:00.000Z' } });
+
+test('the default state conforms to the lab-state schema', () => {
+  assert.deepEqual(validateState(defaultState()), []);
+  assert.equal(defaultState().schema_version, SCHEMA_VERSION);
+});
+
+test('updates persist and a new store reads them back', () => {
+  const storage = new MemoryStorage();
+  const a = createStore({ storage });
+  a.update((s) => answered(withConfig(s, { batch_size: 8, units: 'gib' })));
+  assert.equal(a.status().persistent, true);
+  const b = createStore({ storage });
+  assert.equal(b.getState().config.batch_size, 8);
+  assert.equal(b.getState().acts.act1.prediction.choice, 'b');
+  assert.deepEqual(validateState(b.getState()), []);
+  assert.deepEqual(b.status().notes, []);
+});
+
+test('storage that throws leaves the store working in memory, and says so', () => {
+  const store = createStore({ storage: new ThrowingStorage() });
+  assert.equal(store.status().persistent, false);
+  let seen = null;
+  store.subscribe((s) => { seen = s; });
+  store.update((s) => withConfig(s, { optimizer: 'sgd' }));
+  assert.equal(store.getState().config.optimizer, 'sgd');
+  assert.equal(seen.config.optimizer, 'sgd');
+});
+
+test('no storage at all is the same as storage that throws', () => {
+  const store = createStore({ storage: null });
+  assert.equal(store.status().persistent, false);
+  store.update((s) => answered(s));
+  assert.equal(store.getState().acts.act1.prediction.choice, 'b');
+});
+
+test('storage that starts failing on write switches to memory with a note', () => {
+  const storage = new MemoryStorage();
+  const store = createStore({ storage });
+  storage.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
+  store.update((s) => withConfig(s, { batch_size: 16 }));
+  assert.equal(store.status().persistent, false);
+  assert.equal(store.getState().config.batch_size, 16);
+  assert.match(store.status().notes[0], /only in this page/);
+});
+
+test('an unversioned (v0) state keeps its valid config fields and act record', () => {
+  const v0 = { config: { optimizer: 'sgd', batch_size: 32, precision: 'fp64', units: 'gib' }, current_act: 1, acts: answered(defaultState()).acts, junk: true };
+  const { state, note } = migrate(v0);
+  assert.deepEqual(validateState(state), []);
+  assert.equal(state.config.optimizer, 'sgd');
+  assert.equal(state.config.batch_size, 32);
+  assert.equal(state.config.precision, 'fp32');
+  assert.equal(state.config.units, 'gib');
+  assert.equal(state.acts.act1.prediction.choice, 'b');
+  assert.match(note, /older version/);
+  assert.equal(typeof MIGRATIONS[0], 'function');
+});
+
+test('a v0 state with an invalid act record drops only that record', () => {
+  const { state } = migrate({ config: { optimizer: 'momentum' }, acts: { act1: { prediction: 'c' } } });
+  assert.equal(state.config.optimizer, 'momentum');
+  assert.equal(state.acts.act1.prediction, null);
+});
+
+test('unreadable, invalid and newer states start fresh with a note', () => {
+  for (const raw of [null, 42, [1, 2], { schema_version: -1 }, { schema_version: 'x' }]) {
+    const { state, note } = migrate(raw);
+    assert.deepEqual(state, defaultState());
+    assert.ok(note);
+  }
+  const newer = migrate({ schema_version: SCHEMA_VERSION + 1 });
+  assert.match(newer.note, /newer version/);
+  const broken = migrate({ ...defaultState(), config: { ...defaultState().config, batch_size: 3 } });
+  assert.match(broken.note, /batch_size/);
+  assert.deepEqual(broken.state, defaultState());
+});
+
+test('corrupt JSON in storage starts fresh with a note instead of crashing', () => {
+  const store = createStore({ storage: new MemoryStorage({ [STORAGE_KEY]: '{"schema_version": 1,' }) });
+  assert.deepEqual(store.getState(), defaultState());
+  assert.match(store.status().notes[0], /not readable/);
+});
+
+test('reset clears answers but keeps the configuration', () => {
+  const store = createStore({ storage: new MemoryStorage() });
+  store.update((s) => answered(withConfig(s, { device: 'rtx4060-laptop-8gb' })));
+  store.reset();
+  assert.equal(store.getState().acts.act1.prediction, null);
+  assert.equal(store.getState().config.device, 'rtx4060-laptop-8gb');
+});
+
+test('an updater that returns the same state notifies nobody', () => {
+  const store = createStore({});
+  let calls = 0;
+  store.subscribe(() => { calls += 1; });
+  store.update((s) => s);
+  assert.equal(calls, 0);
+});

@@ -1,0 +1,82 @@
+// Unit tests for web/src/url-state.js: round trips, instructor flags, and bad parameters that become
+// messages without losing the rest of the state.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS } from '../../../web/src/url-state.js';
+import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/scenario.js';
+
+const deviceIds = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb', 'rtx4090-24gb', 'rtx4060-laptop-8gb'];
+const ctx = { deviceIds, availableActs: [1] };
+
+test('a full configuration survives serialize → parse unchanged', () => {
+  const config = normalizeConfig({ optimizer: 'momentum', precision: 'mixed', batch_size: 32, checkpointing: 'every_k', every_k: 6, device: 'custom', custom_capacity_gb: 40.5, units: 'gib', replay: true, hidden_components: ['logits', 'reserve'] });
+  const query = serializeUrlState({ act: 1, config, hide: ['ckpt'], lock: ['prec', 'dev'] });
+  const back = parseUrlState(query, ctx);
+  assert.deepEqual(back.errors, []);
+  assert.equal(back.act, 1);
+  assert.deepEqual(normalizeConfig(back.config), config);
+  assert.deepEqual(back.hide, ['ckpt']);
+  assert.deepEqual(back.lock, ['prec', 'dev']);
+});
+
+test('the documented example URL parses to the expected knobs', () => {
+  const r = parseUrlState('?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0', ctx);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.config, { optimizer: 'adam', precision: 'fp32', batch_size: 8, checkpointing: 'none', device: 'h100-sxm-80gb', units: 'gb', replay: false });
+  assert.equal(r.hasConfig, true);
+});
+
+test('the default configuration serializes to a short, readable query', () => {
+  assert.equal(serializeUrlState({ config: DEFAULT_CONFIG }), '?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0');
+});
+
+test('an empty query sets nothing and reports nothing', () => {
+  const r = parseUrlState('', ctx);
+  assert.deepEqual(r.config, {});
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.hasConfig, false);
+  assert.equal(r.act, null);
+});
+
+test('each bad parameter becomes a message, and the good ones still apply', () => {
+  const r = parseUrlState('?opt=lion&prec=fp8&batch=banana&ckpt=sometimes&k=0&dev=tpu-v9&cap=-3&units=kb&replay=yes&prec2=x&batch2=1&opt2=sgd&dev2=x&units2=x&replay2=x&off=weights,bogus&hide=dev,wings&lock=prec', ctx);
+  const params = r.errors.map((e) => e.param).sort();
+  assert.deepEqual(params, ['batch', 'cap', 'ckpt', 'dev', 'hide', 'k', 'off', 'opt', 'prec', 'replay', 'units']);
+  for (const e of r.errors) assert.ok(e.message.length > 20, e.message);
+  assert.match(r.errors.find((e) => e.param === 'opt').message, /opt=lion: not an optimizer \(use sgd, momentum, adam\); that setting was left as it was\./);
+  assert.deepEqual(r.config, { hidden_components: ['weights'] });
+  assert.deepEqual(r.hide, ['dev']);
+  assert.deepEqual(r.lock, ['prec']);
+});
+
+test('batch sizes outside the slider and fractional values are rejected', () => {
+  for (const b of ['0', '3', '1.5', '256', '-8', '', '1e3']) {
+    const r = parseUrlState(`?batch=${b}`, ctx);
+    assert.equal(r.config.batch_size, undefined, b);
+    assert.equal(r.errors.length, 1, b);
+  }
+});
+
+test('an act that does not exist yet falls back to the first one with a message', () => {
+  const r = parseUrlState('?act=2', ctx);
+  assert.equal(r.act, null);
+  assert.match(r.errors[0].message, /Act 2 is not available yet/);
+  assert.match(parseUrlState('?act=zz', ctx).errors[0].message, /not an act/);
+});
+
+test('hostile text in a parameter stays text in the message', () => {
+  const r = parseUrlState(`?opt=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, ctx);
+  assert.match(r.errors[0].message, /^opt=<img src=x onerror=alert\(1\)>: /);
+});
+
+test('every control key is accepted by hide and lock', () => {
+  const r = parseUrlState(`?hide=${CONTROL_KEYS.join(',')}&lock=${CONTROL_KEYS.join(',')}`, ctx);
+  assert.deepEqual(r.hide, CONTROL_KEYS);
+  assert.deepEqual(r.lock, CONTROL_KEYS);
+  assert.deepEqual(r.errors, []);
+});
+
+test('URLSearchParams objects are accepted as input', () => {
+  const r = parseUrlState(new URLSearchParams({ opt: 'sgd' }), ctx);
+  assert.equal(r.config.optimizer, 'sgd');
+});

@@ -1,0 +1,63 @@
+// Pure number formatting for the lab (no DOM): bytes in GB (1e9) or GiB (2^30), ratios, percents,
+// integers. Every number passed in comes from the engine; this module only decides how it reads.
+// See tests/web/unit/format.test.mjs.
+
+export const UNITS = Object.freeze({
+  gb: Object.freeze({ id: 'gb', bytes: 1e9, label: 'GB', name: 'gigabytes (10^9 bytes)' }),
+  gib: Object.freeze({ id: 'gib', bytes: 2 ** 30, label: 'GiB', name: 'gibibytes (2^30 bytes)' }),
+});
+
+export function unitOf(units) {
+  return UNITS[units] || UNITS.gb;
+}
+
+// Two decimals, or three when the value has an exact third decimal (so the chapter's 32.125 GB reads
+// as 32.125, not a rounded 32.13).
+export function formatAmount(bytes, units = 'gb') {
+  const u = unitOf(units);
+  const x = bytes / u.bytes;
+  if (!Number.isFinite(x)) return '—';
+  if (x !== 0 && Math.abs(x) < 0.005) return x > 0 ? '<0.01' : '>−0.01';
+  const milli = x * 1000;
+  const exactThird = Math.abs(milli - Math.round(milli)) < 1e-6 && Math.round(milli) % 10 !== 0;
+  return x.toFixed(exactThird ? 3 : 2).replace('-', '−');
+}
+
+export function formatBytes(bytes, units = 'gb') {
+  return `${formatAmount(bytes, units)} ${unitOf(units).label}`;
+}
+
+// "about 6 GB": whole units, one decimal below 1.
+export function formatBytesApprox(bytes, units = 'gb') {
+  const u = unitOf(units);
+  const x = bytes / u.bytes;
+  if (x === 0) return `0 ${u.label}`;
+  const text = Math.abs(x) < 1 ? x.toFixed(1) : String(Math.round(x));
+  return `${text} ${u.label}`;
+}
+
+export function formatInt(n) {
+  if (!Number.isFinite(n)) return '—';
+  return Math.round(n).toLocaleString('en-US');
+}
+
+// 2.0×, 12×: one decimal below 10.
+export function formatRatio(r) {
+  if (!Number.isFinite(r)) return '—';
+  return `${r >= 10 ? Math.round(r) : r.toFixed(1)}×`;
+}
+
+// Multiples such as 1×, 1.5×, 3× (trailing zeros dropped).
+export function formatMultiple(r) {
+  if (!Number.isFinite(r)) return '—';
+  return `${Number(r.toFixed(2))}×`;
+}
+
+export function formatPercent(fraction, digits = 0) {
+  if (!Number.isFinite(fraction)) return '—';
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+export function formatSteps(steps) {
+  return steps >= 1000 ? `~${Math.round(steps / 1000)}K` : `~${steps}`;
+}

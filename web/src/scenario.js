@@ -1,0 +1,79 @@
+// Pure lab configuration (no DOM): the knobs' allowed values, the default configuration, and the
+// mapping from a configuration to the engine's scenario JSON. The engine validates again; this module
+// only keeps the UI, the URL and the store speaking the same vocabulary.
+
+export const MODEL_ID = 'gpt2-xl';
+export const OPTIMIZERS = ['sgd', 'momentum', 'adam'];
+export const PRECISIONS = ['fp32', 'mixed', 'fp16', 'bf16'];
+export const BATCH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128];
+export const CHECKPOINTING = ['none', 'selective', 'full', 'every_k'];
+export const UNIT_IDS = ['gb', 'gib'];
+export const CUSTOM_DEVICE = 'custom';
+export const CUSTOM_BASE_DEVICE = 'h100-sxm-80gb';
+export const REPLAY_DEVICE = 'v100-sxm2-32gb'; // the chapter's walkthrough runs on a 32 GiB V100
+export const CUSTOM_CAPACITY_GB = { min: 1, max: 1000 };
+export const EVERY_K = { min: 1, max: 48 }; // GPT-2 XL has 48 layers
+
+// Ledger components in stacking order (bottom to top); optimizer vectors are separate components.
+export const COMPONENT_KEYS = [
+  'weights', 'master_weights', 'gradients', 'momentum', 'adam_m', 'adam_v',
+  'activations', 'logits', 'reserve', 'transient',
+];
+
+export const LABELS = {
+  optimizer: { sgd: 'SGD', momentum: 'SGD + Momentum', adam: 'Adam(W)' },
+  precision: {
+    fp32: 'FP32', mixed: 'Mixed (16-bit compute + FP32 master)', fp16: 'Pure FP16', bf16: 'Pure BF16',
+  },
+  checkpointing: {
+    none: 'None', selective: 'Selective recompute', full: 'Full recompute', every_k: 'Every k layers',
+  },
+};
+
+export const DEFAULT_CONFIG = Object.freeze({
+  optimizer: 'adam',
+  precision: 'fp32',
+  batch_size: 1,
+  checkpointing: 'none',
+  every_k: 4,
+  device: 'h100-sxm-80gb',
+  custom_capacity_gb: 40,
+  units: 'gb',
+  replay: false,
+  hidden_components: [],
+});
+
+// The chapter's walkthrough steps (chapter L3191–3302): the settings only; the engine computes the GB.
+export const REPLAY_STEPS = [
+  { id: 'baseline', label: 'FP32 baseline', config: { optimizer: 'adam', precision: 'fp32', batch_size: 32, checkpointing: 'none' } },
+  { id: 'mixed', label: '+ mixed precision', config: { optimizer: 'adam', precision: 'mixed', batch_size: 32, checkpointing: 'none' } },
+  { id: 'ckpt', label: '+ checkpoint every 4 layers', config: { optimizer: 'adam', precision: 'mixed', batch_size: 32, checkpointing: 'every_k', every_k: 4 } },
+];
+
+export function normalizeConfig(config) {
+  const c = { ...DEFAULT_CONFIG, ...(config || {}) };
+  c.hidden_components = [...new Set((c.hidden_components || []).filter((k) => COMPONENT_KEYS.includes(k)))];
+  return c;
+}
+
+export function deviceForScenario(config) {
+  if (config.replay) return REPLAY_DEVICE;
+  if (config.device === CUSTOM_DEVICE) {
+    return { base: CUSTOM_BASE_DEVICE, capacity_bytes: Math.round(config.custom_capacity_gb * 1e9) };
+  }
+  return config.device;
+}
+
+// The engine scenario for a configuration; `overrides` replaces knobs (e.g. { optimizer: 'sgd' }).
+export function toScenario(config, overrides = {}) {
+  const c = { ...config, ...overrides };
+  return {
+    model: MODEL_ID,
+    optimizer: c.optimizer,
+    precision: c.precision,
+    batch_size: c.batch_size,
+    checkpointing: c.checkpointing === 'every_k' ? { every_k_layers: c.every_k } : c.checkpointing,
+    device: deviceForScenario(c),
+    chapter_replay: Boolean(c.replay),
+  };
+}

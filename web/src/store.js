@@ -1,0 +1,133 @@
+// The one store: a plain object shaped like schema/lab-state.schema.json (versioned), with migrations
+// from older shapes and persistence to a Storage-like object. When storage is missing or throws
+// (sandboxed or cross-site iframes), the lab keeps working in memory and `status().persistent` is false.
+// DOM-free: main.js hands in window.localStorage (or null). Tested in tests/web/unit/store.test.mjs.
+import schema from './schema/lab-state.schema.json' with { type: 'json' };
+import { validate } from './schema/validate.js';
+import { DEFAULT_CONFIG, normalizeConfig } from './scenario.js';
+
+export const SCHEMA_VERSION = 1;
+export const LAB_ID = 'lab08-model-train';
+export const STORAGE_KEY = 'lab08-model-train/state';
+export { schema as LAB_STATE_SCHEMA };
+
+export function defaultState() {
+  return {
+    schema_version: SCHEMA_VERSION,
+    lab_id: LAB_ID,
+    current_act: 1,
+    config: normalizeConfig(DEFAULT_CONFIG),
+    acts: { act1: { prediction: null, revealed: false, reflection: null, completed: false } },
+  };
+}
+
+export function validateState(state) {
+  return validate(schema, state);
+}
+
+const configSchema = schema.properties.config.properties;
+const act1Schema = schema.properties.acts.properties.act1;
+
+// MIGRATIONS[n] turns a version-n state into version n+1. Version 0 is any unversioned object (the
+// pre-release prototype kept loose fields): keep each config field and the act-1 record that still
+// validate on their own, drop everything else.
+export const MIGRATIONS = {
+  0(old) {
+    const next = defaultState();
+    const cfg = old && typeof old.config === 'object' && old.config ? old.config : {};
+    for (const [key, sub] of Object.entries(configSchema)) {
+      if (key in cfg && validate(sub, cfg[key]).length === 0) next.config[key] = cfg[key];
+    }
+    if (Number.isInteger(old.current_act) && old.current_act >= 1 && old.current_act <= 2) next.current_act = old.current_act;
+    const act1 = old.acts && old.acts.act1;
+    if (act1 && validate(act1Schema, act1).length === 0) next.acts.act1 = act1;
+    return next;
+  },
+};
+
+// Returns { state, note } where note (or null) says what could not be kept, in words for the student.
+export function migrate(raw) {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { state: defaultState(), note: 'Saved progress was not readable, so the lab started fresh.' };
+  }
+  let version = raw.schema_version === undefined ? 0 : raw.schema_version;
+  if (!Number.isInteger(version) || version < 0) {
+    return { state: defaultState(), note: 'Saved progress had an unknown format, so the lab started fresh.' };
+  }
+  if (version > SCHEMA_VERSION) {
+    return { state: defaultState(), note: 'Saved progress came from a newer version of the lab, so this page started fresh.' };
+  }
+  let state = raw;
+  let note = null;
+  while (version < SCHEMA_VERSION) {
+    state = MIGRATIONS[version](state);
+    version += 1;
+    note = 'Saved progress from an older version of the lab was carried over.';
+  }
+  const errors = validateState(state);
+  if (errors.length) {
+    return { state: defaultState(), note: `Saved progress did not match the lab's format (${errors[0]}), so the lab started fresh.` };
+  }
+  return { state, note };
+}
+
+export function createStore({ storage = null, key = STORAGE_KEY } = {}) {
+  let persistent = Boolean(storage);
+  const notes = [];
+  let state = defaultState();
+  if (storage) {
+    try {
+      const text = storage.getItem(key);
+      if (text !== null) {
+        let raw = null;
+        try { raw = JSON.parse(text); } catch { raw = null; }
+        const out = migrate(raw);
+        state = out.state;
+        if (out.note) notes.push(out.note);
+      }
+    } catch {
+      persistent = false;
+    }
+  }
+  const listeners = new Set();
+
+  function persist() {
+    if (!persistent) return;
+    try {
+      storage.setItem(key, JSON.stringify(state));
+    } catch {
+      persistent = false;
+      notes.push('Saving stopped working, so progress from now on lives only in this page.');
+    }
+  }
+
+  return {
+    getState: () => state,
+    // updater(state) returns the next state (a new object); listeners get (next, previous).
+    update(updater) {
+      const prev = state;
+      const next = updater(prev);
+      if (next === prev) return;
+      state = next;
+      persist();
+      for (const fn of listeners) fn(state, prev);
+    },
+    subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); },
+    status: () => ({ persistent, notes: [...notes] }),
+    reset() {
+      const prev = state;
+      state = { ...defaultState(), config: state.config };
+      persist();
+      for (const fn of listeners) fn(state, prev);
+    },
+  };
+}
+
+// Small immutable helpers for the act records.
+export function withConfig(state, patch) {
+  return { ...state, config: normalizeConfig({ ...state.config, ...patch }) };
+}
+
+export function withAct1(state, patch) {
+  return { ...state, acts: { ...state.acts, act1: { ...state.acts.act1, ...patch } } };
+}
