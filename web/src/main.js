@@ -1,10 +1,62 @@
-// Placeholder entry: loads the engine and shows one computed number (replaced by the Act 1 app).
+// Entry point: make the store (persistent if the browser allows), start the engine with a visible
+// loading state and a clear message if it fails, read the URL, then hand everything to the app shell.
+import './styles.css';
 import { loadEngine } from './engine.js';
+import { createStore, withConfig } from './store.js';
+import { parseUrlState } from './url-state.js';
+import { availableActs } from './acts/index.js';
+import { startApp } from './app.js';
 
-const status = document.getElementById('status');
-loadEngine()
-  .then((engine) => {
-    const r = engine.evaluate({ model: 'gpt2-xl', precision: 'fp32', optimizer: 'adam' });
-    status.textContent = `Engine ${engine.version()} ready: GPT-2 XL FP32 Adam static memory = ${(r.memory.static_bytes / 1e9).toFixed(2)} GB`;
-  })
-  .catch((err) => { status.textContent = `The engine could not start: ${err.message}`; });
+// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes).
+function probeStorage() {
+  try {
+    const s = window.localStorage;
+    const key = 'lab08-model-train/probe';
+    s.setItem(key, '1');
+    s.removeItem(key);
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+function showFailure(err) {
+  const status = document.getElementById('boot-status');
+  status.removeAttribute('role');
+  const box = document.getElementById('boot');
+  box.setAttribute('role', 'alert');
+  box.classList.add('boot--failed');
+  status.textContent = 'The lab’s engine could not start, so the lab cannot run. ';
+  const detail = document.createElement('p');
+  detail.className = 'boot__detail';
+  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}. The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.`;
+  box.append(detail);
+}
+
+async function boot() {
+  const store = createStore({ storage: probeStorage() });
+  const slow = setTimeout(() => {
+    const status = document.getElementById('boot-status');
+    if (status) status.lastChild.textContent = ' Still loading the engine…';
+  }, 8000);
+  let engine;
+  try {
+    engine = await loadEngine();
+  } catch (err) {
+    clearTimeout(slow);
+    showFailure(err);
+    return;
+  }
+  clearTimeout(slow);
+  const catalog = engine.catalog();
+  const urlState = parseUrlState(window.location.search, {
+    deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs(),
+  });
+  if (urlState.hasConfig) store.update((s) => withConfig(s, urlState.config));
+  const notes = store.status().notes;
+  startApp({ doc: document, win: window, engine, store, urlState, notes });
+  document.getElementById('footer-engine').textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;
+  document.documentElement.dataset.ready = 'true';
+}
+
+boot().catch((err) => showFailure(err));

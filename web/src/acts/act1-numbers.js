@@ -1,0 +1,56 @@
+// Every number Act 1's prose quotes, taken from engine results (pure: pass in an `evaluate` function,
+// the browser's adapter or the Node engine). Fixed numbers do not depend on the knobs; current numbers
+// follow the configuration on screen.
+import { toScenario, MODEL_ID, REPLAY_DEVICE } from '../scenario.js';
+
+function must(result) {
+  if (result.error) throw new Error(`engine: ${result.error.field}: ${result.error.message}`);
+  return result;
+}
+
+export function fixedNumbers(evaluate) {
+  const ev = (s) => must(evaluate({ model: MODEL_ID, batch_size: 1, checkpointing: 'none', ...s })).memory;
+  const sgd = ev({ precision: 'fp32', optimizer: 'sgd' });
+  const mom = ev({ precision: 'fp32', optimizer: 'momentum' });
+  const adam = ev({ precision: 'fp32', optimizer: 'adam' });
+  const adamMixed = ev({ precision: 'mixed', optimizer: 'adam' });
+  const replay = (s) => ev({ chapter_replay: true, device: REPLAY_DEVICE, optimizer: 'adam', batch_size: 32, ...s });
+  const rFp32 = replay({ precision: 'fp32' });
+  const rMixed = replay({ precision: 'mixed' });
+  const rCkpt = replay({ precision: 'mixed', checkpointing: { every_k_layers: 4 } });
+  const rH100 = replay({ precision: 'mixed', device: 'h100-sxm-80gb' });
+  const phys = (ckpt) => ev({ precision: 'mixed', optimizer: 'adam', batch_size: 32, checkpointing: ckpt });
+  const wo = (m) => m.components.weights + m.components.master_weights + m.components.optimizer_state;
+  const params = must(evaluate({ model: MODEL_ID })).model.parameters;
+  return {
+    params,
+    oneVector: mom.optimizer_vectors[0].bytes,
+    adamDelta: adam.static_bytes - sgd.static_bytes,
+    adamStaticFp32: adam.static_bytes,
+    sgdStaticFp32: sgd.static_bytes,
+    momStaticFp32: mom.static_bytes,
+    weightsFp32: sgd.components.weights,
+    sgdWO: wo(sgd),
+    adamWO: wo(adam),
+    adamStaticMixed: adamMixed.static_bytes,
+    adamStateMixed: adamMixed.components.optimizer_state,
+    replayFp32Total: rFp32.total_bytes,
+    replayMixedTotal: rMixed.total_bytes,
+    replayFp32Act: rFp32.components.activations,
+    replayMixedAct: rMixed.components.activations,
+    replayCkptTotal: rCkpt.total_bytes,
+    replayRatio: rFp32.total_bytes / rMixed.total_bytes,
+    v100Bytes: rFp32.usable_device_bytes,
+    h100Bytes: rH100.usable_device_bytes,
+    h100MixedFits: rH100.fits,
+    physAct32Mixed: phys('none').components.activations,
+    physAct32Selective: phys('selective').components.activations,
+  };
+}
+
+// FP32 vs mixed totals for the configuration on screen (the selected optimizer).
+export function currentNumbers(evaluate, config) {
+  const fp32 = must(evaluate(toScenario(config, { precision: 'fp32' }))).memory;
+  const mixed = must(evaluate(toScenario(config, { precision: 'mixed' }))).memory;
+  return { curFp32Total: fp32.total_bytes, curMixedTotal: mixed.total_bytes, curRatio: fp32.total_bytes / mixed.total_bytes };
+}

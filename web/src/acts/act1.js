@@ -1,0 +1,244 @@
+// Act 1, "The optimizer memory tax": the steps (predict → explore → reveal → reflect) and their hooks.
+// Words and sourced constants live in act1-text.js, engine-derived numbers in act1-numbers.js, the
+// instruments in ui/ and charts/. The act reads and writes only the store; it never touches the URL.
+import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
+import { createPrediction } from '../ui/prediction.js';
+import { createReflection } from '../ui/reflection.js';
+import { createControls } from '../ui/controls.js';
+import { NotesPanel } from '../ui/notes.js';
+import { MathPeek } from '../ui/math-peek.js';
+import { OptimizerTable } from '../ui/optimizer-table.js';
+import { LedgerChart } from '../charts/ledger-chart.js';
+import { LedgerTable } from '../charts/ledger-table.js';
+import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS } from '../ledger-model.js';
+import { OPTIMIZERS, toScenario } from '../scenario.js';
+import { errorRatio, describeError, nearestOption } from '../scoring.js';
+import { withConfig, withAct1 } from '../store.js';
+import { fixedNumbers, currentNumbers } from './act1-numbers.js';
+import * as T from './act1-text.js';
+
+export const id = 1;
+export const title = T.TITLE;
+export const shortTitle = T.SHORT_TITLE;
+
+const STEPS = [
+  { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
+  { id: 'explore', label: 'Explore the ledger', done: (a) => a.revealed },
+  { id: 'reveal', label: 'Reveal', done: (a) => a.revealed },
+  { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection) },
+];
+
+function panel(headingText, ...children) {
+  const headingId = uid('h');
+  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
+  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
+}
+
+export function mount({ root, engine, store, flags, announce }) {
+  const evaluate = (s) => engine.evaluate(s);
+  const n = fixedNumbers(evaluate);
+  const catalog = engine.catalog();
+
+  // ---- prediction lock
+  const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 1' });
+  const prediction = createPrediction({
+    question: T.PREDICTION.question,
+    options: T.PREDICTION.options,
+    onLock: (choice) => {
+      const opt = T.PREDICTION.options.find((o) => o.id === choice);
+      const predicted = opt.value(n);
+      const { ratio, direction } = errorRatio(predicted, n.adamDelta);
+      store.update((s) => withAct1(s, {
+        prediction: {
+          choice, predicted_bytes: predicted, truth_bytes: n.adamDelta,
+          error_ratio: Number.isFinite(ratio) ? ratio : null, direction, answered_at: new Date().toISOString(),
+        },
+      }));
+      announce('Prediction locked in. The memory ledger and the notes are now open.');
+      ledgerPanel.heading.focus();
+    },
+  });
+  const predictPanel = panel('1. Predict', prediction.el);
+  const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the ledger, the comparison table and the notes open once you lock in a prediction.');
+
+  // ---- ledger instrument
+  const controls = createControls({
+    devices: catalog.devices, flags,
+    onChange: (patch) => store.update((s) => withConfig(s, patch)),
+    onReplayStep: (step) => store.update((s) => withConfig(s, { ...step.config, replay: true })),
+  });
+  const banner = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const summaryId = uid('ledger-summary');
+  const summary = h('p', { class: 'chart-summary', id: summaryId });
+  const chartBox = h('div', { class: 'chart-box' });
+  const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
+  const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
+  const ledgerPanel = panel('2. Training memory ledger',
+    h('p', { class: 'panel__lead', text: 'One column per optimizer at your settings; the outlined column is the one you selected. The dashed line is what the device can hold. Try the 8 GB laptop GPU, then try to make GPT-2 XL fit.' }),
+    controls.el, banner,
+    h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)),
+    toggles, twin);
+  const chart = new LedgerChart(chartBox, { label: 'Training memory ledger chart' });
+  const table = new LedgerTable(twin, { caption: 'Training memory by component and optimizer' });
+  if (flags.hide.includes('comp')) toggles.hidden = true;
+  let toggleKeys = '';
+
+  const optTablePanel = panel('Optimizer comparison',
+    h('p', { class: 'panel__lead', text: 'Two ways to count the same memory. The chapter’s 1× / 2× / 3× counts weights and optimizer state; a fit check must also count gradients.' }));
+  const optTable = new OptimizerTable(optTablePanel.el);
+  const peekBox = h('div', { class: 'panel panel--peek' });
+  const peek = new MathPeek(peekBox);
+
+  // ---- reveal and reflection
+  const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
+  const revealButton = h('button', { type: 'button', class: 'btn btn--primary', text: 'Reveal: how far off was my prediction?' });
+  const revealPanel = panel('3. Reveal', h('p', { class: 'panel__lead', text: 'Explore the ledger first; when you are ready, compare your prediction with the engine.' }), revealButton, revealBody);
+  revealButton.addEventListener('click', () => {
+    store.update((s) => withAct1(s, { revealed: true }));
+    revealPanel.heading.focus();
+  });
+  const reflection = createReflection({
+    prompt: T.REFLECTION.prompt,
+    ratioOptions: T.REFLECTION.ratioOptions,
+    reasonOptions: T.REFLECTION.reasonOptions,
+    onSubmit: (ratioChoice, reasonChoice) => {
+      const values = T.REFLECTION.ratioOptions.map((o) => o.value);
+      const best = T.REFLECTION.ratioOptions[nearestOption(values, n.replayRatio)].id;
+      store.update((s) => withAct1(s, {
+        reflection: {
+          ratio_choice: ratioChoice, reason_choice: reasonChoice,
+          ratio_correct: ratioChoice === best, reason_correct: reasonChoice === T.REFLECTION.correctReason,
+          engine_ratio: n.replayRatio, attempts: (s.acts.act1.reflection?.attempts || 0) + 1,
+          answered_at: new Date().toISOString(),
+        },
+        completed: true,
+      }));
+    },
+  });
+  const currentRatio = h('p', { class: 'panel__note' });
+  const reflectPanel = panel('4. Reflect: mixed precision', reflection.el, currentRatio);
+  const done = h('p', { class: 'done', role: 'status' });
+
+  // ---- notes
+  const aside = h('aside', { class: 'act-notes', 'aria-label': 'Chapter and physics notes' });
+  const replayNote = h('div', { class: 'replay-note' });
+  aside.append(replayNote);
+  const notes = new NotesPanel(aside);
+
+  const unlocked = h('div', { class: 'act-unlocked' },
+    h('div', { class: 'act-grid' },
+      h('div', { class: 'act-main' }, ledgerPanel.el, optTablePanel.el, peekBox, revealPanel.el, reflectPanel.el, done),
+      aside));
+  const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
+  root.append(h('section', { class: 'act', 'aria-labelledby': 'act-title', 'data-act': '1' },
+    titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })),
+    predictPanel.el, lockedHint, unlocked));
+
+  // ---- render
+  let last = {};
+  function renderToggles(ledger, config) {
+    const key = ledger.present.join(',');
+    if (key !== toggleKeys) {
+      toggleKeys = key;
+      replaceChildren(toggles, h('legend', { text: 'Show in the chart (totals always count everything)' }),
+        ledger.present.map((k) => {
+          const cid = uid(`comp-${k}`);
+          const box = h('input', { type: 'checkbox', id: cid, value: k, 'data-component': k,
+            disabled: flags.lock.includes('comp'),
+            onchange: () => store.update((s) => withConfig(s, {
+              hidden_components: box.checked ? s.config.hidden_components.filter((x) => x !== k) : [...s.config.hidden_components, k],
+            })) });
+          return h('div', { class: 'toggle' }, box, h('label', { for: cid }, h('span', { class: `swatch swatch--${k}`, 'aria-hidden': 'true' }), COMPONENT_LABELS[k]));
+        }),
+        flags.lock.includes('comp') ? h('p', { class: 'control__note control__note--lock', text: 'Locked by your instructor.' }) : null);
+    }
+    for (const box of toggles.querySelectorAll('input')) box.checked = !config.hidden_components.includes(box.value);
+  }
+
+  function renderInstrument(state) {
+    const { config } = state;
+    const u = config.units;
+    const results = {};
+    for (const opt of OPTIMIZERS) {
+      const r = evaluate(toScenario(config, { optimizer: opt }));
+      if (r.error) {
+        replaceChildren(banner, h('strong', { text: 'The engine could not compute this setting. ' }), `${r.error.field}: ${r.error.message}`);
+        banner.className = 'banner banner--error';
+        return;
+      }
+      results[opt] = r;
+    }
+    const sel = results[config.optimizer];
+    const deviceName = sel.device.name;
+    const ledger = buildLedger(results, config.optimizer, config.hidden_components);
+    const sentence = ledgerSummary(ledger, config, deviceName, u);
+    const b = bannerFor(sel, deviceName, u);
+    banner.className = `banner banner--${b.fits ? 'ok' : 'oom'}`;
+    banner.dataset.binding = b.kind;
+    replaceChildren(banner,
+      h('p', { class: 'banner__title' }, h('span', { class: 'banner__icon', 'aria-hidden': 'true', text: b.fits ? '✓' : '✕' }), ' ', b.title),
+      h('p', { class: 'banner__text', text: b.text }),
+      b.invalid ? h('p', { class: 'banner__text banner__invalid', text: b.invalid }) : null);
+    chart.update(ledger, { units: u, deviceName, summary: sentence });
+    setText(summary, sentence);
+    table.update(ledger, { units: u, caption: `Training memory for GPT-2 XL (${describeConfig(config)}) on the ${deviceName}, in ${u === 'gib' ? 'GiB' : 'GB'}` });
+    renderToggles(ledger, config);
+    const fp32 = {};
+    for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
+    optTable.update(fp32, results, { units: u, precision: config.precision });
+    peek.update(sel, u);
+    const cur = currentNumbers(evaluate, config);
+    setText(currentRatio, T.currentRatioText(cur, u));
+  }
+
+  function renderWords(state) {
+    const a = state.acts.act1;
+    const u = state.config.units;
+    const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label(n, u)]));
+    prediction.update(labels, a.prediction ? a.prediction.choice : null);
+    replaceChildren(stepList, STEPS.map((s, i) => {
+      const isDone = s.done(a);
+      return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
+        h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
+        h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
+    }));
+    setLocked(unlocked, !a.prediction);
+    lockedHint.hidden = Boolean(a.prediction);
+    notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u) })));
+    replaceChildren(replayNote, state.config.replay
+      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: 'The engine now uses the chapter’s assumptions: 1.5 billion parameters, 65 GB of FP32 activations at batch 32 (scaled with batch and precision, divided by k for “checkpoint every k layers”), no logits or framework reserve, and the 32 GiB V100. The three walkthrough steps reproduce the chapter’s totals exactly; the notes below say where physics differs.' })]
+      : []);
+    revealButton.hidden = a.revealed;
+    if (a.revealed && a.prediction) {
+      const p = a.prediction;
+      const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
+      const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${labels[p.choice]}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
+      replaceChildren(revealBody,
+        lines.map((t, k) => h('p', { class: k === 1 ? 'reveal__key' : null, text: t })),
+        h('h4', { text: 'The convergence trade-off' }), h('p', { text: T.tradeoffText(n, u) }));
+      revealBody.dataset.revealed = 'true';
+    } else {
+      revealBody.replaceChildren();
+      delete revealBody.dataset.revealed;
+    }
+    setLocked(reflectPanel.el, !a.revealed);
+    const r = a.reflection;
+    reflection.update(r, r ? [
+      { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
+      { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
+    ] : []);
+    setText(done, a.completed ? 'Act 1 complete. Your answers are saved with your progress; Act 2 (the MFU gap) arrives in a later version of the lab.' : '');
+  }
+
+  function render(state) {
+    const configKey = JSON.stringify(state.config);
+    if (configKey !== last.config) { controls.update(state.config); renderInstrument(state); }
+    const wordsKey = JSON.stringify([state.acts.act1, state.config.units, state.config.replay]);
+    if (wordsKey !== last.words) renderWords(state);
+    last = { config: configKey, words: wordsKey };
+  }
+
+  render(store.getState());
+  const unsubscribe = store.subscribe((state) => render(state));
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); chart.reset(); root.replaceChildren(); } };
+}

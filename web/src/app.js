@@ -1,0 +1,84 @@
+// The app shell around the acts: act navigation, the units toggle, the notices (storage, URL
+// problems), the share link and progress reset, and keeping the URL in step with the store.
+// Acts mount into #act-root and never touch these parts.
+import { h, uid, replaceChildren } from './ui/dom.js';
+import { ACTS, availableActs } from './acts/index.js';
+import { serializeUrlState } from './url-state.js';
+import { withConfig } from './store.js';
+import { UNITS } from './format.js';
+
+export function startApp({ doc, win, engine, store, urlState, notes }) {
+  const flags = { hide: urlState.hide, lock: urlState.lock };
+  const announcer = doc.getElementById('announcer');
+  const announce = (text) => { announcer.textContent = ''; win.requestAnimationFrame(() => { announcer.textContent = text; }); };
+  const act = ACTS.find((a) => a.id === (urlState.act || store.getState().current_act) && a.mount) || ACTS.find((a) => a.mount);
+
+  // Notices: storage, migration notes, bad URL parameters.
+  const noticeItems = [];
+  if (!store.status().persistent) {
+    noticeItems.push(h('p', { class: 'notice notice--warn', 'data-notice': 'storage' },
+      h('strong', { text: 'Progress won’t be saved. ' }),
+      'This page cannot use browser storage here (for example inside a sandboxed frame), so the lab runs in memory: everything works, but a reload starts over.'));
+  }
+  for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
+  if (urlState.errors.length) {
+    noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
+      h('p', {}, h('strong', { text: 'Some settings in the link could not be used:' })),
+      h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
+  }
+  replaceChildren(doc.getElementById('notices'), noticeItems);
+
+  // Header tools: units, share link, reset.
+  const tools = doc.getElementById('header-tools');
+  const unitsName = uid('units');
+  const unitInputs = Object.values(UNITS).map((u) => {
+    const id = uid(`units-${u.id}`);
+    const input = h('input', { type: 'radio', name: unitsName, id, value: u.id, disabled: flags.lock.includes('units'),
+      onchange: () => input.checked && store.update((s) => withConfig(s, { units: u.id })) });
+    return { input, el: h('span', { class: 'radio radio--inline' }, input, h('label', { for: id, title: u.name, text: u.label })) };
+  });
+  const unitsGroup = h('fieldset', { class: 'units', 'data-control': 'units', hidden: flags.hide.includes('units') },
+    h('legend', { text: 'Units' }), unitInputs.map((u) => u.el),
+    flags.lock.includes('units') ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
+  const shareId = uid('share');
+  const share = h('input', { type: 'text', id: shareId, readonly: true, class: 'share__url', onfocus: () => share.select() });
+  const reset = h('button', { type: 'button', class: 'btn btn--small', text: 'Reset my answers',
+    onclick: () => { store.reset(); announce('Your answers were cleared. The prediction is open again.'); } });
+  const more = h('details', { class: 'share' }, h('summary', { text: 'Share or reset' }),
+    h('label', { for: shareId, text: 'Link to this exact configuration' }), share,
+    h('p', { class: 'control__note', text: 'Answers are kept in this browser only; the link carries the settings, not your answers.' }), reset);
+  replaceChildren(tools, unitsGroup, more);
+
+  // Navigation: one entry per act; acts without a mount are shown as coming soon (not links).
+  const navLinks = new Map();
+  const nav = h('ol', { class: 'act-nav__list' }, ACTS.map((a) => {
+    if (!a.mount) {
+      return h('li', {}, h('span', { class: 'act-nav__item act-nav__item--soon', 'aria-disabled': 'true' },
+        `Act ${a.id}: ${a.shortTitle}`, h('span', { class: 'act-nav__status', text: ' (coming soon)' })));
+    }
+    const status = h('span', { class: 'act-nav__status' });
+    const link = h('a', { class: 'act-nav__item', href: `?act=${a.id}`, 'aria-current': a === act ? 'page' : null,
+      onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } } },
+    `Act ${a.id}: ${a.shortTitle}`, status);
+    navLinks.set(a.id, { link, status });
+    return h('li', {}, link);
+  }));
+  replaceChildren(doc.getElementById('act-nav'), nav);
+
+  doc.getElementById('boot').hidden = true;
+  const mounted = act.mount({ root: doc.getElementById('act-root'), engine, store, flags, announce });
+
+  function sync(state) {
+    const query = serializeUrlState({ act: act.id, config: state.config, hide: flags.hide, lock: flags.lock });
+    try { win.history.replaceState(null, '', query + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
+    share.value = new URL(query, win.location.href).href;
+    for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
+    const entry = navLinks.get(act.id);
+    entry.link.setAttribute('href', query);
+    entry.status.textContent = state.acts.act1.completed ? ' (complete)' : ' (in progress)';
+  }
+  if (store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
+  sync(store.getState());
+  store.subscribe(sync);
+  return { act, flags, availableActs: availableActs() };
+}

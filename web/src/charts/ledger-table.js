@@ -1,0 +1,37 @@
+// The ledger chart's data-table twin: the same numbers as a real <table> (components × optimizers,
+// then total, peak and the device budget), with exact byte counts in data attributes. Hidden
+// components stay listed and say so, because the engine's totals still include them.
+import { h, replaceChildren } from '../ui/dom.js';
+import { formatBytes } from '../format.js';
+import { ledgerTableRows } from '../ledger-model.js';
+
+export class LedgerTable {
+  constructor(container, { caption }) {
+    this.caption = h('caption', { text: caption });
+    this.thead = h('thead');
+    this.tbody = h('tbody');
+    this.table = h('table', { class: 'data-table ledger-table' }, this.caption, this.thead, this.tbody);
+    container.append(h('div', { class: 'table-scroll' }, this.table));
+  }
+
+  update(ledger, { units = 'gb', caption } = {}) {
+    if (caption) this.caption.textContent = caption;
+    replaceChildren(this.thead, h('tr', {},
+      h('th', { scope: 'col', text: 'Component' }),
+      ledger.columns.map((c) => h('th', { scope: 'col', 'data-optimizer': c.optimizer, text: c.selected ? `${c.label} (selected)` : c.label }))));
+    const rows = ledgerTableRows(ledger).map((row) => h('tr', { 'data-row': row.key, class: row.key === 'total' || row.key === 'peak' || row.key === 'budget' ? 'row--sum' : null },
+      h('th', { scope: 'row' }, row.label, row.hidden ? h('span', { class: 'tag', text: ' (hidden in chart)' }) : null),
+      row.values.map((v, i) => {
+        const col = ledger.columns[i];
+        const over = row.key === 'peak' && !col.fits;
+        return h('td', { 'data-optimizer': col.optimizer, 'data-bytes': String(v), class: over ? 'cell--over' : null },
+          v > 0 ? formatBytes(v, units) : '—', over ? ' (over budget)' : '');
+      })));
+    replaceChildren(this.tbody, rows);
+  }
+
+  reset() {
+    this.thead.replaceChildren();
+    this.tbody.replaceChildren();
+  }
+}

@@ -1,0 +1,151 @@
+// Act 1's control panel: native inputs only (radios, range, selects, number fields, checkboxes), each
+// labelled and keyboard-operable. Instructor flags hide a control or lock it (disabled, with a visible
+// reason). It reports changes as config patches; the act decides what they mean.
+import { h, uid, setText } from './dom.js';
+import {
+  OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
+  EVERY_K, REPLAY_STEPS,
+} from '../scenario.js';
+
+const LOCK_NOTE = 'Locked by your instructor.';
+
+function radioGroup(key, legend, name, values, labels, onPick) {
+  const inputs = new Map();
+  const fs = h('fieldset', { class: 'control control--radios', 'data-control': key },
+    h('legend', { text: legend }),
+    values.map((v) => {
+      const id = uid(`${name}-${v}`);
+      const input = h('input', { type: 'radio', id, name, value: v, onchange: () => input.checked && onPick(v) });
+      inputs.set(v, input);
+      return h('div', { class: 'radio' }, input, h('label', { for: id, text: labels[v] }));
+    }));
+  return { el: fs, set: (v) => { for (const [val, input] of inputs) input.checked = val === v; }, inputs: [...inputs.values()] };
+}
+
+export function createControls({ devices, flags, onChange, onReplayStep }) {
+  const hidden = new Set(flags.hide);
+  const locked = new Set(flags.lock);
+  const parts = {};
+
+  parts.opt = radioGroup('opt', 'Optimizer', uid('opt'), OPTIMIZERS, LABELS.optimizer, (v) => onChange({ optimizer: v }));
+  parts.prec = radioGroup('prec', 'Precision', uid('prec'), PRECISIONS, LABELS.precision, (v) => onChange({ precision: v }));
+
+  // Batch: a range over the allowed sizes (index), announced as the size itself.
+  const batchId = uid('batch');
+  const batchOut = h('output', { for: batchId, class: 'control__value' });
+  const batch = h('input', {
+    type: 'range', id: batchId, min: 0, max: BATCH_SIZES.length - 1, step: 1,
+    oninput: () => onChange({ batch_size: BATCH_SIZES[Number(batch.value)] }),
+  });
+  parts.batch = {
+    el: h('div', { class: 'control control--range', 'data-control': 'batch' },
+      h('label', { for: batchId }, 'Batch size (sequences of 1,024 tokens): ', batchOut), batch,
+      h('div', { class: 'range-ticks', 'aria-hidden': 'true' }, BATCH_SIZES.map((b) => h('span', { text: String(b) })))),
+    set: (v) => {
+      batch.value = String(BATCH_SIZES.indexOf(v));
+      batch.setAttribute('aria-valuetext', `${v} sequences`);
+      setText(batchOut, String(v));
+    },
+    inputs: [batch],
+  };
+
+  // Checkpointing: a select, plus k when "every k layers".
+  const ckptId = uid('ckpt');
+  const kId = uid('k');
+  const kErr = h('p', { class: 'field-error', id: uid('k-err'), hidden: true });
+  const ckpt = h('select', { id: ckptId, onchange: () => onChange({ checkpointing: ckpt.value }) },
+    CHECKPOINTING.map((c) => h('option', { value: c, text: LABELS.checkpointing[c] })));
+  const k = h('input', {
+    type: 'number', id: kId, min: EVERY_K.min, max: EVERY_K.max, step: 1, inputmode: 'numeric',
+    'aria-describedby': kErr.id,
+    onchange: () => {
+      const n = Number(k.value);
+      const ok = Number.isInteger(n) && n >= EVERY_K.min && n <= EVERY_K.max;
+      kErr.hidden = ok;
+      k.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      if (ok) onChange({ every_k: n });
+      else kErr.textContent = `Enter a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}.`;
+    },
+  });
+  const kWrap = h('div', { class: 'control__sub' }, h('label', { for: kId, text: 'Checkpoint every k layers, k =' }), k, kErr);
+  parts.ckpt = {
+    el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kWrap),
+    set: (v, cfg) => {
+      ckpt.value = v;
+      kWrap.hidden = v !== 'every_k';
+      if (document.activeElement !== k) { k.value = String(cfg.every_k); kErr.hidden = true; k.setAttribute('aria-invalid', 'false'); }
+    },
+    inputs: [ckpt, k],
+  };
+
+  // Device: catalog devices plus a custom capacity.
+  const devId = uid('dev');
+  const capId = uid('cap');
+  const capErr = h('p', { class: 'field-error', id: uid('cap-err'), hidden: true });
+  const dev = h('select', { id: devId, onchange: () => onChange({ device: dev.value }) },
+    devices.map((d) => h('option', { value: d.id, text: d.name })),
+    h('option', { value: CUSTOM_DEVICE, text: 'Custom device (H100-class, your capacity)' }));
+  const cap = h('input', {
+    type: 'number', id: capId, min: CUSTOM_CAPACITY_GB.min, max: CUSTOM_CAPACITY_GB.max, step: 'any',
+    inputmode: 'decimal', 'aria-describedby': capErr.id,
+    onchange: () => {
+      const n = Number(cap.value);
+      const ok = cap.value !== '' && n >= CUSTOM_CAPACITY_GB.min && n <= CUSTOM_CAPACITY_GB.max;
+      capErr.hidden = ok;
+      cap.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      if (ok) onChange({ custom_capacity_gb: n });
+      else capErr.textContent = `Enter a capacity from ${CUSTOM_CAPACITY_GB.min} to ${CUSTOM_CAPACITY_GB.max} GB.`;
+    },
+  });
+  const capWrap = h('div', { class: 'control__sub' }, h('label', { for: capId, text: 'Custom capacity (GB, 10^9 bytes)' }), cap, capErr);
+  const replayPin = h('p', { class: 'control__note', text: 'Chapter replay runs on the chapter’s V100 32 GB.', hidden: true });
+  parts.dev = {
+    el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin),
+    set: (v, cfg) => {
+      dev.value = v;
+      capWrap.hidden = v !== CUSTOM_DEVICE || cfg.replay;
+      replayPin.hidden = !cfg.replay;
+      dev.disabled = cfg.replay || locked.has('dev');
+      if (document.activeElement !== cap) { cap.value = String(cfg.custom_capacity_gb); capErr.hidden = true; cap.setAttribute('aria-invalid', 'false'); }
+    },
+    inputs: [dev, cap],
+  };
+
+  // Chapter replay: a switch, and the walkthrough's three steps when it is on.
+  const replayId = uid('replay');
+  const replayDesc = h('p', { class: 'control__note', id: uid('replay-desc'), text: 'Uses the chapter’s own assumptions: 1.5 billion parameters, its 65 GB activation figure, no framework reserve, on a 32 GiB V100.' });
+  const replay = h('input', { type: 'checkbox', id: replayId, role: 'switch', 'aria-describedby': replayDesc.id, onchange: () => onChange({ replay: replay.checked }) });
+  const stepButtons = REPLAY_STEPS.map((s, i) => h('button', { type: 'button', class: 'btn btn--small', 'data-step': s.id, onclick: () => onReplayStep(s) }, `${i + 1}. ${s.label}`));
+  const steps = h('div', { class: 'replay-steps', role: 'group', 'aria-label': 'The chapter’s walkthrough' }, stepButtons);
+  parts.replay = {
+    el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
+      h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, steps),
+    set: (v) => { replay.checked = v; steps.hidden = !v; },
+    inputs: [replay, ...stepButtons],
+  };
+
+  const order = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay'];
+  const el = h('div', { class: 'controls' });
+  for (const key of order) {
+    const part = parts[key];
+    if (hidden.has(key)) continue;
+    if (locked.has(key)) {
+      for (const input of part.inputs) input.disabled = true;
+      part.el.classList.add('control--locked');
+      part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
+    }
+    el.append(part.el);
+  }
+
+  return {
+    el,
+    update(config) {
+      parts.opt.set(config.optimizer);
+      parts.prec.set(config.precision);
+      parts.batch.set(config.batch_size);
+      parts.ckpt.set(config.checkpointing, config);
+      parts.dev.set(config.device, config);
+      parts.replay.set(config.replay);
+    },
+  };
+}

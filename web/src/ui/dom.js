@@ -1,0 +1,43 @@
+// Tiny DOM helpers: build elements without innerHTML (text always goes in as text), unique ids.
+// Attributes only, never inline style (the page runs under a strict CSP).
+
+let nextId = 0;
+export const uid = (prefix) => `${prefix}-${++nextId}`;
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+export function replaceChildren(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+// Shows or hides a section; hidden parts are also inert so nothing inside can take focus.
+export function setLocked(el, locked) {
+  el.hidden = locked;
+  el.inert = locked;
+}

@@ -1,0 +1,57 @@
+// The optimizer comparison table: SGD / Momentum / Adam for GPT-2 XL in FP32 under both conventions
+// ("weights + optimizer state", the chapter's 1×/2×/3×, and "static incl. gradients", 2×/3×/4×), the
+// static memory at the precision on screen, and the chapter's convergence figures (sourced constants).
+import { h, replaceChildren } from './dom.js';
+import { formatBytes, formatMultiple, unitOf } from '../format.js';
+import { OPTIMIZERS, LABELS } from '../scenario.js';
+import { CONVERGENCE } from '../acts/act1-text.js';
+
+const VECTOR_NAMES = { momentum: 'momentum', adam_m: 'm', adam_v: 'v' };
+
+// fp32: { sgd, momentum, adam } engine results in FP32; current: the same at the selected precision.
+export function optimizerRows(fp32, current) {
+  const unit = fp32.sgd.memory.components.weights;
+  return OPTIMIZERS.map((opt) => {
+    const m = fp32[opt].memory;
+    const wo = m.components.weights + m.components.master_weights + m.components.optimizer_state;
+    return {
+      optimizer: opt,
+      vectors: m.optimizer_vectors.map((v) => VECTOR_NAMES[v.name] || v.name),
+      wo_bytes: wo, wo_multiple: wo / unit,
+      static_bytes: m.static_bytes, static_multiple: m.static_bytes / unit,
+      current_static_bytes: current[opt].memory.static_bytes,
+      steps: CONVERGENCE[opt],
+    };
+  });
+}
+
+export class OptimizerTable {
+  constructor(container) {
+    this.caption = h('caption');
+    this.tbody = h('tbody');
+    this.precHead = h('th', { scope: 'col' });
+    const thead = h('thead', {}, h('tr', {},
+      h('th', { scope: 'col', text: 'Optimizer' }),
+      h('th', { scope: 'col', text: 'Extra vectors' }),
+      h('th', { scope: 'col' }, 'Weights + optimizer state', h('br'), h('span', { class: 'th-sub', text: 'chapter’s convention, FP32' })),
+      h('th', { scope: 'col' }, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: 'FP32' })),
+      this.precHead,
+      h('th', { scope: 'col' }, 'Steps to converge', h('br'), h('span', { class: 'th-sub', text: 'GPT-2, from the chapter' }))));
+    this.table = h('table', { class: 'data-table optimizer-table' }, this.caption, thead, this.tbody);
+    container.append(h('div', { class: 'table-scroll' }, this.table));
+  }
+
+  update(fp32, current, { units = 'gb', precision }) {
+    const f = (b) => formatBytes(b, units);
+    const unit = fp32.sgd.memory.components.weights;
+    this.caption.textContent = `Optimizer memory for GPT-2 XL. Multiples are of the FP32 weights (W = ${f(unit)}, ${unitOf(units).label}). Step counts are the chapter's (${CONVERGENCE.source}).`;
+    replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
+    replaceChildren(this.tbody, optimizerRows(fp32, current).map((r) => h('tr', { 'data-optimizer': r.optimizer },
+      h('th', { scope: 'row', text: LABELS.optimizer[r.optimizer] }),
+      h('td', { text: r.vectors.length ? `${r.vectors.length} (${r.vectors.join(', ')})` : 'none' }),
+      h('td', { 'data-bytes': String(r.wo_bytes) }, `${f(r.wo_bytes)} `, h('strong', { text: `(${formatMultiple(r.wo_multiple)})` })),
+      h('td', { 'data-bytes': String(r.static_bytes) }, `${f(r.static_bytes)} `, h('strong', { text: `(${formatMultiple(r.static_multiple)})` })),
+      h('td', { 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)),
+      h('td', { class: r.steps.steps ? null : 'cell--unsourced', text: r.steps.text }))));
+  }
+}

@@ -1,0 +1,47 @@
+// The structured reflection: a sentence with two blanks, each a native radio group, and feedback on
+// both answers in a live region. It can be answered again; the act records every submission.
+import { h, uid, replaceChildren } from './dom.js';
+
+function group(legend, options, name) {
+  const inputs = options.map((o) => {
+    const id = uid(`${name}-${o.id}`);
+    const input = h('input', { type: 'radio', name, id, value: o.id });
+    return { input, el: h('div', { class: 'radio', 'data-option': o.id }, input, h('label', { for: id, text: o.label })) };
+  });
+  return {
+    el: h('fieldset', {}, h('legend', { text: legend }), inputs.map((i) => i.el)),
+    value: () => (inputs.find((i) => i.input.checked) || { input: {} }).input.value || null,
+    set: (v) => { for (const i of inputs) i.input.checked = i.input.value === v; },
+    first: () => inputs[0].input,
+  };
+}
+
+export function createReflection({ prompt, ratioOptions, reasonOptions, onSubmit }) {
+  const ratio = group('Blank 1: by about how much?', ratioOptions, uid('refl-ratio'));
+  const reason = group('Blank 2: because…', reasonOptions, uid('refl-reason'));
+  const error = h('p', { class: 'field-error', hidden: true, text: 'Answer both blanks first.' });
+  const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true' });
+  const button = h('button', { type: 'submit', class: 'btn btn--primary', text: 'Check my answer' });
+  const form = h('form', { class: 'reflection', novalidate: true },
+    h('p', { class: 'reflection__prompt' }, prompt, ' ', h('strong', { text: '___×' }), ' because ', h('strong', { text: '___' }), '.'),
+    ratio.el, reason.el, error, button, feedback);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const r = ratio.value();
+    const why = reason.value();
+    if (!r || !why) { error.hidden = false; (r ? reason : ratio).first().focus(); return; }
+    error.hidden = true;
+    onSubmit(r, why);
+  });
+
+  return {
+    el: form,
+    // record: the stored reflection or null; lines: [{ ok, text }] feedback to show.
+    update(record, lines) {
+      if (record) { ratio.set(record.ratio_choice); reason.set(record.reason_choice); }
+      button.textContent = record ? 'Check again' : 'Check my answer';
+      replaceChildren(feedback, (lines || []).map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
+        h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)));
+    },
+  };
+}
