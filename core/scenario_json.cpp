@@ -13,7 +13,7 @@ const std::vector<std::string> kScenarioFields = {
     "model", "device", "precision", "optimizer", "batch_size", "seq_len", "checkpointing",
     "activation_model", "flash_attention", "convention", "reserve_bytes", "chapter_replay",
     "train_tokens", "num_devices", "efficiency", "data_workers", "worker_tokens_per_s", "prefetch",
-    "prefetch_depth", "pinned_memory", "host_link_bytes_per_s"};
+    "prefetch_depth", "pinned_memory", "host_link_bytes_per_s", "epoch_tokens", "schedule_steps"};
 
 std::string catalog_ids_models() {
   std::string s;
@@ -169,6 +169,8 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (j.contains("prefetch_depth")) p.prefetch_depth = to_int(j["prefetch_depth"], "prefetch_depth", 1, 64);
   if (j.contains("pinned_memory")) p.pinned_memory = to_bool(j["pinned_memory"], "pinned_memory");
   if (j.contains("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(j["host_link_bytes_per_s"], "host_link_bytes_per_s", 0, 1e15, false);
+  if (j.contains("epoch_tokens")) p.epoch_tokens = to_number(j["epoch_tokens"], "epoch_tokens", 0, 1e18, false);
+  if (j.contains("schedule_steps")) p.schedule_steps = to_int(j["schedule_steps"], "schedule_steps", 1, 16);
   return s;
 }
 
@@ -225,6 +227,7 @@ void write_scenario(JsonWriter& w, const Scenario& s) {
       .field("prefetch", s.pipeline.prefetch).field("prefetch_depth", s.pipeline.prefetch_depth)
       .field("pinned_memory", s.pipeline.pinned_memory);
   if (s.pipeline.host_link_bytes_per_s > 0) w.field("host_link_bytes_per_s", s.pipeline.host_link_bytes_per_s);
+  w.field("epoch_tokens", s.pipeline.epoch_tokens).field("schedule_steps", s.pipeline.schedule_steps);
   w.end_object();
 }
 
