@@ -70,7 +70,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const banner = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
   const summaryId = uid('ledger-summary');
   const summary = h('p', { class: 'chart-summary', id: summaryId });
-  const chartBox = h('div', { class: 'chart-box' });
+  const chartBox = h('div', { class: 'chart-box', tabindex: '0', role: 'group', 'aria-label': 'Ledger chart (scrolls sideways on narrow screens)' });
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
   const ledgerPanel = panel('2. Training memory ledger',

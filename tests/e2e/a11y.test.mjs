@@ -1,0 +1,141 @@
+// Accessibility: the whole act from the keyboard alone (every control reached with Tab and operated
+// with keys, focus always visible), and axe-core audits with zero violations in every state, in light
+// and dark schemes, with reduced motion honoured.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, openLab, axeViolations, tabTo, focusIsVisible, expectLedger } from './helpers.mjs';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
+import { formatBytes } from '../../web/src/format.js';
+
+const lib = { toScenario, formatBytes, OPTIMIZERS };
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { await srv?.close(); });
+
+const noViolations = async (page, label) => {
+  const v = await axeViolations(page);
+  assert.deepEqual(v, [], `${label}: ${JSON.stringify(v, null, 1)}`);
+};
+
+test('keyboard only: predict, operate every control, reveal and reflect', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/`);
+    // Skip link first.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+    assert.equal(await focusIsVisible(page), true);
+    // Prediction: reach the radios, pick C with arrows, lock with Enter on the button.
+    await tabTo(page, '.prediction input[type=radio]');
+    assert.equal(await focusIsVisible(page), true);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, '.prediction button[type=submit]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.act-unlocked:not([hidden])');
+    assert.match(await page.locator('.locked-note').textContent(), /Locked in: C/);
+    // Focus moved to the ledger heading; the controls follow in order.
+    assert.match(await page.evaluate(() => document.activeElement.textContent), /Training memory ledger/);
+    await tabTo(page, '[data-control="opt"] input');
+    await page.keyboard.press('ArrowUp'); // Adam -> Momentum
+    await tabTo(page, '[data-control="prec"] input');
+    await page.keyboard.press('ArrowDown'); // FP32 -> mixed
+    await tabTo(page, '[data-control="batch"] input');
+    assert.equal(await focusIsVisible(page), true);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight'); // 1 -> 8
+    await tabTo(page, '[data-control="ckpt"] select');
+    await page.keyboard.press('ArrowDown'); // none -> selective
+    await tabTo(page, '[data-control="dev"] select');
+    await page.keyboard.press('End'); // custom
+    await page.keyboard.press('ArrowUp'); // the laptop (last catalog device)
+    let config = normalizeConfig({ optimizer: 'momentum', precision: 'mixed', batch_size: 8, checkpointing: 'selective', device: 'rtx4060-laptop-8gb' });
+    await expectLedger(page, config, assert, lib);
+    assert.equal(await page.locator('.banner').getAttribute('data-binding'), 'static');
+    // Component toggle with Space, then the replay switch.
+    await tabTo(page, '[data-control="replay"] input');
+    await page.keyboard.press('Space');
+    config = { ...config, replay: true };
+    await expectLedger(page, config, assert, lib);
+    await page.keyboard.press('Space');
+    config = { ...config, replay: false };
+    await tabTo(page, '.toggles input[data-component="activations"]');
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator('.ledger-chart rect.seg--activations').count(), 0);
+    await page.keyboard.press('Space');
+    // The table twin and the Math Peek open from the keyboard.
+    await tabTo(page, '.twin summary');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.twin').evaluate((d) => d.open), true);
+    await tabTo(page, '.math-peek summary');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.math-peek').evaluate((d) => d.open), true);
+    // Reveal.
+    await tabTo(page, '.panel button.btn--primary:not(.prediction button)');
+    assert.match(await page.evaluate(() => document.activeElement.textContent), /Reveal/);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.reveal[data-revealed="true"]');
+    assert.match(await page.locator('.reveal').textContent(), /spot on/);
+    // Reflection: 1.6× and the activation explanation.
+    await tabTo(page, '.reflection input[type=radio]');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, '.reflection fieldset:nth-of-type(2) input[type=radio]');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, '.reflection button[type=submit]');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.feedback__line--ok').count(), 2);
+    assert.match(await page.locator('.done').textContent(), /complete/);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});
+
+test('axe-core finds no violations in any state, light scheme', async () => {
+  const browser = await launch();
+  try {
+    const { page } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?opt=lion`);
+    await noViolations(page, 'locked, with a URL notice');
+    await page.locator('.prediction input[value="d"]').check();
+    await page.locator('.prediction button[type=submit]').click();
+    await page.waitForSelector('.act-unlocked:not([hidden])');
+    await page.locator('.twin summary').click();
+    await page.locator('.math-peek summary').click();
+    await page.locator('.share summary').click();
+    await noViolations(page, 'unlocked, fits');
+    await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
+    await page.locator('[data-control="ckpt"] select').selectOption('every_k');
+    await noViolations(page, 'out of memory');
+    await page.getByRole('button', { name: /Reveal/ }).click();
+    await page.locator('.reflection fieldset').nth(0).locator('input').first().check();
+    await page.locator('.reflection fieldset').nth(1).locator('input').first().check();
+    await page.locator('.reflection button[type=submit]').click();
+    await noViolations(page, 'revealed and reflected');
+    await page.locator('[data-control="replay"] input[type=checkbox]').check();
+    await page.locator('.units input[value="gib"]').check();
+    await noViolations(page, 'chapter replay in GiB');
+  } finally { await browser.close(); }
+});
+
+test('axe-core finds no violations in the dark scheme with locked controls, and reduced motion stops animation', async () => {
+  const browser = await launch({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  try {
+    const { page } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?lock=opt,prec,batch,ckpt,dev,units,replay,comp&dev=rtx4060-laptop-8gb`);
+    await page.locator('.prediction input[value="a"]').check();
+    await page.locator('.prediction button[type=submit]').click();
+    await page.waitForSelector('.act-unlocked:not([hidden])');
+    await page.locator('.twin summary').click();
+    await noViolations(page, 'dark, locked, out of memory');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, 'rgb(17, 20, 24)');
+    const transition = await page.locator('.ledger-chart rect.seg').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    assert.equal(transition, '0s');
+  } finally { await browser.close(); }
+});

@@ -1,0 +1,129 @@
+// Shared helpers for the headless-Chromium end-to-end tests: serve dist/ with the strict CSP on a free
+// port, launch Debian's Chromium through playwright-core in a fresh profile, watch every page for
+// console errors and requests to other origins, inject axe-core (addScriptTag is blocked by the CSP),
+// and evaluate the same scenarios in Node with the same WASM build for comparison.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { createServer, listen } from '../../scripts/serve-static.mjs';
+import { loadEngine } from '../../scripts/engine-node.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const distDir = path.join(root, 'dist');
+
+export async function startServer() {
+  if (!existsSync(path.join(distDir, 'index.html'))) throw new Error('dist/ is missing: run `./node_modules/.bin/vite build` first');
+  const server = createServer(distDir);
+  const port = await listen(server, 0);
+  return { server, origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launch(options = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lab08-e2e-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 }, ...options,
+  });
+  return { context, close: async () => { await context.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+// A page that records console errors, page errors and requests leaving `origin`.
+export async function watchedPage(context, origin) {
+  const page = await context.newPage();
+  const problems = { consoleErrors: [], foreignRequests: [] };
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.consoleErrors.push(msg.text()); });
+  page.on('pageerror', (err) => problems.consoleErrors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:')) problems.foreignRequests.push(url);
+  });
+  return { page, problems };
+}
+
+export async function openLab(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]');
+}
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// Runs axe-core (WCAG 2.0/2.1 A and AA rules plus best practices) and returns its violations.
+export async function axeViolations(page) {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+}
+
+let enginePromise = null;
+// evaluate(scenario) with the same WASM build the page uses, in Node.
+export async function nodeEvaluate() {
+  enginePromise ||= loadEngine();
+  const m = await enginePromise;
+  return (scenario) => JSON.parse(m.evaluate(JSON.stringify(scenario)));
+}
+
+// Text of the ledger table cell for a component row and optimizer column.
+export async function ledgerCell(page, row, optimizer) {
+  const cell = page.locator(`.ledger-table tr[data-row="${row}"] td[data-optimizer="${optimizer}"]`);
+  return { text: (await cell.textContent()).trim(), bytes: Number(await cell.getAttribute('data-bytes')) };
+}
+
+// Waits until the page's ledger shows the engine's numbers for `config` (selected optimizer's peak
+// cell), then checks every row of the table twin, the banner, the chart's over-budget marks and the
+// summary against the Node engine. Returns the engine results by optimizer.
+export async function expectLedger(page, config, assert, { toScenario, formatBytes, OPTIMIZERS }) {
+  const evaluate = await nodeEvaluate();
+  const results = Object.fromEntries(OPTIMIZERS.map((o) => [o, evaluate(toScenario(config, { optimizer: o }))]));
+  const sel = results[config.optimizer].memory;
+  await page.waitForFunction(([opt, bytes]) => {
+    const cell = document.querySelector(`.ledger-table tr[data-row="peak"] td[data-optimizer="${opt}"]`);
+    return cell && cell.dataset.bytes === bytes;
+  }, [config.optimizer, String(sel.peak_bytes)]);
+  const units = config.units || 'gb';
+  for (const opt of OPTIMIZERS) {
+    const m = results[opt].memory;
+    const expectRows = {
+      weights: m.components.weights, gradients: m.components.gradients, activations: m.components.activations,
+      total: m.total_bytes, peak: m.peak_bytes, budget: sel.usable_device_bytes,
+    };
+    for (const [row, bytes] of Object.entries(expectRows)) {
+      const cell = await ledgerCell(page, row, opt);
+      assert.equal(cell.bytes, bytes, `${row}/${opt}`);
+      assert.ok(cell.text.startsWith(bytes > 0 ? formatBytes(bytes, units) : '—'), `${row}/${opt}: ${cell.text}`);
+    }
+    const over = await page.locator(`.ledger-chart g.col[data-optimizer="${opt}"]`).evaluate((g) => g.classList.contains('col--over'));
+    assert.equal(over, !m.fits, `over-budget mark for ${opt}`);
+  }
+  assert.equal(await page.locator('.banner').getAttribute('data-binding'), sel.binding.kind);
+  const summary = await page.locator('.chart-summary').textContent();
+  assert.ok(summary.includes(formatBytes(sel.peak_bytes, units)), summary);
+  return results;
+}
+
+// Presses Tab until the focused element matches `selector` (at most `limit` presses); proves the
+// element is reachable from the keyboard and returns how many presses it took.
+export async function tabTo(page, selector, limit = 80) {
+  for (let i = 1; i <= limit; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((sel) => document.activeElement && document.activeElement.matches(sel), selector)) return i;
+  }
+  throw new Error(`could not reach ${selector} with Tab`);
+}
+
+// The focused element shows a visible focus indicator (outline or box-shadow).
+export async function focusIsVisible(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    const cs = getComputedStyle(el);
+    return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2) || cs.boxShadow !== 'none';
+  });
+}

@@ -1,0 +1,107 @@
+// Configuration in the URL (restore, instructor hide/lock flags, bad parameters explained), the lab
+// in memory when storage is blocked, and a clear message when the engine cannot start.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, openLab, expectLedger } from './helpers.mjs';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
+import { formatBytes } from '../../web/src/format.js';
+
+const lib = { toScenario, formatBytes, OPTIMIZERS };
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { await srv?.close(); });
+
+async function unlock(page, choice = 'c') {
+  await page.locator(`.prediction input[value="${choice}"]`).check();
+  await page.locator('.prediction button[type=submit]').click();
+  await page.waitForSelector('.act-unlocked:not([hidden])');
+}
+
+test('a URL with a configuration is restored, with hidden and locked controls', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    const query = '?act=1&opt=momentum&prec=mixed&batch=16&ckpt=every&k=6&dev=a100-sxm4-40gb&units=gib&replay=0&off=logits&hide=ckpt&lock=prec,dev';
+    await openLab(page, `${srv.origin}/${query}`);
+    assert.equal(new URL(page.url()).search, query);
+    await unlock(page);
+    const config = normalizeConfig({ optimizer: 'momentum', precision: 'mixed', batch_size: 16, checkpointing: 'every_k', every_k: 6, device: 'a100-sxm4-40gb', units: 'gib', hidden_components: ['logits'] });
+    await expectLedger(page, config, assert, lib);
+    assert.equal(await page.locator('[data-control="opt"] input[value="momentum"]').isChecked(), true);
+    assert.equal(await page.locator('[data-control="ckpt"]').count(), 0, 'hidden control is not rendered');
+    assert.equal(await page.locator('[data-control="prec"] input[value="mixed"]').isChecked(), true);
+    assert.equal(await page.locator('[data-control="prec"] input[value="fp32"]').isDisabled(), true);
+    assert.equal(await page.locator('[data-control="dev"] select').isDisabled(), true);
+    assert.match(await page.locator('[data-control="dev"]').textContent(), /Locked by your instructor/);
+    assert.equal(await page.locator('[data-control="batch"] output').textContent(), '16');
+    assert.equal(await page.locator('.units input[value="gib"]').isChecked(), true);
+    assert.equal(await page.locator('.toggles input[data-component="logits"]').isChecked(), false);
+    assert.match(await page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="momentum"]').textContent(), /GiB$/);
+    // Unlocked controls still work, and the flags stay in the URL.
+    await page.locator('[data-control="opt"] input[value="sgd"]').check();
+    await expectLedger(page, { ...config, optimizer: 'sgd' }, assert, lib);
+    assert.match(page.url(), /opt=sgd.*&hide=ckpt&lock=prec,dev$/);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});
+
+test('bad URL parameters are explained on the page and the good ones still apply', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?opt=lion&batch=7&dev=a100-sxm4-80gb&hide=wings&act=2`);
+    const notice = page.locator('[data-notice="url"]');
+    assert.equal(await notice.isVisible(), true);
+    const items = await notice.locator('li').allTextContents();
+    assert.equal(items.length, 4);
+    assert.ok(items.some((t) => /^opt=lion: not an optimizer/.test(t)));
+    assert.ok(items.some((t) => /^batch=7: not one of the batch sizes/.test(t)));
+    assert.ok(items.some((t) => /'wings' is not a control name/.test(t)));
+    assert.ok(items.some((t) => /Act 2 is not available yet/.test(t)));
+    await unlock(page);
+    await expectLedger(page, normalizeConfig({ device: 'a100-sxm4-80gb' }), assert, lib);
+    assert.match(page.url(), /\?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=a100-sxm4-80gb/);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('with storage blocked the lab says progress will not be saved and still works in memory', async () => {
+  const browser = await launch();
+  try {
+    await browser.context.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+    });
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/`);
+    const note = page.locator('[data-notice="storage"]');
+    assert.equal(await note.isVisible(), true);
+    assert.match(await note.textContent(), /Progress won’t be saved/);
+    await unlock(page, 'a');
+    await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
+    await expectLedger(page, normalizeConfig({ device: 'rtx4060-laptop-8gb' }), assert, lib);
+    await page.getByRole('button', { name: /Reveal/ }).click();
+    assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46 GB/);
+    // A reload keeps the settings (they are in the URL) but not the answers.
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.locator('.act-unlocked').isHidden(), true);
+    assert.match(page.url(), /dev=rtx4060-laptop-8gb/);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('if the engine cannot load, the page says so clearly instead of hanging', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto(`${srv.origin}/`);
+    const box = page.locator('#boot.boot--failed');
+    await box.waitFor();
+    assert.equal(await box.getAttribute('role'), 'alert');
+    assert.match(await box.textContent(), /engine could not start/);
+    assert.match(await box.textContent(), /WebAssembly/);
+    assert.equal(await page.locator('.act').count(), 0);
+  } finally { await browser.close(); }
+});
