@@ -9,6 +9,7 @@ namespace lab::facade {
 std::string evaluate(const std::string& scenario_json);  // memory ledger + FLOPs for a scenario
 std::string catalog();                                   // models, devices, enum choices, defaults
 std::string version();                                   // engine version string
+std::string solve(const std::string& request_json);      // the memory solver (facade_solve.cpp)
 
 // Building blocks shared by every facade function (facade.cpp).
 using Handler = nlohmann::json (*)(const nlohmann::json&);
@@ -18,6 +19,7 @@ std::string run_guarded(const std::string& request_text, TextHandler handler);
 nlohmann::json error_json(const std::string& field, const std::string& message);
 std::string evaluate_text(const nlohmann::json& scenario);
 nlohmann::json evaluate_json(const nlohmann::json& scenario);  // parsed evaluate_text, for tests
+nlohmann::json solve_json(const nlohmann::json& request);     // scenario fields + max_batch_size
 
 inline constexpr const char* kEngineVersion = "0.1.0";
 

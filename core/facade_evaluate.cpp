@@ -1,6 +1,7 @@
 // evaluate: scenario -> memory ledger, FLOPs and Iron Law, in the README's fixed result format.
 // Written with JsonWriter (not nlohmann trees) because evaluate runs on every slider change.
 #include "facade.hpp"
+#include "facade_pipeline.hpp"
 #include "flops.hpp"
 #include "json_writer.hpp"
 #include "memory.hpp"
@@ -79,6 +80,7 @@ std::string evaluate_text(const json& request) {
   const ParameterBreakdown p = count_parameters(s.model);
   const MemoryLedger m = compute_ledger(s);
   const FlopsEstimate f = estimate_flops(s);
+  const PipelineResult pipe = compute_pipeline(s, f, {m.fits, /*with_schedule=*/true});
   JsonWriter w;
   w.begin_object();
   w.field("engine_version", kEngineVersion);
@@ -98,10 +100,15 @@ std::string evaluate_text(const json& request) {
       .field("provenance", s.device.provenance).end_object();
   write_memory(w, s, m);
   write_flops(w, s, f);
+  write_pipeline(w, s, f, pipe);
   w.key("warnings").begin_array();
   if (!f.precision_supported)
     w.begin_object().field("field", "precision")
         .field("message", s.device.name + " has no " + to_string(s.precision) + " tensor cores; its FP32 peak is used")
+        .end_object();
+  if (s.pipeline.prefetch && !pipe.prefetch_effective)
+    w.begin_object().field("field", "prefetch")
+        .field("message", "prefetching needs at least one data-loader worker (as in PyTorch); with data_workers 0 it has no effect")
         .end_object();
   w.end_array();
   w.end_object();

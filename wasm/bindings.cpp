@@ -6,4 +6,5 @@ EMSCRIPTEN_BINDINGS(lab_core) {
   emscripten::function("evaluate", &lab::facade::evaluate);
   emscripten::function("catalog", &lab::facade::catalog);
   emscripten::function("version", &lab::facade::version);
+  emscripten::function("solve", &lab::facade::solve);
 }
