@@ -1,0 +1,48 @@
+// Blocked matrix multiply for the reference engine: C = alpha * A·B (+ bias), any storage types,
+// float32 accumulation over the whole K (one rounding per output element, like a tensor core).
+// A and B are strided views, so transposes cost nothing but a different packing loop. The
+// register tile is 4x8 (TOOLCHAIN.md: larger tiles spill in WASM SIMD). No threads, no I/O.
+#pragma once
+#include <cstdint>
+#include "refengine/dtype.hpp"
+
+namespace lab::ref {
+
+// Element (i, j) of a view lives at data[i*rs + j*cs] (in elements of `dtype`).
+struct MatView {
+  const void* data = nullptr;
+  DType dtype = DType::f32;
+  std::int64_t rows = 0, cols = 0, rs = 0, cs = 1;
+  MatView transposed() const { return {data, dtype, cols, rows, cs, rs}; }
+};
+// Output rows are `rs` apart; columns are contiguous.
+struct OutView {
+  void* data = nullptr;
+  DType dtype = DType::f32;
+  std::int64_t rows = 0, cols = 0, rs = 0;
+};
+
+// Row-major contiguous helpers.
+inline MatView mat(const Buf& b, std::int64_t rows, std::int64_t cols) { return {b.data, b.dtype, rows, cols, cols, 1}; }
+inline OutView out(const Buf& b, std::int64_t rows, std::int64_t cols) { return {b.data, b.dtype, rows, cols, cols}; }
+
+// Blocking constants (float32 elements). MC x KC block of A, KC x NR panel of B, MC x N accumulator.
+inline constexpr std::int64_t kGemmMR = 4, kGemmNR = 8, kGemmMC = 64, kGemmKC = 256;
+
+// Floats of workspace a gemm with at most `max_n` output columns needs (the inventory sizes it).
+std::int64_t gemm_workspace_floats(std::int64_t max_n);
+
+// The executor's context for kernels that need scratch and count work: the packing/accumulator
+// workspace (a tagged tensor of the inventory) and the matmul FLOPs executed so far.
+struct KernelCtx {
+  float* workspace = nullptr;
+  std::int64_t workspace_floats = 0;
+  std::int64_t matmul_flops = 0;
+};
+
+// C = alpha * A·B + bias (bias: length N in `bias.dtype`, or bias.data == nullptr).
+// Throws std::logic_error on a shape mismatch or a too-small workspace. Adds 2·M·N·K to ctx.
+void gemm(KernelCtx& ctx, const MatView& a, const MatView& b, const OutView& c, float alpha = 1.0f,
+          const Buf& bias = Buf{});
+
+}  // namespace lab::ref

@@ -1,0 +1,39 @@
+// Linear layer = matmul + bias. Forward: one gemm with the bias fused into the store. Backward:
+// dW = xᵀ·dy and dx = dy·Wᵀ are gemms over transposed views; db is a float32 column sum.
+#include "refengine/ops.hpp"
+
+namespace lab::ref {
+
+namespace {
+template <class TD, class TB>
+void column_sum(const TD* dy, TB* db, std::int64_t N, std::int64_t OC) {
+  constexpr std::int64_t kChunk = 64;
+  float acc[kChunk];
+  for (std::int64_t j0 = 0; j0 < OC; j0 += kChunk) {
+    const std::int64_t jn = OC - j0 < kChunk ? OC - j0 : kChunk;
+    for (std::int64_t j = 0; j < jn; ++j) acc[j] = 0.0f;
+    for (std::int64_t i = 0; i < N; ++i) {
+      const TD* row = dy + i * OC + j0;
+      for (std::int64_t j = 0; j < jn; ++j) acc[j] += load(row + j);
+    }
+    for (std::int64_t j = 0; j < jn; ++j) store(db + j0 + j, acc[j]);
+  }
+}
+}  // namespace
+
+void linear_forward(KernelCtx& ctx, const Buf& x, const Buf& w, const Buf& b, const Buf& y, std::int64_t N,
+                    std::int64_t IC, std::int64_t OC) {
+  gemm(ctx, mat(x, N, IC), mat(w, IC, OC), out(y, N, OC), 1.0f, b);
+}
+
+void linear_backward(KernelCtx& ctx, const Buf& dy, const Buf& x, const Buf& w, const Buf& dx, const Buf& dw,
+                     const Buf& db, std::int64_t N, std::int64_t IC, std::int64_t OC) {
+  gemm(ctx, mat(x, N, IC).transposed(), mat(dy, N, OC), out(dw, IC, OC));
+  if (db.data)
+    dispatch(dy.dtype, [&](auto d) {
+      dispatch(db.dtype, [&](auto g) { column_sum(dy.as<decltype(d)>(), db.as<decltype(g)>(), N, OC); });
+    });
+  if (dx.data) gemm(ctx, mat(dy, N, OC), mat(w, IC, OC).transposed(), out(dx, N, IC));
+}
+
+}  // namespace lab::ref
