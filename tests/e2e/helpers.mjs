@@ -77,6 +77,11 @@ export async function ledgerCell(page, row, optimizer) {
   return { text: (await cell.textContent()).trim(), bytes: Number(await cell.getAttribute('data-bytes')) };
 }
 
+// Resolves once the act's deferred rendering (the parts updated just after the next paint) has run.
+export async function settle(page) {
+  await page.waitForFunction(() => !document.querySelector('#act-root[data-pending]'));
+}
+
 // Waits until the page's ledger shows the engine's numbers for `config` (selected optimizer's peak
 // cell), then checks every row of the table twin, the banner, the chart's over-budget marks and the
 // summary against the Node engine. Returns the engine results by optimizer.
@@ -84,6 +89,7 @@ export async function expectLedger(page, config, assert, { toScenario, formatByt
   const evaluate = await nodeEvaluate();
   const results = Object.fromEntries(OPTIMIZERS.map((o) => [o, evaluate(toScenario(config, { optimizer: o }))]));
   const sel = results[config.optimizer].memory;
+  await settle(page);
   await page.waitForFunction(([opt, bytes]) => {
     const cell = document.querySelector(`.ledger-table tr[data-row="peak"] td[data-optimizer="${opt}"]`);
     return cell && cell.dataset.bytes === bytes;

@@ -1,7 +1,7 @@
 // The app shell around the acts: act navigation, the units toggle, the notices (storage, URL
 // problems), the share link and progress reset, and keeping the URL in step with the store.
 // Acts mount into #act-root and never touch these parts.
-import { h, uid, replaceChildren } from './ui/dom.js';
+import { h, uid, replaceChildren, setText } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState } from './url-state.js';
 import { withConfig } from './store.js';
@@ -68,14 +68,28 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   doc.getElementById('boot').hidden = true;
   const mounted = act.mount({ root: doc.getElementById('act-root'), engine, store, flags, announce });
 
-  function sync(state) {
+  // history.replaceState costs several milliseconds in Chromium (and is rate-limited), so the URL
+  // follows the store after a short pause; pagehide writes any pending change.
+  let urlTimer = null;
+  let urlQuery = null;
+  const writeUrl = () => {
+    clearTimeout(urlTimer);
+    urlTimer = null;
+    if (urlQuery === null || win.location.search === urlQuery) return;
+    try { win.history.replaceState(null, '', urlQuery + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
+  };
+  win.addEventListener('pagehide', writeUrl);
+  function sync(state, prev) {
     const query = serializeUrlState({ act: act.id, config: state.config, hide: flags.hide, lock: flags.lock });
-    try { win.history.replaceState(null, '', query + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
-    share.value = new URL(query, win.location.href).href;
+    urlQuery = query;
+    if (!prev) writeUrl();
+    else { clearTimeout(urlTimer); urlTimer = win.setTimeout(writeUrl, 250); }
+    const href = new URL(query, win.location.href).href;
+    if (share.value !== href) share.value = href;
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
     const entry = navLinks.get(act.id);
     entry.link.setAttribute('href', query);
-    entry.status.textContent = state.acts.act1.completed ? ' (complete)' : ' (in progress)';
+    setText(entry.status, state.acts.act1.completed ? ' (complete)' : ' (in progress)');
   }
   if (store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
   sync(store.getState());

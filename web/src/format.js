@@ -36,9 +36,11 @@ export function formatBytesApprox(bytes, units = 'gb') {
   return `${text} ${u.label}`;
 }
 
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 export function formatInt(n) {
   if (!Number.isFinite(n)) return '—';
-  return Math.round(n).toLocaleString('en-US');
+  return intFormat.format(Math.round(n));
 }
 
 // 2.0×, 12×: one decimal below 10.

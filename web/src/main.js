@@ -34,7 +34,11 @@ function showFailure(err) {
 }
 
 async function boot() {
-  const store = createStore({ storage: probeStorage() });
+  // Writes to storage and the URL are coalesced (both cost milliseconds in Chromium) and flushed
+  // when the page is hidden, so a reload or a closed tab never loses the last change.
+  const store = createStore({ storage: probeStorage(), defer: (fn) => setTimeout(fn, 200) });
+  window.addEventListener('pagehide', () => store.flush());
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') store.flush(); });
   const slow = setTimeout(() => {
     const status = document.getElementById('boot-status');
     if (status) status.lastChild.textContent = ' Still loading the engine…';
@@ -57,6 +61,7 @@ async function boot() {
   startApp({ doc: document, win: window, engine, store, urlState, notes });
   document.getElementById('footer-engine').textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;
   document.documentElement.dataset.ready = 'true';
+  performance.mark('lab-interactive');
 }
 
 boot().catch((err) => showFailure(err));

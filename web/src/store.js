@@ -71,7 +71,9 @@ export function migrate(raw) {
   return { state, note };
 }
 
-export function createStore({ storage = null, key = STORAGE_KEY } = {}) {
+// `defer(fn)` schedules the write to storage (default: at once); the browser passes a short delay so
+// a burst of slider moves costs one write. `flush()` writes a pending change now (call it on pagehide).
+export function createStore({ storage = null, key = STORAGE_KEY, defer = null } = {}) {
   let persistent = Boolean(storage);
   const notes = [];
   let state = defaultState();
@@ -91,7 +93,9 @@ export function createStore({ storage = null, key = STORAGE_KEY } = {}) {
   }
   const listeners = new Set();
 
-  function persist() {
+  let writePending = false;
+  function write() {
+    writePending = false;
     if (!persistent) return;
     try {
       storage.setItem(key, JSON.stringify(state));
@@ -99,6 +103,11 @@ export function createStore({ storage = null, key = STORAGE_KEY } = {}) {
       persistent = false;
       notes.push('Saving stopped working, so progress from now on lives only in this page.');
     }
+  }
+  function persist() {
+    if (!persistent) return;
+    if (!defer) { write(); return; }
+    if (!writePending) { writePending = true; defer(() => { if (writePending) write(); }); }
   }
 
   return {
@@ -114,6 +123,7 @@ export function createStore({ storage = null, key = STORAGE_KEY } = {}) {
     },
     subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     status: () => ({ persistent, notes: [...notes] }),
+    flush() { if (writePending) write(); },
     reset() {
       const prev = state;
       state = { ...defaultState(), config: state.config };

@@ -114,3 +114,22 @@ test('an updater that returns the same state notifies nobody', () => {
   store.update((s) => s);
   assert.equal(calls, 0);
 });
+
+test('with a deferred writer a burst of updates costs one write, and flush writes at once', () => {
+  const storage = new MemoryStorage();
+  let writes = 0;
+  const setItem = storage.setItem.bind(storage);
+  storage.setItem = (k, v) => { writes += 1; setItem(k, v); };
+  const queued = [];
+  const store = createStore({ storage, defer: (fn) => queued.push(fn) });
+  for (const b of [2, 4, 8, 16]) store.update((s) => withConfig(s, { batch_size: b }));
+  assert.equal(queued.length, 1);
+  assert.equal(writes, 0);
+  store.flush();
+  assert.equal(writes, 1);
+  assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).config.batch_size, 16);
+  queued[0]();
+  assert.equal(writes, 1, 'the queued write finds nothing left to do');
+  store.update((s) => withConfig(s, { batch_size: 32 }));
+  assert.equal(queued.length, 2);
+});

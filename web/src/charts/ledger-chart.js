@@ -14,6 +14,24 @@ const H = 400;
 const M = { top: 44, right: 118, bottom: 58, left: 64 };
 let chartCount = 0;
 
+// Sets attributes (and text) only where they changed: setAttribute invalidates style even when the
+// value is equal, and most attributes stay put from one update to the next.
+function set(sel, attrs, text) {
+  sel.each(function apply(d, i) {
+    for (const [name, v] of Object.entries(attrs)) {
+      const value = typeof v === 'function' ? v(d, i) : v;
+      if (value === null) { if (this.hasAttribute(name)) this.removeAttribute(name); continue; }
+      const str = String(value);
+      if (this.getAttribute(name) !== str) this.setAttribute(name, str);
+    }
+    if (text !== undefined) {
+      const t = typeof text === 'function' ? text(d, i) : text;
+      if (this.textContent !== t) this.textContent = t;
+    }
+  });
+  return sel;
+}
+
 export class LedgerChart {
   constructor(container, { label = 'Training memory ledger' } = {}) {
     const n = ++chartCount;
@@ -43,10 +61,14 @@ export class LedgerChart {
     const y = scaleLinear().domain([0, model.max_bytes * 1.06]).range([H - M.bottom, M.top]).nice();
     const x = scaleBand().domain(model.columns.map((c) => c.optimizer)).range([M.left, W - M.right])
       .paddingInner(0.35).paddingOuter(0.25);
-    if (summary) this.svg.attr('aria-label', `Training memory ledger chart. ${summary}`);
+    if (summary) set(this.svg, { 'aria-label': `Training memory ledger chart. ${summary}` });
 
-    this.gAxis.call(axisLeft(y).ticks(6).tickFormat((b) => String(Number((b / u.bytes).toFixed(2)))));
-    this.axisTitle.text(`Memory (${u.label})`);
+    const axisKey = `${y.domain().join(',')}|${u.id}`;
+    if (axisKey !== this.axisKey) {
+      this.axisKey = axisKey;
+      this.gAxis.call(axisLeft(y).ticks(6).tickFormat((b) => String(Number((b / u.bytes).toFixed(2)))));
+      this.axisTitle.text(`Memory (${u.label})`);
+    }
 
     const cols = this.gCols.selectAll('g.col').data(model.columns, (c) => c.optimizer).join((enter) => {
       const g = enter.append('g').attr('class', 'col');
@@ -60,47 +82,44 @@ export class LedgerChart {
       g.append('text').attr('class', 'col-sub').attr('text-anchor', 'middle');
       return g;
     });
-    cols.attr('data-optimizer', (c) => c.optimizer)
-      .classed('col--selected', (c) => c.selected)
-      .classed('col--over', (c) => !c.fits);
+    set(cols, { 'data-optimizer': (c) => c.optimizer, class: (c) => `col${c.selected ? ' col--selected' : ''}${c.fits ? '' : ' col--over'}` });
 
     const bw = x.bandwidth();
     const hatchFill = `url(#${this.hatchId})`;
+    const r = (v) => Math.round(v * 10) / 10;
     cols.each(function drawColumn(c) {
       const g = select(this);
-      const x0 = x(c.optimizer);
-      const top = y(c.visible_bytes);
-      const segTop = (s) => y(s.y1);
-      const segHeight = (s) => Math.max(0, y(s.y0) - y(s.y1));
-      g.select('g.segs').selectAll('rect').data(c.segments, (s) => s.key).join('rect')
-        .attr('class', (s) => `seg seg--${s.key}`)
-        .attr('data-key', (s) => s.key)
-        .attr('x', x0).attr('width', bw).attr('y', segTop).attr('height', segHeight);
-      g.select('g.seg-labels').selectAll('text').data(c.segments, (s) => s.key).join('text')
-        .attr('class', (s) => `seg-label seg-label--${s.key}`)
-        .attr('text-anchor', 'middle')
-        .attr('x', x0 + bw / 2).attr('y', (s) => segTop(s) + segHeight(s) / 2 + 4)
-        .text((s) => (segHeight(s) >= 15 ? `${SHORT_LABELS[s.key]} ${formatAmount(s.bytes, units)}` : ''));
-      g.select('rect.hatch').attr('x', x0).attr('width', bw).attr('y', top).attr('height', Math.max(0, y(0) - top))
-        .attr('fill', hatchFill)
-        .attr('display', c.fits ? 'none' : null);
-      g.select('rect.outline').attr('x', x0 - 3).attr('width', bw + 6).attr('y', top - 3).attr('height', Math.max(0, y(0) - top) + 3)
-        .attr('display', c.selected ? null : 'none');
-      g.select('text.col-total').attr('x', x0 + bw / 2).attr('y', top - (c.fits ? 8 : 22))
-        .text(`${formatBytes(c.peak_bytes, units)} peak`);
-      g.select('text.col-over').attr('x', x0 + bw / 2).attr('y', top - 8).text(c.fits ? '' : '✕ over budget');
-      g.select('text.col-label').attr('x', x0 + bw / 2).attr('y', H - M.bottom + 20).text(c.label);
-      g.select('text.col-sub').attr('x', x0 + bw / 2).attr('y', H - M.bottom + 38).text(c.selected ? '(selected)' : '');
+      const x0 = r(x(c.optimizer));
+      const mid = r(x0 + bw / 2);
+      const top = r(y(c.visible_bytes));
+      const base = r(y(0));
+      const segTop = (s) => r(y(s.y1));
+      const segHeight = (s) => Math.max(0, r(y(s.y0) - y(s.y1)));
+      set(g.select('g.segs').selectAll('rect').data(c.segments, (s) => s.key).join('rect'), {
+        class: (s) => `seg seg--${s.key}`, 'data-key': (s) => s.key,
+        x: x0, width: r(bw), y: segTop, height: segHeight,
+      });
+      set(g.select('g.seg-labels').selectAll('text').data(c.segments, (s) => s.key).join('text'), {
+        class: (s) => `seg-label seg-label--${s.key}`, 'text-anchor': 'middle',
+        x: mid, y: (s) => r(segTop(s) + segHeight(s) / 2 + 4),
+      }, (s) => (segHeight(s) >= 15 ? `${SHORT_LABELS[s.key]} ${formatAmount(s.bytes, units)}` : ''));
+      set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: hatchFill, display: c.fits ? 'none' : null });
+      set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
+      set(g.select('text.col-total'), { x: mid, y: top - (c.fits ? 8 : 22) }, `${formatBytes(c.peak_bytes, units)} peak`);
+      set(g.select('text.col-over'), { x: mid, y: top - 8 }, c.fits ? '' : '✕ over budget');
+      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, c.label);
+      set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
     });
 
-    const yb = y(model.budget_bytes);
-    this.gBudget.select('line').attr('y1', yb).attr('y2', yb);
-    this.budgetLabel.attr('y', yb - 4);
-    this.budgetValue.text(formatBytes(model.budget_bytes, units));
-    this.gBudget.attr('data-device', deviceName);
+    const yb = r(y(model.budget_bytes));
+    set(this.gBudget.select('line'), { y1: yb, y2: yb });
+    set(this.budgetLabel, { y: yb - 4 });
+    set(this.budgetValue, {}, formatBytes(model.budget_bytes, units));
+    set(this.gBudget, { 'data-device': deviceName });
   }
 
   reset() {
+    this.axisKey = null;
     this.gCols.selectAll('*').remove();
     this.svg.attr('aria-label', 'Training memory ledger chart');
   }
