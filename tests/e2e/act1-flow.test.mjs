@@ -3,7 +3,7 @@
 // chapter, reveal, reflect, reload and find the progress kept. No console errors, no foreign requests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 import { fixedNumbers } from '../../web/src/acts/act1-numbers.js';
@@ -69,7 +69,7 @@ test('every control moves the ledger to the engine’s values', async () => {
     config = normalizeConfig({ ...config, ...patch });
     await expectLedger(page, config, assert, lib);
   }
-  assert.match(page.url(), /opt=adam&prec=bf16&batch=8&ckpt=full&dev=custom&cap=24&units=gb/);
+  await page.waitForURL(/opt=adam&prec=bf16&batch=8&ckpt=full&dev=custom&cap=24&units=gb/);
   // Pure BF16 has no master copy: the banner says updates stall.
   assert.match(await page.locator('.banner').textContent(), /stalls/);
 });
@@ -86,9 +86,10 @@ test('a bad number in a field explains itself and keeps the last good value', as
 test('component toggles hide segments from the chart but not from the totals', async () => {
   const toggle = page.locator('.toggles input[data-component="activations"]');
   await toggle.uncheck();
+  await settle(page);
   assert.equal(await page.locator('.ledger-chart g.col[data-optimizer="adam"] rect.seg--activations').count(), 0);
   assert.match(await page.locator('.ledger-table tr[data-row="activations"] th').textContent(), /hidden in chart/);
-  assert.match(page.url(), /off=activations/);
+  await page.waitForURL(/off=activations/);
   await toggle.check();
   assert.equal(await page.locator('.ledger-chart g.col[data-optimizer="adam"] rect.seg--activations').count(), 1);
 });
@@ -146,6 +147,7 @@ test('the optimizer table shows both conventions and the chapter’s step counts
 
 test('the Math Peek binds the formula to the current numbers', async () => {
   await page.locator('.math-peek summary').click();
+  await settle(page);
   const text = await page.locator('.math-peek').textContent();
   const evaluate = await nodeEvaluate();
   const r = evaluate(toScenario(normalizeConfig({ optimizer: 'adam', precision: 'mixed', batch_size: 32, checkpointing: 'every_k', every_k: 4, device: 'rtx4060-laptop-8gb' })));
@@ -188,6 +190,7 @@ test('the reflection marks the common wrong answers and accepts the physical one
 });
 
 test('after a reload the prediction, reveal, reflection and settings are still there', async () => {
+  await page.waitForURL(/replay=0/);
   const urlBefore = page.url();
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');

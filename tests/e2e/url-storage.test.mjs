@@ -40,7 +40,7 @@ test('a URL with a configuration is restored, with hidden and locked controls', 
     // Unlocked controls still work, and the flags stay in the URL.
     await page.locator('[data-control="opt"] input[value="sgd"]').check();
     await expectLedger(page, { ...config, optimizer: 'sgd' }, assert, lib);
-    assert.match(page.url(), /opt=sgd.*&hide=ckpt&lock=prec,dev$/);
+    await page.waitForURL(/opt=sgd.*&hide=ckpt&lock=prec,dev$/);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
   } finally { await browser.close(); }
@@ -83,6 +83,7 @@ test('with storage blocked the lab says progress will not be saved and still wor
     await page.getByRole('button', { name: /Reveal/ }).click();
     assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46 GB/);
     // A reload keeps the settings (they are in the URL) but not the answers.
+    await page.waitForURL(/dev=rtx4060-laptop-8gb/);
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
     assert.equal(await page.locator('.act-unlocked').isHidden(), true);
