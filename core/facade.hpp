@@ -10,6 +10,7 @@ std::string evaluate(const std::string& scenario_json);  // memory ledger + FLOP
 std::string catalog();                                   // models, devices, enum choices, defaults
 std::string version();                                   // engine version string
 std::string solve(const std::string& request_json);      // the memory solver (facade_solve.cpp)
+std::string train(const std::string& request_json);      // reference-engine training run (facade_train.cpp)
 
 // Building blocks shared by every facade function (facade.cpp).
 using Handler = nlohmann::json (*)(const nlohmann::json&);
@@ -20,6 +21,7 @@ nlohmann::json error_json(const std::string& field, const std::string& message);
 std::string evaluate_text(const nlohmann::json& scenario);
 nlohmann::json evaluate_json(const nlohmann::json& scenario);  // parsed evaluate_text, for tests
 nlohmann::json solve_json(const nlohmann::json& request);     // scenario fields + max_batch_size
+nlohmann::json train_json(const nlohmann::json& request);     // see facade_train.hpp, docs-draft/refengine.md
 
 inline constexpr const char* kEngineVersion = "0.1.0";
 

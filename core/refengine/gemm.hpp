@@ -45,4 +45,9 @@ struct KernelCtx {
 void gemm(KernelCtx& ctx, const MatView& a, const MatView& b, const OutView& c, float alpha = 1.0f,
           const Buf& bias = Buf{});
 
+// The best rate (FLOP/s) of this gemm on a 256x256x256 float32 product, repeated for about
+// `seconds`: the "measured peak" that MFU is reported against (peak.cpp). Uses its own buffers,
+// outside any training inventory.
+double measure_matmul_peak_flops(double seconds);
+
 }  // namespace lab::ref

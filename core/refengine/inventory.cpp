@@ -90,6 +90,15 @@ std::int64_t model_flops_per_step(const RefConfig& c) {
   return 6 * matmul * tokens + 12 * c.layers * c.d_model * c.seq * tokens;
 }
 
+std::int64_t executed_flops_per_step(const RefConfig& c) {
+  const std::int64_t BT = c.batch * c.seq, C = c.d_model, T = c.seq;
+  const std::int64_t block_forward = 2 * (4 * C * C + 2 * C * c.mlp_hidden) * BT + 4 * BT * T * C;
+  std::int64_t recompute = 0;
+  if (c.checkpointing.kind == CheckpointKind::selective) recompute = c.layers * 2 * BT * T * C;
+  if (segment_length(c) > 0) recompute = c.layers * block_forward;
+  return model_flops_per_step(c) + recompute;
+}
+
 namespace {
 
 class Builder {

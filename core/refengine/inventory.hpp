@@ -64,6 +64,10 @@ Inventory build_inventory(const RefConfig& cfg);
 
 // Model FLOPs per step (PaLM App. B / nanoGPT): 6·(matmul weights)·tokens + 12·L·d·T·tokens.
 std::int64_t model_flops_per_step(const RefConfig& cfg);
+// Matmul FLOPs the engine executes per step: the model FLOPs plus recomputation (selective: Q·Kᵀ
+// again in backward; every-k / full: each block's forward again). Attention counts the full T x T
+// products (the engine computes them and masks), so with no recomputation this equals the model FLOPs.
+std::int64_t executed_flops_per_step(const RefConfig& cfg);
 
 // The live-bytes story of init + one step. Within a phase every allocation precedes every free, so
 // a phase's peak is (live at its start + bytes born in it); `live_end` is after its frees.

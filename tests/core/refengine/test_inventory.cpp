@@ -52,7 +52,7 @@ TEST_CASE("predicted bytes per category, peak and timeline equal the measured on
           CAPTURE(ck.every_k_layers);
           CAPTURE(bt.first);
           CAPTURE(bt.second);
-          tr.step();
+          CHECK(tr.step().matmul_flops == executed_flops_per_step(c));
           CHECK(profile_difference(predicted, tr.measured()) == "");
           tr.step();  // the second step allocates exactly like the first
           CHECK(profile_difference(predicted, tr.measured()) == "");
