@@ -248,7 +248,8 @@ export function mount({ root, engine, store, flags, announce }) {
     if (a.revealed && a.prediction) {
       const p = a.prediction;
       const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
-      const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${labels[p.choice]}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
+      const chosen = labels[p.choice];
+      const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${chosen.charAt(0).toLowerCase()}${chosen.slice(1)}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
       replaceChildren(revealBody,
         lines.map((t, k) => h('p', { class: k === 1 ? 'reveal__key' : null, text: t })),
         h('h4', { text: 'The convergence trade-off' }), h('p', { text: T.tradeoffText(n, u) }));

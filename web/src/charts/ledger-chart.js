@@ -58,15 +58,17 @@ export class LedgerChart {
 
   update(model, { units = 'gb', deviceName = '', summary = '' } = {}) {
     const u = unitOf(units);
-    const y = scaleLinear().domain([0, model.max_bytes * 1.06]).range([H - M.bottom, M.top]).nice();
+    // The scale runs in display units so that the ticks are round numbers in GB or GiB.
+    const yUnits = scaleLinear().domain([0, (model.max_bytes * 1.06) / u.bytes]).range([H - M.bottom, M.top]).nice();
+    const y = (bytes) => yUnits(bytes / u.bytes);
     const x = scaleBand().domain(model.columns.map((c) => c.optimizer)).range([M.left, W - M.right])
       .paddingInner(0.35).paddingOuter(0.25);
     if (summary) set(this.svg, { 'aria-label': `Training memory ledger chart. ${summary}` });
 
-    const axisKey = `${y.domain().join(',')}|${u.id}`;
+    const axisKey = `${yUnits.domain().join(',')}|${u.id}`;
     if (axisKey !== this.axisKey) {
       this.axisKey = axisKey;
-      this.gAxis.call(axisLeft(y).ticks(6).tickFormat((b) => String(Number((b / u.bytes).toFixed(2)))));
+      this.gAxis.call(axisLeft(yUnits).ticks(6));
       this.axisTitle.text(`Memory (${u.label})`);
     }
 

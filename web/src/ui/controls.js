@@ -4,7 +4,7 @@
 import { h, uid, setText } from './dom.js';
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
-  EVERY_K, REPLAY_STEPS,
+  EVERY_K, REPLAY_STEPS, REPLAY_DEVICE,
 } from '../scenario.js';
 
 const LOCK_NOTE = 'Locked by your instructor.';
@@ -102,7 +102,7 @@ export function createControls({ devices, flags, onChange, onReplayStep }) {
   parts.dev = {
     el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin),
     set: (v, cfg) => {
-      dev.value = v;
+      dev.value = cfg.replay ? REPLAY_DEVICE : v;
       capWrap.hidden = v !== CUSTOM_DEVICE || cfg.replay;
       replayPin.hidden = !cfg.replay;
       dev.disabled = cfg.replay || locked.has('dev');
