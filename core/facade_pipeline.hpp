@@ -12,5 +12,10 @@ namespace lab::facade {
 void write_pipeline(JsonWriter& w, const Scenario& s, const FlopsEstimate& f, const PipelineResult& p);
 // {"precision", "optimizer", "checkpointing", "batch_size"}: the scenario fields of a configuration.
 nlohmann::json configuration_json(const TrainingConfig& c);
+// [{"name", "value", "unit", "source"}] for the timing model's constants.
+nlohmann::json constants_json(const PipelineConstants& c);
+// Writes x as a JSON number with at most 15 significant digits (null if not finite) into out (≥ 32
+// chars); returns the length. Cheaper in WASM than the shortest round-trip formatting.
+std::size_t format_number(char* out, double x);
 
 }  // namespace lab::facade

@@ -73,6 +73,7 @@ json solve_json(const json& request) {
       {"best_throughput", performance_json(r.best_throughput)},
       {"max_batch_size", o.max_batch_size},
       {"stalls_but_fits", stalls},
+      {"pipeline_constants", constants_json(constants_for(s))},
       {"configurations_evaluated", r.configurations_evaluated},
       {"checkpointing_options", r.checkpointing_options},
   };

@@ -5,7 +5,7 @@
 // training loop on the compute stream after the batch arrives.
 #include "pipeline.hpp"
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
 #include "activations.hpp"
 #include "memory.hpp"
 
@@ -149,16 +149,12 @@ PipelineResult compute_pipeline(const Scenario& s, const FlopsEstimate& f, const
   } else {
     r.bottleneck = {DamAxis::machine, "memory_bound", machine_side / wall};
   }
-  if (o.with_schedule) r.schedule = build_schedule(s, r);
+  if (o.with_schedule && s.pipeline.schedule_steps > 0) r.schedule = build_schedule(s, r);
   return r;
 }
 
 namespace {
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", x * 100);
-  return buf;
-}
+std::string pct(double x) { return std::to_string(std::llround(x * 100)) + "%"; }
 }  // namespace
 
 std::string bottleneck_sentence(const PipelineResult& r) {

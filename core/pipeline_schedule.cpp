@@ -1,13 +1,14 @@
 // The multi-step timeline: K steps of timed segments per resource, so that the front end can draw a
 // Gantt chart in which prefetch overlap is visible. Steady-state durations come from compute_pipeline;
 // this file only places them in time (including the warm-up: the first batch cannot be prefetched).
+// schedule_steps = 0 skips it (evaluate is cheaper while a slider is dragged).
 #include <algorithm>
 #include "pipeline.hpp"
 
 namespace lab {
 
 std::vector<ScheduleSegment> build_schedule(const Scenario& s, const PipelineResult& r) {
-  const std::int64_t steps = std::max<std::int64_t>(1, s.pipeline.schedule_steps);
+  const std::int64_t steps = s.pipeline.schedule_steps;  // 0: no timeline
   const double loading = phase(r, PhaseId::data_loading).work_seconds;
   const double memory = phase(r, PhaseId::memory_bound).work_seconds;
   const double compute = phase(r, PhaseId::compute_bound).work_seconds;

@@ -31,7 +31,7 @@ struct PipelineKnobs {
   double host_link_bytes_per_s = 0;         // 0 = the device's own link
   // Chapter L3295: 1,200 tokens/s for 8.3 h per epoch = 35,856,000 tokens (the chapter's epoch).
   double epoch_tokens = 35'856'000;
-  std::int64_t schedule_steps = 3;          // steps drawn in the timing model's timeline
+  std::int64_t schedule_steps = 3;          // steps in the timing model's timeline (0: none)
 };
 
 struct Scenario {

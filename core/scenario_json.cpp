@@ -170,7 +170,7 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (j.contains("pinned_memory")) p.pinned_memory = to_bool(j["pinned_memory"], "pinned_memory");
   if (j.contains("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(j["host_link_bytes_per_s"], "host_link_bytes_per_s", 0, 1e15, false);
   if (j.contains("epoch_tokens")) p.epoch_tokens = to_number(j["epoch_tokens"], "epoch_tokens", 0, 1e18, false);
-  if (j.contains("schedule_steps")) p.schedule_steps = to_int(j["schedule_steps"], "schedule_steps", 1, 16);
+  if (j.contains("schedule_steps")) p.schedule_steps = to_int(j["schedule_steps"], "schedule_steps", 0, 16);
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include <vector>
+#include "facade_pipeline.hpp"
 #include "memory.hpp"
 #include "pipeline.hpp"
 #include "scenario_json.hpp"
@@ -321,4 +322,30 @@ TEST_CASE("time per epoch is epoch_tokens over tokens per second (default: the c
   CHECK(s.pipeline.epoch_tokens == 35'856'000);
   const PipelineResult r = run(s);
   CHECK(r.epoch_seconds == doctest::Approx(35'856'000 / r.tokens_per_second));
+}
+
+TEST_CASE("the facade's number formatter keeps 15 significant digits in valid JSON") {
+  const double values[] = {0.4, 0.05, 0.85, 1.0, 12.0, 32768.0, 0.1234567890123456, 1e-300, 4.9e-324, 1.7e308,
+                           123456789012345678.0, 3.5e-5, 1e-5, 9.99999999999999999e-6, 0.000123, 1e15, 999999999999999.9,
+                           -2.5, 6.02214076e23, 1.0 / 3.0, 2.0 / 3.0};
+  for (double x : values) {
+    char buf[40];
+    const std::size_t n = facade::format_number(buf, x);
+    const json parsed = json::parse(std::string(buf, n));
+    REQUIRE(parsed.is_number());
+    CHECK(parsed.get<double>() == doctest::Approx(x).epsilon(1e-14));
+  }
+  double x = 1.2345e-12;
+  for (int i = 0; i < 2000; ++i, x *= 1.0371) {
+    char buf[40];
+    const double y = json::parse(std::string(buf, facade::format_number(buf, x))).get<double>();
+    CHECK(std::fabs(y - x) <= 1e-14 * x);
+  }
+  char buf[40];
+  CHECK(std::string(buf, facade::format_number(buf, 0.4)) == "0.4");
+  CHECK(std::string(buf, facade::format_number(buf, 0.05)) == "0.05");
+  CHECK(std::string(buf, facade::format_number(buf, 32768)) == "32768");
+  CHECK(std::string(buf, facade::format_number(buf, 3.5e-5)) == "0.000035");
+  CHECK(std::string(buf, facade::format_number(buf, 3.5e-7)) == "3.5e-7");
+  CHECK(std::string(buf, facade::format_number(buf, std::nan(""))) == "null");
 }

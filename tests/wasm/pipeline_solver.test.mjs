@@ -45,7 +45,12 @@ test('evaluate returns every documented pipeline field, and a schedule of K step
   assert.ok(p.bottleneck.message.length > 20);
   assert.equal(p.schedule.steps, 4);
   assert.equal(p.schedule.segments.length, 4 * 7);
-  for (const c of p.constants) assert.ok(c.source.length > 20, c.name);
+  for (const [name, value] of Object.entries(p.constants)) assert.equal(typeof value, 'number', name);
+  assert.equal(Object.keys(p.constants).length, 8);
+  const described = solve({ model: 'gpt2-xl' }).pipeline_constants;
+  assert.deepEqual(described.map((c) => c.name), Object.keys(p.constants));
+  for (const c of described) assert.ok(c.source.length > 20, c.name);
+  assert.equal(evaluate({ model: 'gpt2-xl', schedule_steps: 0 }).pipeline.schedule.segments.length, 0);
   const lanes = new Set(p.schedule.segments.map((s) => s.resource));
   for (const lane of ['cpu_data', 'cpu_main', 'pcie', 'gpu_memory', 'gpu_compute', 'gpu_optimizer']) assert.ok(lanes.has(lane), lane);
 });
@@ -123,7 +128,7 @@ const bad = [
   ['string max_batch_size', { max_batch_size: '64' }, 'max_batch_size'],
   ['unknown field', { maxbatch: 3 }, 'maxbatch'],
   ['bad batch', { batch_size: 1.5 }, 'batch_size'],
-  ['bad schedule_steps', { schedule_steps: 0 }, 'schedule_steps'],
+  ['bad schedule_steps', { schedule_steps: 17 }, 'schedule_steps'],
   ['bad epoch_tokens', { epoch_tokens: -1 }, 'epoch_tokens'],
   ['overflowing model', { model: { layers: 1000, hidden: 131072, heads: 1024, vocab: 10000000, context: 1048576 },
     seq_len: 1048576, batch_size: 65536 }, 'scenario'],
