@@ -234,7 +234,10 @@ TEST_CASE("on an H100 with the chapter's model, mixed precision alone fits GPT-2
   CHECK(peak(s, mixed) <= s.device.capacity_bytes);
   const SolverResult r = solve(s);
   REQUIRE(r.path.reaches_fit);
-  CHECK(r.path.moves.size() == 1);
+  REQUIRE(r.path.moves.size() == 1);
+  CHECK(std::string(r.path.moves[0].kind) == "precision");  // faster as well as smaller
+  CHECK(r.path.moves[0].peak_bytes == 56'500'000'000);
+  CHECK(r.path.relative_training_time < 1);
 }
 
 TEST_CASE("solve through the facade: documented fields, named errors, never throws") {
