@@ -95,6 +95,7 @@ test('Act 1 numbers: the SGD → Adam delta, one vector, and the chapter replay 
   assert.equal(n.replayFp32Total, 89e9);
   assert.equal(n.replayMixedTotal, 56.5e9);
   assert.equal(n.replayCkptTotal, 32.125e9);
+  assert.equal(n.replayParams, 1.5e9);
   assert.ok(n.replayRatio > 1.5 && n.replayRatio < 1.6);
   const cur = currentNumbers(evaluate, normalizeConfig({}));
   assert.ok(cur.curRatio > 1 && cur.curRatio < 2);

@@ -39,6 +39,7 @@ export function fixedNumbers(evaluate) {
     replayFp32Act: rFp32.components.activations,
     replayMixedAct: rMixed.components.activations,
     replayCkptTotal: rCkpt.total_bytes,
+    replayParams: rFp32.parameters_counted,
     replayRatio: rFp32.total_bytes / rMixed.total_bytes,
     v100Bytes: rFp32.usable_device_bytes,
     h100Bytes: rH100.usable_device_bytes,

@@ -98,6 +98,19 @@ export function currentRatioText(n, u) {
     + `${formatBytes(n.curMixedTotal, u)}: ${formatRatio(n.curRatio)}. The more of the total that is activations, the closer the saving gets to 2×.`;
 }
 
+// What Chapter replay changes, with the engine's own replay inputs.
+export function replayAssumptions(n, u) {
+  return `Uses the chapter’s own assumptions: ${formatInt(n.replayParams)} parameters, its ${formatBytes(n.replayFp32Act, u)} `
+    + `activation figure (FP32, batch 32), no framework reserve, on the ${formatBytes(n.v100Bytes, u)} (32 GiB) V100.`;
+}
+
+export function replayNoteText(n, u) {
+  return `The engine now uses the chapter’s assumptions: ${formatInt(n.replayParams)} parameters, ${formatBytes(n.replayFp32Act, u)} `
+    + 'of FP32 activations at batch 32 (scaled with batch and precision, divided by k for “checkpoint every k layers”), '
+    + 'no logits or framework reserve, and the V100. The three walkthrough steps reproduce the chapter’s totals exactly; '
+    + 'the notes below say where physics differs.';
+}
+
 // "Chapter says / Physics says / Why" notes for Act 1 (LAB_SPEC §7). `physics` is filled from engine values.
 export const NOTES = [
   {

@@ -66,6 +66,7 @@ export function mount({ root, engine, store, flags, announce }) {
     devices: catalog.devices, flags,
     onChange: (patch) => store.update((s) => withConfig(s, patch)),
     onReplayStep: (step) => store.update((s) => withConfig(s, { ...step.config, replay: true })),
+    replayText: (u) => T.replayAssumptions(n, u),
   });
   const banner = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
   const summaryId = uid('ledger-summary');
@@ -242,7 +243,7 @@ export function mount({ root, engine, store, flags, announce }) {
     lockedHint.hidden = Boolean(a.prediction);
     notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u) })));
     replaceChildren(replayNote, state.config.replay
-      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: 'The engine now uses the chapter’s assumptions: 1.5 billion parameters, 65 GB of FP32 activations at batch 32 (scaled with batch and precision, divided by k for “checkpoint every k layers”), no logits or framework reserve, and the 32 GiB V100. The three walkthrough steps reproduce the chapter’s totals exactly; the notes below say where physics differs.' })]
+      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteText(n, u) })]
       : []);
     revealButton.hidden = a.revealed;
     if (a.revealed && a.prediction) {

@@ -22,7 +22,7 @@ function radioGroup(key, legend, name, values, labels, onPick) {
   return { el: fs, set: (v) => { for (const [val, input] of inputs) input.checked = val === v; }, inputs: [...inputs.values()] };
 }
 
-export function createControls({ devices, flags, onChange, onReplayStep }) {
+export function createControls({ devices, flags, onChange, onReplayStep, replayText = '' }) {
   const hidden = new Set(flags.hide);
   const locked = new Set(flags.lock);
   const parts = {};
@@ -113,14 +113,14 @@ export function createControls({ devices, flags, onChange, onReplayStep }) {
 
   // Chapter replay: a switch, and the walkthrough's three steps when it is on.
   const replayId = uid('replay');
-  const replayDesc = h('p', { class: 'control__note', id: uid('replay-desc'), text: 'Uses the chapter’s own assumptions: 1.5 billion parameters, its 65 GB activation figure, no framework reserve, on a 32 GiB V100.' });
+  const replayDesc = h('p', { class: 'control__note', id: uid('replay-desc'), text: replayText ? replayText('gb') : '' });
   const replay = h('input', { type: 'checkbox', id: replayId, role: 'switch', 'aria-describedby': replayDesc.id, onchange: () => onChange({ replay: replay.checked }) });
   const stepButtons = REPLAY_STEPS.map((s, i) => h('button', { type: 'button', class: 'btn btn--small', 'data-step': s.id, onclick: () => onReplayStep(s) }, `${i + 1}. ${s.label}`));
   const steps = h('div', { class: 'replay-steps', role: 'group', 'aria-label': 'The chapter’s walkthrough' }, stepButtons);
   parts.replay = {
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
       h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, steps),
-    set: (v) => { replay.checked = v; steps.hidden = !v; },
+    set: (v, cfg, text) => { replay.checked = v; steps.hidden = !v; if (text) setText(replayDesc, text); },
     inputs: [replay, ...stepButtons],
   };
 
@@ -145,7 +145,7 @@ export function createControls({ devices, flags, onChange, onReplayStep }) {
       parts.batch.set(config.batch_size);
       parts.ckpt.set(config.checkpointing, config);
       parts.dev.set(config.device, config);
-      parts.replay.set(config.replay);
+      parts.replay.set(config.replay, config, replayText && replayText(config.units));
     },
   };
 }
