@@ -7,9 +7,19 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const wasmDir = process.env.LAB_WASM_DIR || path.join(root, 'build', 'wasm');
 
-export async function loadEngine() {
-  const glue = path.join(wasmDir, 'lab_core.mjs');
+async function loadModule(name) {
+  const glue = path.join(wasmDir, `${name}.mjs`);
   if (!existsSync(glue)) throw new Error(`WASM build not found at ${glue}; run scripts/build-wasm.sh`);
-  const { default: createLabCore } = await import(pathToFileURL(glue).href);
-  return createLabCore({ wasmBinary: readFileSync(path.join(wasmDir, 'lab_core.wasm')) });
+  const { default: factory } = await import(pathToFileURL(glue).href);
+  return factory({ wasmBinary: readFileSync(path.join(wasmDir, `${name}.wasm`)) });
+}
+
+// The page's engine: evaluate, solve, catalog, version.
+export function loadEngine() {
+  return loadModule('lab_core');
+}
+
+// The reference training engine (train, TrainSession), as the "Measure it" worker loads it.
+export function loadTrainEngine() {
+  return loadModule('lab_train');
 }

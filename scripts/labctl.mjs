@@ -1,7 +1,7 @@
 // labctl: the JSON facade from the terminal. `labctl <command> [FILE]` reads a request from FILE
 // (or stdin) and prints the engine's JSON. Exit 0 on success, 2 on bad input or usage.
 import { readFileSync } from 'node:fs';
-import { loadEngine } from './engine-node.mjs';
+import { loadEngine, loadTrainEngine } from './engine-node.mjs';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|verify|train> [FILE]   (FILE omitted: read stdin)';
@@ -26,7 +26,7 @@ try {
   fail('file', `cannot read ${file || 'stdin'}: ${err.code || err.message}`);
 }
 
-const engine = await loadEngine();
+const engine = command === 'train' ? await loadTrainEngine() : await loadEngine();
 const fn = engine[COMMANDS[command]];
 if (typeof fn !== 'function') fail('command', `'${command}' is not available in this engine build`);
 const out = fn(text);
