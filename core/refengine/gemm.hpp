@@ -27,7 +27,7 @@ inline MatView mat(const Buf& b, std::int64_t rows, std::int64_t cols) { return 
 inline OutView out(const Buf& b, std::int64_t rows, std::int64_t cols) { return {b.data, b.dtype, rows, cols, cols}; }
 
 // Blocking constants (float32 elements). MC x KC block of A, KC x NR panel of B, MC x N accumulator.
-inline constexpr std::int64_t kGemmMR = 4, kGemmNR = 8, kGemmMC = 64, kGemmKC = 256;
+inline constexpr std::int64_t kGemmMR = 4, kGemmNR = 8, kGemmMC = 128, kGemmKC = 256;
 
 // Floats of workspace a gemm with at most `max_n` output columns needs (the inventory sizes it).
 std::int64_t gemm_workspace_floats(std::int64_t max_n);

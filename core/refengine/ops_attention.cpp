@@ -3,14 +3,47 @@
 // dP = dy·Vᵀ, dV = Pᵀ·dy, dS = P ⊙ (dP − rowsum(dP ⊙ P)), dQ = dS·K/√hd, dK = dSᵀ·Q/√hd.
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 #include "refengine/fastmath.hpp"
 #include "refengine/ops.hpp"
+#include "refengine/simd.hpp"
 
 namespace lab::ref {
 
 namespace {
+// float32 rows: exp computed once (stored, then scaled), four lanes at a time.
+__attribute__((noinline)) void softmax_rows_f32(const float* x, float* y, std::int64_t rows, std::int64_t cols,
+                                                bool causal) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    const std::int64_t valid = causal ? (r + 1 < cols ? r + 1 : cols) : cols;
+    float mx = xr[0];
+    for (std::int64_t j = 1; j < valid; ++j) mx = xr[j] > mx ? xr[j] : mx;
+    v4f vsum = splat(0.0f);
+    std::int64_t j = 0;
+    for (; j + 4 <= valid; j += 4) {
+      const v4f e = exp_approx_v4(loadu(xr + j) - mx);
+      storeu(yr + j, e);
+      vsum += e;
+    }
+    float sum = (vsum[0] + vsum[1]) + (vsum[2] + vsum[3]);
+    for (; j < valid; ++j) {
+      yr[j] = exp_approx(xr[j] - mx);
+      sum += yr[j];
+    }
+    const float inv = 1.0f / sum;
+    for (j = 0; j < valid; ++j) yr[j] *= inv;
+    for (; j < cols; ++j) yr[j] = 0.0f;
+  }
+}
+
 template <class T>
 __attribute__((noinline)) void softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, bool causal) {
+  if constexpr (std::is_same_v<T, float>) {
+    softmax_rows_f32(x, y, rows, cols, causal);
+    return;
+  }
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
@@ -25,9 +58,31 @@ __attribute__((noinline)) void softmax_rows(const T* x, T* y, std::int64_t rows,
   }
 }
 
+__attribute__((noinline)) void softmax_rows_bwd_f32(const float* dy, const float* y, float* dx, std::int64_t rows,
+                                                    std::int64_t cols, bool causal) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* dyr = dy + r * cols;
+    const float* yr = y + r * cols;
+    float* dxr = dx + r * cols;
+    const std::int64_t valid = causal ? (r + 1 < cols ? r + 1 : cols) : cols;
+    const std::int64_t v4n = valid / 4 * 4;
+    v4f vd = splat(0.0f);
+    for (std::int64_t j = 0; j < v4n; j += 4) vd += loadu(dyr + j) * loadu(yr + j);
+    float dot = hsum(vd);
+    for (std::int64_t j = v4n; j < valid; ++j) dot += dyr[j] * yr[j];
+    for (std::int64_t j = 0; j < v4n; j += 4) storeu(dxr + j, loadu(yr + j) * (loadu(dyr + j) - dot));
+    for (std::int64_t j = v4n; j < valid; ++j) dxr[j] = yr[j] * (dyr[j] - dot);
+    for (std::int64_t j = valid; j < cols; ++j) dxr[j] = 0.0f;
+  }
+}
+
 template <class T>
 __attribute__((noinline)) void softmax_rows_bwd(const T* dy, const T* y, T* dx, std::int64_t rows, std::int64_t cols,
                                                 bool causal) {
+  if constexpr (std::is_same_v<T, float>) {
+    softmax_rows_bwd_f32(dy, y, dx, rows, cols, causal);
+    return;
+  }
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* dyr = dy + r * cols;
     const T* yr = y + r * cols;

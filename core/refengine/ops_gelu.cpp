@@ -1,18 +1,39 @@
 // GELU (tanh approximation, as GPT-2): forward and backward are one loop each over fastmath.hpp.
+#include <type_traits>
 #include "refengine/fastmath.hpp"
 #include "refengine/ops.hpp"
+#include "refengine/simd.hpp"
 
 namespace lab::ref {
 
 namespace {
+// Vector twins of gelu_value / gelu_grad (same operations, so the same bits as the scalar tail).
+inline v4f gelu_value_v4(v4f x) {
+  const v4f u2 = (2.0f * kGeluK) * (x + kGeluA * x * x * x);
+  const v4f s = 1.0f / (1.0f + exp_approx_v4(-u2));
+  return x * s;
+}
+inline v4f gelu_grad_v4(v4f x) {
+  const v4f u2 = (2.0f * kGeluK) * (x + kGeluA * x * x * x);
+  const v4f s = 1.0f / (1.0f + exp_approx_v4(-u2));
+  const v4f du2 = (2.0f * kGeluK) * (1.0f + (3.0f * kGeluA) * x * x);
+  return s + x * s * (1.0f - s) * du2;
+}
+
 template <class TX, class TY>
 __attribute__((noinline)) void gelu_fwd(const TX* __restrict x, TY* __restrict y, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) store(y + i, gelu_value(load(x + i)));
+  std::int64_t i = 0;
+  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TY, float>)
+    for (; i + 4 <= n; i += 4) storeu(y + i, gelu_value_v4(loadu(x + i)));
+  for (; i < n; ++i) store(y + i, gelu_value(load(x + i)));
 }
 template <class TD, class TX>
 __attribute__((noinline)) void gelu_bwd(const TD* __restrict dy, const TX* __restrict x, TD* __restrict dx,
                                         std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) store(dx + i, load(dy + i) * gelu_grad(load(x + i)));
+  std::int64_t i = 0;
+  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TD, float>)
+    for (; i + 4 <= n; i += 4) storeu(dx + i, loadu(dy + i) * gelu_grad_v4(loadu(x + i)));
+  for (; i < n; ++i) store(dx + i, load(dy + i) * gelu_grad(load(x + i)));
 }
 }  // namespace
 

@@ -1,12 +1,28 @@
 // Linear layer = matmul + bias. Forward: one gemm with the bias fused into the store. Backward:
 // dW = xᵀ·dy and dx = dy·Wᵀ are gemms over transposed views; db is a float32 column sum.
+#include <type_traits>
 #include "refengine/ops.hpp"
+#include "refengine/simd.hpp"
 
 namespace lab::ref {
 
 namespace {
 template <class TD, class TB>
 void column_sum(const TD* dy, TB* db, std::int64_t N, std::int64_t OC) {
+  if constexpr (std::is_same_v<TD, float> && std::is_same_v<TB, float>) {
+    const std::int64_t OC4 = OC / 4 * 4;
+    for (std::int64_t j = 0; j < OC4; j += 4) {  // four columns at a time, rows in order
+      v4f acc = splat(0.0f);
+      for (std::int64_t i = 0; i < N; ++i) acc += loadu(dy + i * OC + j);
+      storeu(db + j, acc);
+    }
+    for (std::int64_t j = OC4; j < OC; ++j) {
+      float acc = 0.0f;
+      for (std::int64_t i = 0; i < N; ++i) acc += dy[i * OC + j];
+      db[j] = acc;
+    }
+    return;
+  }
   constexpr std::int64_t kChunk = 64;
   float acc[kChunk];
   for (std::int64_t j0 = 0; j0 < OC; j0 += kChunk) {

@@ -2,6 +2,7 @@
 // stored results are rounded once (dtype.hpp), which is exactly what makes pure-16-bit updates stall.
 #include "refengine/optim.hpp"
 #include <cmath>
+#include "refengine/simd.hpp"
 
 namespace lab::ref {
 
@@ -19,6 +20,59 @@ OptimizerHyper optimizer_hyper(const RefConfig& c) {
 }
 
 namespace {
+
+// float32 weights, float32 state, no master: the benchmark path, one loop per optimizer kind.
+__attribute__((noinline)) UpdateCounts update_f32(const OptimizerHyper& h, float bc1, float bc2, float inv_scale,
+                                                  float wd, float* __restrict w, const float* __restrict grad,
+                                                  float* __restrict s1, float* __restrict s2, std::int64_t n) {
+  const float decay_factor = h.decoupled ? 1.0f - h.lr * wd : 1.0f;
+  const float l2 = h.decoupled ? 0.0f : wd;
+  std::int64_t same = 0;
+  if (h.kind == Optimizer::sgd) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float p = w[i];
+      const float next = p - h.lr * (grad[i] * inv_scale + l2 * p);
+      same += float_bits(next) == float_bits(p);
+      w[i] = next;
+    }
+  } else if (h.kind == Optimizer::momentum) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float p = w[i];
+      s1[i] = h.momentum * s1[i] + (grad[i] * inv_scale + l2 * p);
+      const float next = p - h.lr * s1[i];
+      same += float_bits(next) == float_bits(p);
+      w[i] = next;
+    }
+  } else {
+    const float b1 = h.beta1, b2 = h.beta2, c1 = 1.0f - h.beta1, c2 = 1.0f - h.beta2;
+    std::int64_t i = 0;
+    v4i vsame = {0, 0, 0, 0};
+    for (; i + 4 <= n; i += 4) {  // the same operations as the scalar loop below, four at a time
+      const v4f p = loadu(w + i);
+      const v4f g = loadu(grad + i) * inv_scale + l2 * p;
+      const v4f m = b1 * loadu(s1 + i) + c1 * g;
+      const v4f v = b2 * loadu(s2 + i) + c2 * g * g;
+      storeu(s1 + i, m);
+      storeu(s2 + i, v);
+      const v4f next = p * decay_factor - h.lr * ((m / bc1) / (sqrt_v4(v / bc2) + h.eps));
+      vsame -= (v4i)next == (v4i)p;  // comparing the bits: -1 where equal
+      storeu(w + i, next);
+    }
+    same += static_cast<std::int64_t>(vsame[0]) + vsame[1] + vsame[2] + vsame[3];
+    for (; i < n; ++i) {
+      const float p = w[i];
+      const float g = grad[i] * inv_scale + l2 * p;
+      s1[i] = b1 * s1[i] + c1 * g;
+      s2[i] = b2 * s2[i] + c2 * g * g;
+      const float next = p * decay_factor - h.lr * ((s1[i] / bc1) / (std::sqrt(s2[i] / bc2) + h.eps));
+      same += float_bits(next) == float_bits(p);
+      w[i] = next;
+    }
+  }
+  UpdateCounts counts;
+  counts.weights_unchanged = same;
+  return counts;
+}
 
 template <class TW, class TS>
 __attribute__((noinline)) UpdateCounts update(const OptimizerHyper& h, float bc1, float bc2, float inv_scale,
@@ -65,6 +119,9 @@ UpdateCounts optimizer_update(const OptimizerHyper& h, std::int64_t t, float inv
   const float bc1 = static_cast<float>(1.0 - std::pow(static_cast<double>(h.beta1), static_cast<double>(t)));
   const float bc2 = static_cast<float>(1.0 - std::pow(static_cast<double>(h.beta2), static_cast<double>(t)));
   const float wd = decay ? h.weight_decay : 0.0f;
+  if (w.dtype == DType::f32 && !master.data && (!s1.data || s1.dtype == DType::f32))
+    return update_f32(h, bc1, bc2, inv_scale, wd, w.as<float>(), grad.as<const float>(), s1.as<float>(), s2.as<float>(),
+                      w.numel);
   return dispatch(w.dtype, [&](auto tw) {
     using TW = decltype(tw);
     const DType st = s1.data ? s1.dtype : w.dtype;

@@ -202,3 +202,13 @@ TEST_CASE("gradcheck: cross-entropy, with the loss scale folded into the gradien
   Vec uniform(N * V, 0.0f);
   CHECK(cross_entropy_forward(buf(uniform), targets.data(), N, V) == doctest::Approx(std::log(6.0)));
 }
+
+TEST_CASE("vectorised GELU and exp give the same bits as their scalar twins") {
+  Vec x = random_vec(23, 26, 6.0f), y(23), dy = random_vec(23, 27), dx(23);
+  gelu_forward(buf(x), buf(y), 23);
+  gelu_backward(buf(dy), buf(x), buf(dx), 23);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(y[i] == gelu_value(x[i]));
+    CHECK(dx[i] == dy[i] * gelu_grad(x[i]));
+  }
+}
