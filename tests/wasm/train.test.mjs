@@ -1,12 +1,20 @@
-// Node tests of the reference engine through the built WASM module: the train facade, the
-// incremental TrainSession the Web Worker uses, prediction == measurement, and structured errors.
+// Node tests of the reference engine through its WASM module (lab_train, the one the "Measure it"
+// Web Worker loads): the train facade, the incremental TrainSession, prediction == measurement, and
+// structured errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngine } from '../../scripts/engine-node.mjs';
+import { loadEngine, loadTrainEngine } from '../../scripts/engine-node.mjs';
 
-const engine = await loadEngine();
+const engine = await loadTrainEngine();
 const train = (x) => JSON.parse(engine.train(typeof x === 'string' ? x : JSON.stringify(x)));
 const small = { vocab: 16, context: 8, d_model: 16, heads: 2, layers: 2, mlp_hidden: 32, batch_size: 2, seq_len: 8, steps: 3 };
+
+test('the page module (lab_core) does not carry the training engine; lab_train does', async () => {
+  const core = await loadEngine();
+  assert.equal(typeof core.train, 'undefined');
+  assert.equal(typeof engine.train, 'function');
+  assert.equal(typeof engine.TrainSession, 'function');
+});
 
 test('train runs and its measured memory equals the inventory prediction', () => {
   const r = train(small);
