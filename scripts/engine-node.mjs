@@ -14,9 +14,18 @@ async function loadModule(name) {
   return factory({ wasmBinary: readFileSync(path.join(wasmDir, `${name}.wasm`)) });
 }
 
-// The page's engine: evaluate, solve, catalog, version.
-export function loadEngine() {
-  return loadModule('lab_core');
+// The page's engine: evaluate, solve, catalog (JSON text in, JSON text out) and version. The module
+// returns a byte view of its result buffer; it is decoded (copied out) here at once, as in engine.js.
+export async function loadEngine() {
+  const mod = await loadModule('lab_core');
+  const decoder = new TextDecoder();
+  const text = (view) => decoder.decode(view);
+  return {
+    evaluate: (request) => text(mod.evaluate(request)),
+    solve: (request) => text(mod.solve(request)),
+    catalog: () => text(mod.catalog()),
+    version: () => mod.version(),
+  };
 }
 
 // The reference training engine (train, TrainSession), as the "Measure it" worker loads it.

@@ -17,9 +17,12 @@ export function loadEngine(options = {}) {
   return modulePromise.then((m) => makeEngine(m));
 }
 
+// The module returns a byte view of its result buffer (valid until the next call): decode it now.
+const decoder = new TextDecoder();
+
 function call(mod, name, request) {
   const text = typeof request === 'string' ? request : JSON.stringify(request);
-  return JSON.parse(mod[name](text));
+  return JSON.parse(decoder.decode(mod[name](text)));
 }
 
 function makeEngine(mod) {
@@ -37,7 +40,7 @@ function makeEngine(mod) {
   };
   return {
     version: () => mod.version(),
-    catalog: () => (catalog ||= JSON.parse(mod.catalog())),
+    catalog: () => (catalog ||= JSON.parse(decoder.decode(mod.catalog()))),
     evaluate,
     has: (name) => typeof mod[name] === 'function',
     call: (name, request) => call(mod, name, request),
