@@ -35,7 +35,7 @@ struct TrainRequest {
 };
 
 const std::vector<std::string> kFields = {
-    "vocab", "context", "d_model", "heads", "layers", "mlp_hidden", "batch_size", "seq_len", "precision",
+    "vocab", "context", "d_model", "heads", "layers", "mlp_hidden", "batch_size", "seq_len", "precision", "mixed_half",
     "optimizer", "learning_rate", "beta1", "beta2", "eps", "momentum", "weight_decay", "checkpointing",
     "loss_scale", "steps", "seed", "task", "timeline_points", "measure_peak"};
 
@@ -101,8 +101,11 @@ TrainRequest parse_request(const json& j) {
   opt_int("seq_len", c.seq, 1, c.context);
   if (j.contains("precision"))
     c.precision = static_cast<Precision>(to_choice(j["precision"], "precision", {"fp32", "mixed", "fp16", "bf16"}));
-  c.loss_scale = c.precision == Precision::mixed || c.precision == Precision::fp16 ? ref::LossScaleMode::dynamic
-                                                                                   : ref::LossScaleMode::none;
+  if (j.contains("mixed_half"))
+    c.mixed_half = to_choice(j["mixed_half"], "mixed_half", {"fp16", "bf16"}) == 0 ? ref::DType::f16 : ref::DType::bf16;
+  // FP16 needs loss scaling (its smallest normal is 6e-5); BF16 has float32's exponent range.
+  const bool fp16_storage = c.precision == Precision::fp16 || (c.precision == Precision::mixed && c.mixed_half == ref::DType::f16);
+  c.loss_scale = fp16_storage ? ref::LossScaleMode::dynamic : ref::LossScaleMode::none;
   if (j.contains("optimizer")) {
     const auto i = to_choice(j["optimizer"], "optimizer", {"sgd", "momentum", "adam", "adamw"});
     c.optimizer = i == 0 ? Optimizer::sgd : (i == 1 ? Optimizer::momentum : Optimizer::adam);
@@ -212,6 +215,7 @@ json request_echo(const TrainRequest& r) {
   const char* ls = c.loss_scale == ref::LossScaleMode::none ? "none" : (c.loss_scale == ref::LossScaleMode::fixed ? "static" : "dynamic");
   return {{"vocab", c.vocab}, {"context", c.context}, {"d_model", c.d_model}, {"heads", c.heads}, {"layers", c.layers},
           {"mlp_hidden", c.mlp_hidden}, {"batch_size", c.batch}, {"seq_len", c.seq}, {"precision", to_string(c.precision)},
+          {"mixed_half", ref::to_string(c.mixed_half)},
           {"optimizer", c.decoupled_weight_decay ? "adamw" : to_string(c.optimizer)}, {"learning_rate", c.learning_rate},
           {"beta1", c.beta1}, {"beta2", c.beta2}, {"eps", c.eps}, {"momentum", c.momentum}, {"weight_decay", c.weight_decay},
           {"checkpointing", ck},
@@ -266,7 +270,7 @@ struct TrainSession::Impl {
 
   json report() const {
     const ref::RefConfig& c = req.cfg;
-    const ref::StorageTypes ty = ref::storage_types(c.precision);
+    const ref::StorageTypes ty = ref::storage_types(c.precision, c.mixed_half);
     json losses = json::array(), seconds = json::array(), scales = json::array(), skipped = json::array(),
          unchanged = json::array(), master_unchanged = json::array();
     std::vector<double> secs;

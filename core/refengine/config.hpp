@@ -18,6 +18,7 @@ struct RefConfig {
   std::int64_t batch = 8, seq = 64;
   // Training.
   Precision precision = Precision::fp32;
+  DType mixed_half = DType::f16;  // the 16-bit type of "mixed" (fp16, as Micikevicius et al. 2017, or bf16)
   Optimizer optimizer = Optimizer::adam;
   bool decoupled_weight_decay = false;  // true: AdamW (decay applied to the weight, not the gradient)
   Checkpointing checkpointing;
@@ -33,15 +34,16 @@ struct RefConfig {
 };
 
 // Which storage type each kind of tensor has under a precision (PHYSICS.md static-memory table):
-// fp32: everything float32. mixed: FP16 weights, gradients and activations + FP32 master and FP32
-// optimizer state. fp16 / bf16 ("pure"): everything 16-bit, no master copy.
+// fp32: everything float32. mixed: 16-bit (FP16, or BF16 if asked) weights, gradients and
+// activations + FP32 master and FP32 optimizer state. fp16 / bf16 ("pure"): everything 16-bit, no
+// master copy.
 struct StorageTypes {
   DType weights, grads, optimizer_state, activations;
   bool master;
 };
-inline StorageTypes storage_types(Precision p) {
+inline StorageTypes storage_types(Precision p, DType mixed_half = DType::f16) {
   switch (p) {
-    case Precision::mixed: return {DType::f16, DType::f16, DType::f32, DType::f16, true};
+    case Precision::mixed: return {mixed_half, mixed_half, DType::f32, mixed_half, true};
     case Precision::fp16: return {DType::f16, DType::f16, DType::f16, DType::f16, false};
     case Precision::bf16: return {DType::bf16, DType::bf16, DType::bf16, DType::bf16, false};
     default: return {DType::f32, DType::f32, DType::f32, DType::f32, false};

@@ -255,7 +255,7 @@ void layer_backward(Builder& b, const Dims& d, DType act, std::int64_t l, bool r
 Inventory build_inventory(const RefConfig& c) {
   Inventory inv;
   inv.cfg = c;
-  inv.types = storage_types(c.precision);
+  inv.types = storage_types(c.precision, c.mixed_half);
   const StorageTypes ty = inv.types;
   const Dims d{c.batch, c.seq, c.d_model, c.heads, c.mlp_hidden, c.vocab, c.batch * c.seq};
   const DType act = ty.activations;

@@ -185,3 +185,24 @@ TEST_CASE("pure FP16 updates stall while mixed precision with an FP32 master kee
   CHECK(m.master_unchanged / n < 0.3);
   CHECK(2 * m.master_unchanged < p.weights_unchanged);
 }
+
+TEST_CASE("pure BF16 stalls far more than mixed precision with BF16 compute copies and an FP32 master") {
+  RefConfig c = tiny_config();
+  c.optimizer = Optimizer::sgd;
+  c.learning_rate = 1e-3;  // lr·g well below half a bf16 ulp (2^-9 relative) for most weights
+  c.precision = Precision::bf16;
+  Trainer pure(c);
+  c.precision = Precision::mixed;
+  c.mixed_half = DType::bf16;
+  Trainer mixed(c);
+  CHECK(mixed.inventory().types.weights == DType::bf16);
+  CHECK(mixed.inventory().types.master);
+  StepStats p, m;
+  for (int i = 0; i < 5; ++i) {
+    p = pure.step();
+    m = mixed.step();
+  }
+  const double n = static_cast<double>(pure.weight_elements());
+  CHECK(p.weights_unchanged / n > 0.7);
+  CHECK(m.master_unchanged / n < 0.3);
+}
