@@ -249,9 +249,12 @@ struct TrainSession::Impl {
   }
 
   json status() const {
-    return {{"ok", true}, {"engine_version", kEngineVersion}, {"request", request_echo(req)},
-            {"parameters", ref::parameter_count(req.cfg)}, {"predicted", profile_json(predicted)},
-            {"steps_total", req.steps}};
+    json out = {{"ok", true}, {"engine_version", kEngineVersion}, {"request", request_echo(req)},
+                {"parameters", ref::parameter_count(req.cfg)}, {"predicted", profile_json(predicted)},
+                {"steps_total", req.steps}};
+    const json tl = timeline_json(predicted, nullptr, req.timeline_points);  // drawable before any step runs
+    if (!tl.is_null()) out["timeline"] = tl;
+    return out;
   }
 
   json step(std::int64_t n) {

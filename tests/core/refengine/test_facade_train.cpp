@@ -48,7 +48,10 @@ TEST_CASE("train with steps 0 gives the prediction without running") {
 
 TEST_CASE("a training session runs the same steps in pieces and stops at the requested count") {
   TrainSession s(with(R"({"steps": 5})").dump());
-  CHECK(json::parse(s.status())["ok"] == true);
+  const json status = json::parse(s.status());
+  CHECK(status["ok"] == true);
+  CHECK(status["timeline"]["phases"].front() == "init");  // the prediction can be drawn before running
+  CHECK(status["predicted"]["peak_bytes"].get<std::int64_t>() > 0);
   const json a = json::parse(s.step(2));
   CHECK(a["steps_done"] == 2);
   CHECK(a["losses"].size() == 2);
