@@ -105,3 +105,11 @@ TEST_CASE("bad train requests name the field") {
     CHECK(r["error"]["message"].get<std::string>().size() > 10);
   }
 }
+
+TEST_CASE("measure_peak reports this CPU's matmul peak and the MFU against it") {
+  const json r = run(with(R"({"steps": 2, "measure_peak": true})").dump());
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["peak"]["flops_per_s"].get<double>() > 1e8);
+  CHECK(r["throughput"]["mfu"].get<double>() > 0.0);
+  CHECK(r["throughput"]["hfu"].get<double>() == doctest::Approx(r["throughput"]["mfu"].get<double>()));  // no recompute
+}
