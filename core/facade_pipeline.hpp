@@ -16,6 +16,6 @@ nlohmann::json configuration_json(const TrainingConfig& c);
 nlohmann::json constants_json(const PipelineConstants& c);
 // Writes x as a JSON number with at most 15 significant digits (null if not finite) into out (≥ 32
 // chars); returns the length. Cheaper in WASM than the shortest round-trip formatting.
-std::size_t format_number(char* out, double x);
+using lab::format_number;  // core/json_number.cpp
 
 }  // namespace lab::facade

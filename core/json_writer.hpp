@@ -1,96 +1,135 @@
 // A small streaming JSON writer for facade results. Building nlohmann::json trees and dumping them
-// cost ~45 µs per evaluate; appending to one string costs a few µs (README: benchmark). Numbers
-// use nlohmann's shortest round-trip double formatting; non-finite doubles are written as null.
+// cost ~45 µs per evaluate; appending to one string costs a few µs. Doubles are written with 15
+// significant digits (format_number, core/json_number.cpp); non-finite doubles as null.
 #pragma once
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
 #include <string>
-#include <vector>
 #include <nlohmann/json.hpp>
 
 namespace lab {
 
+// x in JSON number syntax with at most 15 significant digits ("0.4", "0.000035", "3.5e-7",
+// "1.25e+20"); "null" for non-finite x. Writes at most 24 chars; returns the length.
+std::size_t format_number(char* out, double x);
+
 class JsonWriter {
  public:
-  JsonWriter() { out_.reserve(4096); }
+  JsonWriter() : buf_(new char[kInitialCapacity]), cap_(kInitialCapacity) {}
   JsonWriter& begin_object() { open('{'); return *this; }
   JsonWriter& end_object() { close('}'); return *this; }
   JsonWriter& begin_array() { open('['); return *this; }
   JsonWriter& end_array() { close(']'); return *this; }
+  // Keys are the engine's own literals: written without escaping.
   JsonWriter& key(const char* k) {
     comma();
-    string_literal(k, std::strlen(k));
-    out_ += ':';
+    put('"');
+    put(k, std::strlen(k));
+    put("\":", 2);
     after_key_ = true;
     return *this;
   }
   JsonWriter& value(std::int64_t v) {
     comma();
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    reserve(24);
+    len_ = static_cast<std::size_t>(std::to_chars(buf_.get() + len_, buf_.get() + cap_, v).ptr - buf_.get());
     return *this;
   }
   JsonWriter& value(int v) { return value(static_cast<std::int64_t>(v)); }
-  JsonWriter& value(bool v) { comma(); out_ += v ? "true" : "false"; return *this; }
+  JsonWriter& value(bool v) { comma(); v ? put("true", 4) : put("false", 5); return *this; }
   JsonWriter& value(double v) {
     comma();
-    if (!(v == v) || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) { out_ += "null"; return *this; }
-    char buf[64];
-    char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, end);
+    reserve(32);
+    len_ += format_number(buf_.get() + len_, v);
     return *this;
   }
+  // std::string values may carry user text (custom model/device names): escaped.
   JsonWriter& value(const std::string& v) { comma(); string_literal(v.data(), v.size()); return *this; }
-  JsonWriter& value(const char* v) { comma(); string_literal(v, std::strlen(v)); return *this; }
-  JsonWriter& null() { comma(); out_ += "null"; return *this; }
+  // const char* values are the engine's static text (enum names, provenance): written as they are.
+  // Never pass user-controlled text as const char*; pass a std::string.
+  JsonWriter& value(const char* v) {
+    comma();
+    put('"');
+    put(v, std::strlen(v));
+    put('"');
+    return *this;
+  }
+  JsonWriter& null() { comma(); put("null", 4); return *this; }
   // Shorthand for key + value.
   template <typename T>
   JsonWriter& field(const char* k, const T& v) { key(k); return value(v); }
-  JsonWriter& raw_field(const char* k, const std::string& json_text) { key(k); comma(); out_ += json_text; return *this; }
+  JsonWriter& raw_field(const char* k, const std::string& json_text) {
+    key(k);
+    comma();
+    put(json_text.data(), json_text.size());
+    return *this;
+  }
 
-  const std::string& str() const { return out_; }
-  std::string take() { return std::move(out_); }
+  std::string str() const { return std::string(buf_.get(), len_); }
+  std::string take() { return str(); }
 
  private:
+  // A plain growable buffer: libc++'s std::string::push_back is an out-of-line call per character
+  // in WASM and dominated evaluate's profile.
+  void reserve(std::size_t n) {
+    if (len_ + n <= cap_) return;
+    std::size_t cap = cap_ * 2;
+    while (cap < len_ + n) cap *= 2;
+    std::unique_ptr<char[]> grown(new char[cap]);
+    std::memcpy(grown.get(), buf_.get(), len_);
+    buf_ = std::move(grown);
+    cap_ = cap;
+  }
+  void put(char c) { reserve(1); buf_[len_++] = c; }
+  void put(const char* s, std::size_t n) { reserve(n); std::memcpy(buf_.get() + len_, s, n); len_ += n; }
   void comma() {
     if (after_key_) { after_key_ = false; return; }
-    if (!first_.empty()) {
-      if (!first_.back()) out_ += ',';
-      first_.back() = false;
+    if (depth_ > 0) {
+      if (!first_[depth_ - 1]) put(',');
+      first_[depth_ - 1] = false;
     }
   }
-  void open(char c) { comma(); out_ += c; first_.push_back(true); }
-  void close(char c) { out_ += c; first_.pop_back(); }
+  void open(char c) {
+    comma();
+    put(c);
+    if (depth_ == kMaxDepth) throw std::length_error("JsonWriter: nesting deeper than 64");
+    first_[depth_++] = true;
+  }
+  void close(char c) { put(c); --depth_; }
   void string_literal(const char* s, std::size_t n) {
-    out_ += '"';
+    reserve(n + 2);
+    put('"');
     std::size_t run = 0;  // start of the current run of characters that need no escaping
     for (std::size_t i = 0; i < n; ++i) {
       const unsigned char ch = static_cast<unsigned char>(s[i]);
       if (ch >= 0x20 && ch != '"' && ch != '\\') continue;
-      out_.append(s + run, i - run);
+      put(s + run, i - run);
       run = i + 1;
       switch (ch) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default:
-          if (ch < 0x20) {
-            static const char* hex = "0123456789abcdef";
-            out_ += "\\u00";
-            out_ += hex[ch >> 4];
-            out_ += hex[ch & 15];
-          }
+        case '"': put("\\\"", 2); break;
+        case '\\': put("\\\\", 2); break;
+        case '\n': put("\\n", 2); break;
+        case '\r': put("\\r", 2); break;
+        case '\t': put("\\t", 2); break;
+        default: {
+          static const char* hex = "0123456789abcdef";
+          const char esc[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
+          put(esc, 6);
+        }
       }
     }
-    out_.append(s + run, n - run);
-    out_ += '"';
+    put(s + run, n - run);
+    put('"');
   }
-  std::string out_;
-  std::vector<bool> first_;
+  static constexpr int kMaxDepth = 64;
+  static constexpr std::size_t kInitialCapacity = 16384;  // evaluate writes ~7 KB: no regrowth
+  std::unique_ptr<char[]> buf_;
+  std::size_t len_ = 0, cap_ = 0;
+  bool first_[kMaxDepth] = {};
+  int depth_ = 0;
   bool after_key_ = false;
 };
 
