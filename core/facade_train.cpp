@@ -2,6 +2,7 @@
 // safe in a browser tab (predicted peak > 256 MiB, or too much work), run the reference engine and
 // report prediction vs measurement. Format documented in docs-draft/refengine.md.
 #include "facade_train.hpp"
+#include "scenario_json.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,21 +40,6 @@ const std::vector<std::string> kFields = {
     "optimizer", "learning_rate", "beta1", "beta2", "eps", "momentum", "weight_decay", "checkpointing",
     "loss_scale", "steps", "seed", "task", "timeline_points", "measure_peak"};
 
-Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
-  Checkpointing c;
-  if (v.is_string()) {
-    const auto i = to_choice(v, "checkpointing", {"none", "selective", "full"});
-    c.kind = i == 0 ? CheckpointKind::none : (i == 1 ? CheckpointKind::selective : CheckpointKind::full);
-    return c;
-  }
-  if (!v.is_object())
-    throw InputError("checkpointing", "must be \"none\", \"selective\", \"full\" or {\"every_k_layers\": k}");
-  reject_unknown(v, "checkpointing", {"every_k_layers"});
-  if (!v.contains("every_k_layers")) throw InputError("checkpointing.every_k_layers", "is required in the object form");
-  c.kind = CheckpointKind::every_k;
-  c.every_k_layers = to_int(v["every_k_layers"], "checkpointing.every_k_layers", 1, layers);
-  return c;
-}
 
 void parse_loss_scale(const json& v, ref::RefConfig& c) {
   const std::vector<std::string> modes = {"none", "static", "dynamic"};

@@ -110,6 +110,9 @@ DeviceSpec parse_device(const json& v) {
   return d;
 }
 
+
+}  // namespace
+
 Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
   Checkpointing c;
   if (v.is_string()) {
@@ -124,8 +127,6 @@ Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
   c.every_k_layers = to_int(v["every_k_layers"], "checkpointing.every_k_layers", 1, layers);
   return c;
 }
-
-}  // namespace
 
 Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_known) {
   require_object(j, "");

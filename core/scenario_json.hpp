@@ -14,6 +14,8 @@ Scenario parse_scenario(const nlohmann::json& j, const std::vector<std::string>&
 // write_scenario streams it (evaluate's hot path); scenario_to_json parses that text.
 void write_scenario(JsonWriter& w, const Scenario& s);
 nlohmann::json scenario_to_json(const Scenario& s);
+// "none" | "selective" | "full" | {"every_k_layers": k} with 1 <= k <= layers (field "checkpointing").
+Checkpointing parse_checkpointing(const nlohmann::json& v, std::int64_t layers);
 nlohmann::json model_to_json(const TransformerSpec& m);
 nlohmann::json device_to_json(const DeviceSpec& d);
 

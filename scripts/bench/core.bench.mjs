@@ -2,24 +2,13 @@
 // calls after warm-up, in one run so the ratio is meaningful. Target: WASM evaluate under 30 µs.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { loadEngine } from '../engine-node.mjs';
+import { medianUs } from './timing.mjs';
 
 const ITER = 3000;
 const scenario = JSON.stringify({ model: 'gpt2-xl', device: 'a100-sxm4-80gb', precision: 'mixed',
   optimizer: 'adam', batch_size: 16, checkpointing: 'selective' });
 
-function medianUs(fn, iterations) {
-  for (let i = 0; i < 200; i++) fn();  // warm-up so V8 tiers the WASM code up
-  const samples = new Float64Array(iterations);
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    fn();
-    samples[i] = (performance.now() - t0) * 1000;
-  }
-  samples.sort();
-  return samples[iterations >> 1];
-}
 
 const load_before = os.loadavg();
 const native = JSON.parse(execFileSync('build/native/bench_core', [String(ITER)], { encoding: 'utf8' }));

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { loadEngine } from '../engine-node.mjs';
+import { medianUs } from './timing.mjs';
 
 const ITER = Number(process.env.SOLVER_BENCH_ITERATIONS || 200);
 const TARGET_WASM_MS = 10;
@@ -17,17 +17,6 @@ const scenarios = {
   chapter_replay: { chapter_replay: true, precision: 'fp32', optimizer: 'adam', batch_size: 32 },
 };
 
-function medianUs(fn, iterations) {
-  for (let i = 0; i < 20; i++) fn();  // warm-up so V8 tiers the WASM code up
-  const samples = new Float64Array(iterations);
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    fn();
-    samples[i] = (performance.now() - t0) * 1000;
-  }
-  samples.sort();
-  return samples[iterations >> 1];
-}
 
 const loadavg_before = os.loadavg();
 const nativeBin = path.join(process.env.LAB_NATIVE_DIR || 'build/native', 'bench_solver');
@@ -41,7 +30,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   const text = JSON.stringify(scenario);
   const probe = JSON.parse(engine.solve(text));
   if (probe.error) throw new Error(`${name}: ${probe.error.message}`);
-  const wasmUs = medianUs(() => engine.solve(text), ITER);
+  const wasmUs = medianUs(() => engine.solve(text), ITER, 20);
   worstWasmUs = Math.max(worstWasmUs, wasmUs);
   const nativeUs = native ? native[`solve_${name}_median_us`] : null;
   result[name] = {
