@@ -1,7 +1,9 @@
-// The engine adapter: the only module that imports the generated WASM module. Every call copies its
-// result out as plain JSON immediately (no views into WASM memory survive a call). Results are cached
-// by scenario text and shared: callers must treat them as read-only. Errors from the facade come back
-// as values ({ error: { field, message } }), never as exceptions.
+// The engine adapter: the only module that imports a generated WASM module (lab_core here), and,
+// with engine-worker.js (which it alone starts and talks to), the only way to the training module
+// lab_train. Every call copies its result out as plain JSON immediately (no views into WASM memory
+// survive a call). Results are cached by scenario text and shared: callers must treat them as
+// read-only. Errors from the facade come back as values ({ error: { field, message } }), never as
+// exceptions.
 import createLabCore from '@engine/lab_core.mjs';
 
 let modulePromise = null;
@@ -44,5 +46,102 @@ function makeEngine(mod) {
     evaluate,
     has: (name) => typeof mod[name] === 'function',
     call: (name, request) => call(mod, name, request),
+    prepareTraining,
+    startTraining,
   };
+}
+
+// ---- The reference training engine, in a Web Worker (engine-worker.js loads lab_train).
+// startTraining(request, { onStarted, onProgress, onReport }) → { promise, cancel }. The promise
+// resolves with { outcome: 'done' | 'cancelled' | 'error', stepsDone, report, error } and rejects
+// only when the worker itself cannot run (then the next call starts a fresh one). cancel() asks the
+// worker to stop after its current chunk of steps; if it has not answered within CANCEL_GRACE_MS
+// the worker is terminated. One run at a time.
+const CANCEL_GRACE_MS = 2000;
+let worker = null;
+let workerReady = null;
+let job = null;
+let nextJobId = 1;
+
+function dropWorker(err) {
+  const w = worker;
+  worker = null;
+  workerReady = null;
+  if (w) w.terminate();
+  if (job && err) { const j = job; job = null; j.reject(err); }
+}
+
+// Starts the worker and its WASM module (idempotent); resolves with { version }.
+export function prepareTraining() {
+  if (workerReady) return workerReady;
+  let settle;
+  workerReady = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  workerReady.catch(() => {});
+  try {
+    worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+  } catch (err) {
+    workerReady = null;
+    return Promise.reject(err);
+  }
+  const fail = (message) => {
+    const err = new Error(message);
+    settle.reject(err);
+    dropWorker(err);
+  };
+  worker.onmessage = (event) => {
+    const msg = event.data || {};
+    if (msg.type === 'ready') settle.resolve({ version: msg.version });
+    else if (msg.type === 'failed') fail(`the training engine could not start (${msg.message})`);
+    else if (job && msg.id === job.id) job.handle(msg);
+  };
+  worker.onerror = (event) => {
+    if (event && event.preventDefault) event.preventDefault();
+    fail(`the training worker stopped (${event && event.message ? event.message : 'it could not be loaded'})`);
+  };
+  worker.postMessage({ type: 'load' });
+  return workerReady;
+}
+
+export function startTraining(request, { onStarted, onProgress, onReport } = {}) {
+  if (job) throw new Error('a training run is already in progress');
+  const id = nextJobId++;
+  let stepsDone = 0;
+  let lastReport = null;
+  let graceTimer = null;
+  let resolveRun;
+  let rejectRun;
+  const promise = new Promise((resolve, reject) => { resolveRun = resolve; rejectRun = reject; });
+  const finish = (result) => {
+    clearTimeout(graceTimer);
+    if (job && job.id === id) job = null;
+    resolveRun({ stepsDone, report: lastReport, error: null, ...result });
+  };
+  job = {
+    id,
+    reject: (err) => { clearTimeout(graceTimer); rejectRun(err); },
+    handle(msg) {
+      if (msg.type === 'started') { if (onStarted) onStarted(msg.status); } else if (msg.type === 'progress') {
+        stepsDone = msg.stepsDone;
+        if (onProgress) onProgress(msg);
+      } else if (msg.type === 'report') {
+        lastReport = msg.report;
+        if (onReport) onReport(msg.report);
+      } else if (msg.type === 'done') finish({ outcome: 'done', report: msg.report });
+      else if (msg.type === 'cancelled') finish({ outcome: 'cancelled', stepsDone: msg.stepsDone, report: msg.report || lastReport });
+      else if (msg.type === 'error') finish({ outcome: 'error', error: msg.error });
+    },
+  };
+  prepareTraining().then(() => {
+    if (job && job.id === id) worker.postMessage({ type: 'run', id, request });
+  }, (err) => { if (job && job.id === id) { job = null; rejectRun(err); } });
+  const cancel = () => {
+    if (!job || job.id !== id || graceTimer) return;
+    if (worker) worker.postMessage({ type: 'cancel', id });
+    graceTimer = setTimeout(() => {
+      if (!job || job.id !== id) return;
+      dropWorker(null); // a step that will not yield: stop the worker itself
+      finish({ outcome: 'cancelled', terminated: true });
+    }, CANCEL_GRACE_MS);
+  };
+  return { promise, cancel };
 }

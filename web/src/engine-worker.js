@@ -1,0 +1,47 @@
+// The "Measure it" Web Worker: the second half of the engine adapter (engine.js creates it and is the
+// only module that talks to it). It loads the reference training engine (lab_train, a WASM module of
+// its own so the page's first load stays small) and runs one TrainSession at a time through
+// train-runner.js, so the page's main thread never runs a training step.
+// Protocol: page → worker {type:'load'} | {type:'run', id, request} | {type:'cancel', id};
+// worker → page {type:'ready', version} | {type:'failed', message} | run messages tagged with id.
+import createLabTrain from '@engine/lab_train.mjs';
+import { runTraining } from './train-runner.js';
+
+let modulePromise = null;
+let current = null; // { id, stop }
+
+function load() {
+  modulePromise ||= createLabTrain().catch((err) => {
+    modulePromise = null;
+    throw err;
+  });
+  return modulePromise;
+}
+
+async function run(id, request) {
+  const job = { id, stop: false };
+  current = job;
+  try {
+    const mod = await load();
+    await runTraining(mod.TrainSession, request, {
+      post: (msg) => self.postMessage({ ...msg, id }),
+      shouldStop: () => job.stop,
+    });
+  } catch (err) {
+    self.postMessage({ type: 'error', id, error: { field: '', message: `the training engine failed: ${err && err.message ? err.message : String(err)}` } });
+  } finally {
+    if (current === job) current = null;
+  }
+}
+
+self.onmessage = (event) => {
+  const msg = event.data || {};
+  if (msg.type === 'load') {
+    load().then((mod) => self.postMessage({ type: 'ready', version: mod.version() }),
+      (err) => self.postMessage({ type: 'failed', message: err && err.message ? err.message : String(err) }));
+  } else if (msg.type === 'run') {
+    run(msg.id, msg.request);
+  } else if (msg.type === 'cancel' && current && current.id === msg.id) {
+    current.stop = true;
+  }
+};
