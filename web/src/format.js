@@ -63,3 +63,35 @@ export function formatPercent(fraction, digits = 0) {
 export function formatSteps(steps) {
   return steps >= 1000 ? `~${Math.round(steps / 1000)}K` : `~${steps}`;
 }
+
+// Bytes of the tiny reference model: MB/kB (10^6, 10^3) with units 'gb', MiB/KiB with 'gib'.
+export function formatSmallBytes(bytes, units = 'gb') {
+  if (!Number.isFinite(bytes)) return '—';
+  const bin = units === 'gib';
+  const big = bin ? 2 ** 20 : 1e6;
+  const small = bin ? 1024 : 1e3;
+  const abs = Math.abs(bytes);
+  if (abs >= big) return `${(bytes / big).toFixed(2)} ${bin ? 'MiB' : 'MB'}`;
+  if (abs >= small) return `${(bytes / small).toFixed(1)} ${bin ? 'KiB' : 'kB'}`;
+  return `${formatInt(bytes)} B`;
+}
+
+// A rate in FLOP/s: "6.99 GFLOP/s", "42.1 GFLOP/s", "850 MFLOP/s".
+export function formatFlopRate(flopsPerS) {
+  if (!Number.isFinite(flopsPerS)) return '—';
+  if (flopsPerS >= 1e9) {
+    const g = flopsPerS / 1e9;
+    return `${g >= 10 ? g.toFixed(1) : g.toFixed(2)} GFLOP/s`;
+  }
+  return `${formatInt(flopsPerS / 1e6)} MFLOP/s`;
+}
+
+// Axis ticks for small byte amounts: "0", "0.5 MB", "16 MB" (MiB with 'gib'); trailing zeros dropped.
+export function formatTickBytes(bytes, units = 'gb') {
+  if (bytes === 0) return '0';
+  const bin = units === 'gib';
+  const big = bin ? 2 ** 20 : 1e6;
+  if (Math.abs(bytes) >= big / 10) return `${Number((bytes / big).toFixed(2))} ${bin ? 'MiB' : 'MB'}`;
+  const small = bin ? 1024 : 1e3;
+  return `${Number((bytes / small).toFixed(1))} ${bin ? 'KiB' : 'kB'}`;
+}

@@ -48,3 +48,22 @@ test('ratios, multiples, integers and percents', () => {
   assert.equal(formatInt(1557611200), '1,557,611,200');
   assert.equal(formatPercent(0.455), '46%');
 });
+
+test('the tiny reference model reads in MB / kB (MiB / KiB with the GiB toggle), FLOP/s in G or M', async () => {
+  const { formatSmallBytes, formatFlopRate, formatTickBytes } = await import('../../../web/src/format.js');
+  assert.equal(formatSmallBytes(3271680), '3.27 MB');
+  assert.equal(formatSmallBytes(3271680, 'gib'), '3.12 MiB');
+  assert.equal(formatSmallBytes(729088), '729.1 kB');
+  assert.equal(formatSmallBytes(2048, 'gib'), '2.0 KiB');
+  assert.equal(formatSmallBytes(512), '512 B');
+  assert.equal(formatSmallBytes(0), '0 B');
+  assert.equal(formatFlopRate(6997248997), '7.00 GFLOP/s');
+  assert.equal(formatFlopRate(41.93e9), '41.9 GFLOP/s');
+  assert.equal(formatFlopRate(850e6), '850 MFLOP/s');
+  assert.equal(formatTickBytes(0), '0');
+  assert.equal(formatTickBytes(500000), '0.5 MB');
+  assert.equal(formatTickBytes(16e6), '16 MB');
+  assert.equal(formatTickBytes(13.2e6), '13.2 MB');
+  assert.equal(formatTickBytes(20000), '20 kB');
+  assert.equal(formatTickBytes(2 ** 21, 'gib'), '2 MiB');
+});

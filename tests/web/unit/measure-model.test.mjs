@@ -1,0 +1,148 @@
+// Unit tests for the "Measure it" view models (web/src/measure-model.js, stall-model.js,
+// measure-tables.js) against real training reports from the lab_train WASM module — the same build
+// the panel's Web Worker loads: byte pairs, the timeline, speed figures, the stall demo's series and
+// the sentences that summarise each chart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTrainEngine } from '../../../scripts/engine-node.mjs';
+import {
+  trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, bytesSummary, timelineModel, timelineSummary, speedRows,
+  speedSummary, phaseWords, stageOf, progressText, categoriesOf,
+} from '../../../web/src/measure-model.js';
+import {
+  lossRefs, lossSummary, STALL, stallRequests, stallModel, stallStats, stallLossSummary, stallUnchangedSummary,
+} from '../../../web/src/stall-model.js';
+import { bytesTable, timelineTable, seriesTable } from '../../../web/src/measure-tables.js';
+import { formatSmallBytes, formatFlopRate, formatPercent } from '../../../web/src/format.js';
+
+const engine = await loadTrainEngine();
+const train = (req) => {
+  const r = JSON.parse(engine.train(JSON.stringify(req)));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  return r;
+};
+const small = (s) => ({ ...trainRequest({ ...DEFAULT_SETTINGS, batch_size: 2, seq_len: 16, steps: 3, ...s }), measure_peak: false });
+
+test('the panel settings become an engine request (every 2 layers as the object form, peak measured)', () => {
+  const r = trainRequest({ ...DEFAULT_SETTINGS, checkpointing: 'every_2', precision: 'mixed' });
+  assert.deepEqual(r.checkpointing, { every_k_layers: 2 });
+  assert.equal(r.measure_peak, true);
+  assert.equal(r.precision, 'mixed');
+  assert.equal(trainRequest({}).checkpointing, 'none');
+  for (const [key, values] of Object.entries(CHOICES)) assert.ok(values.includes(DEFAULT_SETTINGS[key]), key);
+});
+
+test('byte pairs carry the engine’s predicted and measured bytes per category, and they match', () => {
+  const r = train(small({ optimizer: 'adam', precision: 'mixed' }));
+  const pairs = bytePairs(r);
+  assert.equal(pairs.match, true);
+  assert.equal(pairs.measured_peak, r.memory.measured.peak_bytes);
+  assert.equal(pairs.predicted_peak, r.memory.predicted.peak_bytes);
+  for (const row of pairs.rows) {
+    assert.equal(row.predicted_at_peak, r.memory.predicted.at_peak[row.name]);
+    assert.equal(row.measured_at_peak, r.memory.measured.at_peak[row.name]);
+    assert.equal(row.measured_max, r.memory.measured.max_by_category[row.name]);
+    assert.equal(row.match, true);
+  }
+  const atPeak = pairs.rows.reduce((a, row) => a + row.measured_at_peak, 0);
+  assert.equal(atPeak, r.memory.measured.peak_bytes);
+  assert.ok(pairs.rows.some((row) => row.key === 'master_weights'));
+  assert.ok(!pairs.rows.some((row) => row.key === 'momentum'), 'Adam has no momentum vector');
+  const s = bytesSummary(pairs);
+  assert.ok(s.includes(formatSmallBytes(r.memory.measured.peak_bytes)), s);
+  assert.match(s, /match byte for byte/);
+  const t = bytesTable(pairs);
+  assert.equal(t.rows.at(-1).cells[1].value, r.memory.measured.peak_bytes);
+  assert.equal(t.rows[0].cells[0].value, pairs.rows[0].predicted_at_peak);
+});
+
+test('before a step has run nothing is measured, and the summary says so', () => {
+  const r = train(small({ steps: 0 }));
+  const pairs = bytePairs(r);
+  assert.equal(pairs.measured, false);
+  assert.equal(pairs.rows[0].measured_at_peak, null);
+  assert.match(bytesSummary(pairs), /nothing is measured/);
+  assert.match(speedSummary(r), /No step has been timed/);
+});
+
+test('the timeline puts the peak in its phase, below the sum of every category’s maximum', () => {
+  const r = train(small({}));
+  const tl = timelineModel(r);
+  assert.equal(tl.phases.length, r.memory.timeline.phases_total);
+  assert.equal(tl.phases[tl.peakIndex].name, r.memory.measured.peak_phase);
+  assert.equal(tl.phases[tl.peakIndex].measured_peak, r.memory.measured.peak_bytes);
+  assert.equal(tl.phases[0].live_total, r.memory.measured.persistent_bytes);
+  const sum = Object.values(r.memory.measured.max_by_category).reduce((a, b) => a + b, 0);
+  assert.equal(tl.sum_of_max_bytes, sum);
+  assert.ok(tl.peak_bytes < sum);
+  assert.deepEqual(tl.stages.map((s) => s.stage), ['setup', 'forward', 'backward', 'optimizer']);
+  const text = timelineSummary(tl);
+  assert.ok(text.includes(formatSmallBytes(tl.peak_bytes)) && text.includes(formatSmallBytes(sum)), text);
+  assert.match(text, /end of the forward pass/);
+  const table = timelineTable(tl);
+  assert.equal(table.rows.length, tl.phases.length);
+  assert.match(table.rows[tl.peakIndex].cells[0].text, /\(the peak\)/);
+  const full = timelineModel(train(small({ checkpointing: 'full' })));
+  assert.ok(full.stages.some((s) => s.stage === 'backward'));
+  assert.match(timelineSummary(full), /during backward/);
+});
+
+test('phase names read as words', () => {
+  assert.equal(phaseWords('bwd.L3.fc2'), 'backward, layer 3, MLP down-projection');
+  assert.equal(phaseWords('fwd.head'), 'forward, output head (logits)');
+  assert.equal(phaseWords('rec.L0.attn'), 'recompute (in backward), layer 0, attention scores and softmax');
+  assert.equal(phaseWords('opt'), 'optimizer step');
+  assert.equal(stageOf('rec.L1.fc'), 'backward');
+  assert.equal(stageOf('init'), 'setup');
+  assert.equal(progressText(12, 40), 'Step 12 of 40');
+});
+
+test('speed figures are the engine’s throughput; MFU and the peak appear only when the peak was measured', () => {
+  const r = train({ ...small({ checkpointing: 'full' }), measure_peak: true });
+  const rows = Object.fromEntries(speedRows(r).map((row) => [row.key, row]));
+  assert.equal(rows.model_flops_per_s.value, r.throughput.model_flops_per_s);
+  assert.equal(rows.mfu.value, r.throughput.mfu);
+  assert.equal(rows.peak_flops_per_s.text, formatFlopRate(r.peak.flops_per_s));
+  assert.ok(rows.hfu && rows.executed_flops_per_s, 'recompute adds executed FLOP/s and HFU');
+  assert.ok(speedSummary(r).includes(formatPercent(r.throughput.mfu, 1)));
+  const plain = Object.fromEntries(speedRows(train(small({}))).map((row) => [row.key, row]));
+  assert.equal(plain.mfu, undefined);
+  assert.equal(plain.executed_flops_per_s, undefined);
+});
+
+test('the loss summary quotes the engine’s losses, the uniform guess and the task floor', () => {
+  const r = train(small({ steps: 4 }));
+  const text = lossSummary(r.losses, r.task, 4);
+  assert.ok(text.includes(r.losses[0].toFixed(2)) && text.includes(r.task.loss_floor_nats.toFixed(2)), text);
+  assert.deepEqual(lossRefs(r.task).map((x) => x.value), [r.task.uniform_loss_nats, r.task.loss_floor_nats]);
+  assert.equal(categoriesOf(r)[0].key, 'weights');
+});
+
+test('stall demo: pure BF16 leaves most weights unchanged while the FP32 master of mixed precision keeps moving', () => {
+  const steps = 12;
+  const reqs = stallRequests('bf16', steps);
+  assert.equal(reqs.pure.seed, reqs.mixed.seed);
+  assert.equal(reqs.mixed.precision, 'mixed');
+  assert.equal(reqs.mixed.mixed_half, 'bf16');
+  assert.equal(reqs.pure.learning_rate, STALL.learning_rate);
+  const reports = { pure: train(reqs.pure), mixed: train(reqs.mixed) };
+  const model = stallModel('bf16', reports);
+  const pure = model.unchanged.find((s) => s.key === 'pure');
+  assert.equal(pure.values[0], reports.pure.stall.weights_unchanged_per_step[0] / reports.pure.stall.weight_elements);
+  const stats = stallStats(model);
+  assert.ok(stats.pure.unchanged > 0.5, `pure BF16 unchanged ${stats.pure.unchanged}`);
+  assert.ok(stats.mixed.unchanged < 0.05, `mixed master unchanged ${stats.mixed.unchanged}`);
+  assert.ok(stats.mixed.drop > 0, 'mixed precision learns');
+  assert.ok(stats.mixed.drop > stats.pure.drop, `mixed ${stats.mixed.drop} vs pure ${stats.pure.drop}`);
+  assert.match(stallUnchangedSummary(model), new RegExp(`Pure BF16 left ${formatPercent(stats.pure.unchanged)}`));
+  assert.match(stallLossSummary(model), /Pure BF16 went from/);
+  const table = seriesTable(model.loss);
+  assert.equal(table.rows.length, steps);
+  assert.deepEqual(table.columns, ['Step', 'Pure BF16', 'Mixed BF16 + FP32 master']);
+  assert.equal(reports.mixed.storage.weights, 'bf16');
+  // Before the reports arrive the live losses are drawn; only finished runs give unchanged shares.
+  const live = stallModel('fp16', { pure: null, mixed: null }, { pure: [4.1, 4.0] });
+  assert.deepEqual(live.loss[0].values, [4.1, 4.0]);
+  assert.equal(live.unchanged.length, 0);
+  assert.match(stallLossSummary(live), /has not run yet/);
+});

@@ -1,0 +1,193 @@
+// Pure view model for the "Measure it" panel (no DOM): the panel's knobs → a training request, and
+// the engine's training report → byte pairs (predicted vs measured per category), the memory
+// timeline, the speed figures and the sentences that summarise each chart. Only sums, maxima and
+// ratios of engine values happen here; every byte, FLOP and second comes from the report.
+// Tested against the real lab_train module in tests/web/unit/measure-model.test.mjs.
+import { formatSmallBytes, formatFlopRate, formatPercent, formatInt } from './format.js';
+
+export const CHOICES = {
+  precision: ['fp32', 'mixed', 'fp16', 'bf16'],
+  optimizer: ['sgd', 'momentum', 'adam', 'adamw'],
+  checkpointing: ['none', 'selective', 'full', 'every_2'],
+  batch_size: [1, 2, 4, 8, 16],
+  seq_len: [8, 16, 32, 64],
+  steps: [10, 20, 40, 80, 160, 320],
+  learning_rate: [0.0003, 0.001, 0.003, 0.01, 0.03],
+};
+
+export const DEFAULT_SETTINGS = Object.freeze({
+  precision: 'fp32', optimizer: 'adam', checkpointing: 'none', batch_size: 4, seq_len: 32, steps: 40, learning_rate: 0.003,
+});
+
+export const LABELS = {
+  precision: { fp32: 'FP32', mixed: 'Mixed (FP16 compute + FP32 master)', fp16: 'Pure FP16', bf16: 'Pure BF16' },
+  optimizer: { sgd: 'SGD', momentum: 'SGD + Momentum', adam: 'Adam', adamw: 'AdamW' },
+  checkpointing: { none: 'None', selective: 'Selective recompute', full: 'Full recompute', every_2: 'Every 2 layers' },
+};
+
+// The panel's settings → the engine's request (measure_peak: time this CPU's matmul peak too).
+export function trainRequest(settings) {
+  const s = { ...DEFAULT_SETTINGS, ...settings };
+  return {
+    precision: s.precision, optimizer: s.optimizer,
+    checkpointing: s.checkpointing === 'every_2' ? { every_k_layers: 2 } : s.checkpointing,
+    batch_size: s.batch_size, seq_len: s.seq_len, steps: s.steps, learning_rate: s.learning_rate,
+    seed: 1, measure_peak: true,
+  };
+}
+
+// Engine category names → chart keys (the ledger's colour classes) and words, bottom of a stack first.
+export const CATEGORIES = [
+  { name: 'weights', key: 'weights', label: 'Weights (compute copy)' },
+  { name: 'master_weights', key: 'master_weights', label: 'FP32 master copy' },
+  { name: 'gradients', key: 'gradients', label: 'Gradients' },
+  { name: 'optimizer:momentum', key: 'momentum', label: 'Momentum vector' },
+  { name: 'optimizer:adam_m', key: 'adam_m', label: 'Adam m (1st moment)' },
+  { name: 'optimizer:adam_v', key: 'adam_v', label: 'Adam v (2nd moment)' },
+  { name: 'inputs', key: 'inputs', label: 'Input tokens' },
+  { name: 'activations', key: 'activations', label: 'Saved activations' },
+  { name: 'logits', key: 'logits', label: 'Logits' },
+  { name: 'transient', key: 'transient', label: 'Transient buffers' },
+];
+
+// Every category the report names, in CATEGORIES order (unknown ones last, under their own name).
+export function categoriesOf(report) {
+  const names = report.memory.categories || Object.keys(report.memory.predicted.at_peak);
+  const known = CATEGORIES.filter((c) => names.includes(c.name));
+  const extra = names.filter((n) => !CATEGORIES.some((c) => c.name === n))
+    .map((n) => ({ name: n, key: n.replace(/[^a-z0-9_]/gi, '_'), label: n }));
+  return [...known, ...extra];
+}
+
+// ---- phases of a step
+const OPS = {
+  embed: 'token + position embeddings', ln1: 'first LayerNorm', qkv: 'Q/K/V projection', attn: 'attention scores and softmax',
+  proj: 'attention output projection', res1: 'first residual add', ln2: 'second LayerNorm', fc: 'MLP up-projection',
+  gelu: 'GELU', fc2: 'MLP down-projection', res2: 'second residual add', lnf: 'final LayerNorm',
+  head: 'output head (logits)', loss: 'cross-entropy loss',
+};
+const STAGE_WORDS = { fwd: 'forward', bwd: 'backward', rec: 'recompute (in backward)' };
+
+export function stageOf(phase) {
+  if (phase === 'opt') return 'optimizer';
+  if (phase === 'init' || phase === 'data') return 'setup';
+  const head = phase.split('.')[0];
+  return head === 'fwd' ? 'forward' : 'backward'; // bwd.* and rec.* (recompute runs inside backward)
+}
+
+// 'bwd.L3.fc2' → 'backward, layer 3, MLP down-projection'.
+export function phaseWords(phase) {
+  if (phase === 'init') return 'after initialisation';
+  if (phase === 'data') return 'batch loaded';
+  if (phase === 'opt') return 'optimizer step';
+  const parts = phase.split('.');
+  const stage = STAGE_WORDS[parts[0]] || parts[0];
+  const layer = parts.length === 3 ? `, layer ${parts[1].replace(/^L/, '')}` : '';
+  const op = parts.at(-1);
+  return `${stage}${layer}, ${OPS[op] || op}`;
+}
+
+// ---- measured vs predicted bytes
+export function bytePairs(report) {
+  const { predicted, measured } = report.memory;
+  const rows = categoriesOf(report).map((c) => ({
+    ...c,
+    predicted_at_peak: predicted.at_peak[c.name], measured_at_peak: measured ? measured.at_peak[c.name] : null,
+    predicted_max: predicted.max_by_category[c.name], measured_max: measured ? measured.max_by_category[c.name] : null,
+  })).filter((r) => r.predicted_at_peak > 0 || r.predicted_max > 0 || r.measured_at_peak > 0 || r.measured_max > 0);
+  for (const r of rows) r.match = measured ? r.predicted_at_peak === r.measured_at_peak && r.predicted_max === r.measured_max : null;
+  const maxBytes = Math.max(1, ...rows.map((r) => Math.max(r.predicted_at_peak, r.measured_at_peak || 0)));
+  return {
+    rows, maxBytes, measured: Boolean(measured), match: measured ? report.memory.match === true : null,
+    predicted_peak: predicted.peak_bytes, measured_peak: measured ? measured.peak_bytes : null,
+    predicted_phase: predicted.peak_phase, measured_phase: measured ? measured.peak_phase : null,
+  };
+}
+
+export function bytesSummary(pairs, units = 'gb') {
+  const f = (b) => formatSmallBytes(b, units);
+  if (!pairs.measured) return `Predicted peak: ${f(pairs.predicted_peak)} (${phaseWords(pairs.predicted_phase)}); no step has run yet, so nothing is measured.`;
+  const differ = pairs.rows.filter((r) => !r.match);
+  if (pairs.match && differ.length === 0) {
+    return `At its peak (${phaseWords(pairs.measured_phase)}) the allocator held ${f(pairs.measured_peak)}, exactly the ${f(pairs.predicted_peak)} the inventory predicted, and all ${pairs.rows.length} categories match byte for byte.`;
+  }
+  return `Measured peak ${f(pairs.measured_peak)} vs predicted ${f(pairs.predicted_peak)}; ${differ.length} of ${pairs.rows.length} categories differ (${differ.map((r) => r.label).join(', ') || 'the timeline'}).`;
+}
+
+// ---- the memory timeline of one step
+export function timelineModel(report) {
+  const t = report.memory.timeline;
+  if (!t) return null;
+  const profile = report.memory.measured || report.memory.predicted;
+  const cats = categoriesOf(report).filter((c) => t.live_end_bytes_by_category[c.name]
+    && t.live_end_bytes_by_category[c.name].some((b) => b > 0));
+  const phases = t.phases.map((name, i) => {
+    const live = Object.fromEntries(cats.map((c) => [c.key, t.live_end_bytes_by_category[c.name][i]]));
+    return {
+      i, name, stage: stageOf(name), live, live_total: Object.values(live).reduce((a, b) => a + b, 0),
+      predicted_peak: t.predicted_peak_bytes[i], measured_peak: t.measured_peak_bytes ? t.measured_peak_bytes[i] : null,
+    };
+  });
+  const stages = [];
+  for (const p of phases) {
+    const last = stages.at(-1);
+    if (last && last.stage === p.stage) last.to = p.i; else stages.push({ stage: p.stage, from: p.i, to: p.i });
+  }
+  const peakOf = (p) => (p.measured_peak ?? p.predicted_peak);
+  let peakIndex = 0;
+  for (const p of phases) if (peakOf(p) > peakOf(phases[peakIndex])) peakIndex = p.i;
+  const categoryMax = cats.map((c) => {
+    const series = t.live_end_bytes_by_category[c.name];
+    let at = 0;
+    for (let i = 1; i < series.length; i += 1) if (series[i] > series[at]) at = i;
+    return { ...c, bytes: profile.max_by_category[c.name], live_max: series[at], at, phase: t.phases[at] };
+  });
+  const sumOfMax = categoriesOf(report).reduce((a, c) => a + (profile.max_by_category[c.name] || 0), 0);
+  return {
+    categories: cats, phases, stages, peakIndex, peak_bytes: profile.peak_bytes, peak_phase: profile.peak_phase,
+    persistent_bytes: profile.persistent_bytes, sum_of_max_bytes: sumOfMax, categoryMax,
+    measured: Boolean(t.measured_peak_bytes), max_bytes: Math.max(sumOfMax, ...phases.map(peakOf)),
+  };
+}
+
+export function timelineSummary(tl, units = 'gb') {
+  const f = (b) => formatSmallBytes(b, units);
+  const act = tl.categoryMax.find((c) => c.key === 'activations');
+  let actText = '';
+  if (act && stageOf(act.phase) === 'forward') {
+    actText = ` Saved activations are largest at the end of the forward pass (${f(act.live_max)} after ${phaseWords(act.phase)}) and are freed layer by layer during backward, while gradients of activations and other working buffers only exist for the phase that needs them.`;
+  } else if (act) {
+    actText = ` With checkpointing the forward pass keeps only a few layer inputs; saved activations are largest during backward (${f(act.live_max)} after ${phaseWords(act.phase)}), while a segment is being recomputed, and working buffers only exist for the phase that needs them.`;
+  }
+  return `Memory peaks at ${f(tl.peak_bytes)} during ${phaseWords(tl.peak_phase)}. That is less than ${f(tl.sum_of_max_bytes)}, the sum of every category’s own maximum, because the categories do not reach their maxima at the same moment.${actText}`;
+}
+
+// ---- speed: FLOP/s, tokens/s, MFU against the measured matmul peak
+export function speedRows(report) {
+  const tp = report.throughput || {};
+  const rows = [];
+  const add = (key, label, value, text) => { if (Number.isFinite(value)) rows.push({ key, label, value, text }); };
+  add('seconds_per_step', 'Time per step (median)', report.time.median_seconds_per_step, `${(report.time.median_seconds_per_step * 1000).toFixed(1)} ms`);
+  add('tokens_per_s', 'Tokens per second', tp.tokens_per_s, formatInt(tp.tokens_per_s));
+  add('model_flops_per_s', 'Model FLOP/s (6·N·tokens + attention)', tp.model_flops_per_s, formatFlopRate(tp.model_flops_per_s));
+  if (report.flops.executed_per_step !== report.flops.model_per_step) {
+    add('executed_flops_per_s', 'Executed FLOP/s (with recomputation)', tp.executed_flops_per_s, formatFlopRate(tp.executed_flops_per_s));
+  }
+  if (report.peak) add('peak_flops_per_s', 'Measured peak of this CPU (matmul kernel)', report.peak.flops_per_s, formatFlopRate(report.peak.flops_per_s));
+  add('mfu', 'MFU (model FLOP/s ÷ measured peak)', tp.mfu, formatPercent(tp.mfu, 1));
+  if (report.flops.executed_per_step !== report.flops.model_per_step) add('hfu', 'HFU (executed FLOP/s ÷ measured peak)', tp.hfu, formatPercent(tp.hfu, 1));
+  return rows;
+}
+
+export function speedSummary(report) {
+  const tp = report.throughput || {};
+  if (!Number.isFinite(tp.model_flops_per_s)) return 'No step has been timed yet.';
+  const base = `Over ${report.time.steps} steps the model ran at ${formatFlopRate(tp.model_flops_per_s)} (${formatInt(tp.tokens_per_s)} tokens/s)`;
+  if (!report.peak) return `${base}.`;
+  return `${base}: ${formatPercent(tp.mfu, 1)} of the ${formatFlopRate(report.peak.flops_per_s)} this engine’s matmul kernel reached on its own on this CPU.`;
+}
+
+// ---- progress
+export function progressText(done, total, what = 'Step') {
+  return `${what} ${formatInt(done)} of ${formatInt(total)}`;
+}
