@@ -11,14 +11,15 @@ using nlohmann::json;
 namespace {
 
 // key: x (JsonWriter formats doubles with format_number: 15 significant digits).
-void num(JsonWriter& w, const char* key, double x) { w.field(key, x); }
+template <std::size_t N>
+void num(JsonWriter& w, const char (&key)[N], double x) { w.field(key, x); }
 
 // Chapter L3295: 1,200 tokens/s and 8.3 h per epoch after optimization, and its two profiles.
 constexpr double kChapterTokensPerSecond = 1200;
 constexpr double kChapterEpochHours = 8.3;
 
 void write_profile(JsonWriter& w, const char* key, double data, double transfers, double compute, double busy) {
-  w.key(key).begin_object();
+  w.key_dynamic(key).begin_object();
   num(w, "data_loading", data);
   num(w, "transfers", transfers);
   num(w, "compute", compute);
@@ -85,7 +86,7 @@ void write_pipeline(JsonWriter& w, const Scenario& s, const FlopsEstimate& f, co
   w.field("calibrated", p.constants.calibrated);
   // Values only; units and sources: solve's "pipeline_constants" and the README.
   w.key("constants").begin_object();
-  for (const auto& c : describe(p.constants)) num(w, c.name, c.value);
+  for (const auto& c : describe(p.constants)) w.field_dynamic(c.name, c.value);
   w.end_object();
   if (s.chapter_replay) {
     w.key("chapter_reference").begin_object();
