@@ -54,12 +54,12 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   const nav = h('ol', { class: 'act-nav__list' }, ACTS.map((a) => {
     if (!a.mount) {
       return h('li', {}, h('span', { class: 'act-nav__item act-nav__item--soon', 'aria-disabled': 'true' },
-        `Act ${a.id}: ${a.shortTitle}`, h('span', { class: 'act-nav__status', text: ' (coming soon)' })));
+        a.nav, h('span', { class: 'act-nav__status', text: ' (coming soon)' })));
     }
     const status = h('span', { class: 'act-nav__status' });
     const link = h('a', { class: 'act-nav__item', href: `?act=${a.id}`, 'aria-current': a === act ? 'page' : null,
       onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } } },
-    `Act ${a.id}: ${a.shortTitle}`, status);
+    a.nav, status);
     navLinks.set(a.id, { link, status });
     return h('li', {}, link);
   }));
@@ -89,9 +89,10 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
     const entry = navLinks.get(act.id);
     entry.link.setAttribute('href', query);
-    setText(entry.status, state.acts.act1.completed ? ' (complete)' : ' (in progress)');
+    for (const a of ACTS) if (a.status && navLinks.has(a.id)) setText(navLinks.get(a.id).status, a.status(state));
   }
-  if (store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
+  // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.
+  if (act.progress !== false && store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
   sync(store.getState());
   store.subscribe(sync);
   return { act, flags, availableActs: availableActs() };

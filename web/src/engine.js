@@ -91,12 +91,12 @@ export function prepareTraining() {
   worker.onmessage = (event) => {
     const msg = event.data || {};
     if (msg.type === 'ready') settle.resolve({ version: msg.version });
-    else if (msg.type === 'failed') fail(`the training engine could not start (${msg.message})`);
+    else if (msg.type === 'failed') fail(msg.message);
     else if (job && msg.id === job.id) job.handle(msg);
   };
   worker.onerror = (event) => {
     if (event && event.preventDefault) event.preventDefault();
-    fail(`the training worker stopped (${event && event.message ? event.message : 'it could not be loaded'})`);
+    fail(`the training worker stopped: ${event && event.message ? event.message : 'it could not be loaded'}`);
   };
   worker.postMessage({ type: 'load' });
   return workerReady;

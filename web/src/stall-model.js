@@ -86,6 +86,8 @@ export function stallStats(model) {
 export function stallLossSummary(model) {
   const s = stallStats(model);
   const one = (label, r) => `${label} went from ${nats(r.first)} to ${nats(r.last)} nats (−${nats(r.drop)})`;
+  const live = model.loss.find((x) => x.key === 'pure').values;
+  if (!s.pure && live.length) return `${model.pureLabel}, running: ${formatInt(live.length)} steps so far, loss ${nats(live[0])} → ${nats(live.at(-1))} nats.`;
   if (!s.pure) return 'The demo has not run yet.';
   if (!s.mixed) return `${one(model.pureLabel, s.pure)}; the mixed-precision run has not finished.`;
   return `Over ${formatInt(s.pure.steps)} steps, ${one(model.pureLabel, s.pure)}, while ${one('mixed precision', s.mixed)}: `

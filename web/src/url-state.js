@@ -27,7 +27,8 @@ function parseFlagList(params, name, errors) {
 }
 
 // search: a query string ('?a=b' or 'a=b') or URLSearchParams. deviceIds: the catalog's device ids.
-// availableActs: act numbers that can be shown. Returns { act, config, hide, lock, errors, hasConfig }
+// availableActs: act ids that can be shown (numbers, and 'measure' for the panel beside the acts).
+// Returns { act, config, hide, lock, errors, hasConfig }
 // where config holds only the knobs the URL set validly.
 export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = {}) {
   const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
@@ -38,7 +39,8 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = 
 
   let act = null;
   if (params.has('act')) {
-    const n = Number(params.get('act'));
+    const raw = params.get('act');
+    const n = /^\d+$/.test(raw) ? Number(raw) : raw; // acts are numbered; panels beside them are named
     if (availableActs.includes(n)) act = n;
     else if (Number.isInteger(n) && n >= 1 && n <= 2) {
       errors.push({ param: 'act', message: `Act ${n} is not available yet, so Act ${availableActs[0]} is shown.` });

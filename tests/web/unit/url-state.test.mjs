@@ -80,3 +80,12 @@ test('URLSearchParams objects are accepted as input', () => {
   const r = parseUrlState(new URLSearchParams({ opt: 'sgd' }), ctx);
   assert.equal(r.config.optimizer, 'sgd');
 });
+
+test('the "Measure it" panel is reached with act=measure; numbered acts still parse as numbers', () => {
+  const withPanel = { deviceIds, availableActs: [1, 'measure'] };
+  assert.equal(parseUrlState('?act=measure', withPanel).act, 'measure');
+  assert.equal(parseUrlState('?act=1', withPanel).act, 1);
+  assert.match(parseUrlState('?act=measure', ctx).errors[0].message, /not an act/);
+  assert.match(parseUrlState('?act=3', withPanel).errors[0].message, /not an act of this lab \(1, measure\)/);
+  assert.match(serializeUrlState({ act: 'measure', config: DEFAULT_CONFIG }), /^\?act=measure&opt=adam/);
+});

@@ -1,10 +1,41 @@
 // The act registry: the navigation and the app read this list. Adding an act = one file in acts/
 // exporting { id, title, shortTitle, mount } plus one entry here; `mount: null` shows it as coming soon.
+// `nav` is the navigation's words; `status(state)` (optional) adds a progress note; `progress: false`
+// entries (panels beside the acts) do not become the student's current act. Panels that are not on
+// the first screen load their code only when opened (lazyMount).
 import * as act1 from './act1.js';
 
+// mount() for a module loaded on demand: shows a loading line, then mounts the module's act into it.
+function lazyMount(load, what) {
+  return (ctx) => {
+    let mounted = null;
+    let destroyed = false;
+    const note = document.createElement('p');
+    note.className = 'boot__status';
+    note.setAttribute('role', 'status');
+    note.textContent = `Loading ${what}…`;
+    ctx.root.append(note);
+    load().then((mod) => {
+      if (destroyed) return;
+      note.remove();
+      mounted = mod.mount(ctx);
+    }, (err) => {
+      note.setAttribute('role', 'alert');
+      note.textContent = `Could not load ${what} (${err && err.message ? err.message : err}). Try reloading the page.`;
+    });
+    return {
+      focus: () => (mounted ? mounted.focus() : note.focus()),
+      destroy: () => { destroyed = true; if (mounted) mounted.destroy(); else note.remove(); },
+    };
+  };
+}
+
 export const ACTS = [
-  { id: 1, shortTitle: act1.shortTitle, mount: act1.mount },
-  { id: 2, shortTitle: 'The MFU gap', mount: null },
+  { id: 1, nav: `Act 1: ${act1.shortTitle}`, shortTitle: act1.shortTitle, mount: act1.mount,
+    status: (state) => (state.acts.act1.completed ? ' (complete)' : ' (in progress)') },
+  { id: 2, nav: 'Act 2: The MFU gap', shortTitle: 'The MFU gap', mount: null },
+  { id: 'measure', nav: 'Measure it', shortTitle: 'Measure it', progress: false,
+    mount: lazyMount(() => import('./measure.js'), 'the “Measure it” panel') },
 ];
 
 export const availableActs = () => ACTS.filter((a) => a.mount).map((a) => a.id);

@@ -1,0 +1,58 @@
+// The "Measure it" panel's words. Numbers never appear here as typed values: sentences that quote
+// engine results are built in measure-model.js / stall-model.js from the training report; the only
+// figures below are the request's own settings (learning rate, batch), passed in by the panel.
+
+export const TITLE = 'Measure it — train a tiny GPT in your browser';
+export const SHORT_TITLE = 'Measure it';
+
+export const INTRO = [
+  'The ledger in Act 1 is bookkeeping: it adds up what each tensor should cost. Here the lab’s reference '
+  + 'engine really trains a small GPT-2-style model (its size is shown once a run starts) on a generated next-token task, in '
+  + 'a background thread of this page. Its allocator tags every byte it hands out, so you can hold the '
+  + 'prediction against real allocations, watch when during a step memory peaks, and time your own CPU.',
+  'Runs are deliberately small and take a few seconds. The page stays usable while one runs, and Cancel '
+  + 'stops it between two steps.',
+];
+
+export const SETTINGS_LEAD = 'Choose a configuration and press Run. The settings apply to the next run; they stay on this page and are not part of the shared link.';
+
+export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats. The dashed lines are a uniform guess over the vocabulary '
+  + '(the loss of a model that has learned nothing) and the task’s floor (the lowest loss any model can reach, because the '
+  + 'generated data is itself random).';
+
+export const BYTES_LEAD = 'Before allocating anything the engine lists every tensor it will need (its inventory) and predicts the bytes '
+  + 'of each category at the step’s peak. While training, the allocator counts what it actually holds. Hatched: the prediction; '
+  + 'solid: the measurement.';
+
+export const TIMELINE_LEAD = 'Live memory through one training step: the coloured layers are what is still allocated at the end of each '
+  + 'phase, the line is the highest point reached inside the phase (temporary buffers come and go within a phase).';
+
+export const ZOOM_LABEL = 'Zoom in: start the axis just below the memory held all step long (weights, gradients, optimizer state)';
+
+export const PEAK_WHY = 'Why the peak is not the sum: a fit check that adds up each category’s largest size assumes every category is at '
+  + 'its largest at once. They are not. Saved activations pile up during the forward pass and are released layer by layer '
+  + 'during backward; the logits and their gradient exist only around the loss; working buffers live for one operation. '
+  + 'What must fit is the largest sum at any single moment — the peak marked on the chart.';
+
+export const SPEED_LEAD = 'How fast your CPU trained this model, from the engine’s own timing of each step (the median step).';
+
+export const MFU_WHY = 'MFU (model FLOPs utilisation) is the model’s useful work per step, divided by time per step × the peak rate. '
+  + 'The peak here is not a datasheet figure: just before training, the engine timed its own float32 matrix-multiply kernel '
+  + 'on this CPU, in the page’s background thread, and kept its best rate (how exactly is quoted above). So the MFU says how '
+  + 'much of that kernel’s speed a whole training step keeps; the rest goes to attention, LayerNorm, GELU, softmax, 16-bit '
+  + 'rounding (emulated on a CPU) and moving data. HFU counts the recomputed work as well when checkpointing is on.';
+
+export function stallLead({ learningRate, batch, seq }) {
+  return 'Pure 16-bit training keeps only a 16-bit copy of each weight. When an update is smaller than half the gap between '
+    + 'two neighbouring 16-bit numbers, the new value rounds back to the old one and the weight does not move at all. Mixed '
+    + 'precision applies the same update to an FP32 master copy, where it is kept, and rounds to 16 bits only for the next '
+    + `forward pass. The demo trains the same model on the same data from the same seed twice, with plain SGD at learning rate `
+    + `${learningRate} (batch ${batch} × ${seq} tokens): first pure 16-bit, then mixed precision with the same 16-bit format, `
+    + 'so the FP32 master copy is the only difference.';
+}
+
+export const STALL_UNCHANGED_LEAD = 'Share of weights that came out of an update bit-for-bit identical, per step. Even in FP32 a few weights '
+  + 'do not move: those whose gradient is exactly zero in that step (for example position embeddings past the sequence length).';
+
+export const NOT_RUN = 'Nothing measured yet: press Run above.';
+export const STALL_NOT_RUN = 'The demo has not run yet.';

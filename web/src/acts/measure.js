@@ -1,0 +1,269 @@
+// The "Measure it" panel: real training steps of the reference engine in a Web Worker (through the
+// engine adapter's startTraining), drawn as they arrive: the loss curve, measured vs predicted bytes
+// per category, the memory timeline of one step, this CPU's FLOP/s and MFU, and the pure-16-bit stall
+// demo. Words live in measure-text.js, arithmetic on reports in measure-model.js / stall-model.js /
+// measure-tables.js. Panel settings stay local (not in the store or the URL); the store is only read
+// for the units.
+import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { createRunStatus } from '../ui/run-status.js';
+import { createMeasureControls, radioControl, selectControl } from '../ui/measure-controls.js';
+import { LossChart } from '../charts/loss-chart.js';
+import { MeasuredBytesChart } from '../charts/measured-bytes-chart.js';
+import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
+import { DataTable } from '../charts/data-table.js';
+import {
+  DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, bytesSummary, timelineModel, timelineSummary,
+  speedRows, speedSummary, progressText,
+} from '../measure-model.js';
+import {
+  lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
+} from '../stall-model.js';
+import { bytesTable, timelineTable, seriesTable, fractionText } from '../measure-tables.js';
+import { formatInt } from '../format.js';
+import * as T from './measure-text.js';
+import '../measure.css';
+
+export const id = 'measure';
+export const title = T.TITLE;
+export const shortTitle = T.SHORT_TITLE;
+
+function panel(headingText, ...children) {
+  const headingId = uid('h');
+  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
+  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
+}
+
+// A chart with its one-sentence summary and its table twin, hidden until there is data.
+function chartBlock(make, { label, caption, twinLabel }) {
+  const box = h('div', { class: 'chart-box', tabindex: '0', role: 'group', 'aria-label': `${label} (scrolls sideways on narrow screens)` });
+  const summary = h('p', { class: 'chart-summary' });
+  const twin = h('details', { class: 'twin' }, h('summary', { text: twinLabel || 'The chart’s numbers as a table' }));
+  const el = h('div', { class: 'chart-block', hidden: true }, h('figure', { class: 'chart-figure' }, box, h('figcaption', {}, summary)), twin);
+  return { el, summary, chart: make(box, { label }), table: new DataTable(twin, { caption }) };
+}
+
+export function mount({ root, engine, store }) {
+  let units = store.getState().config.units;
+  const settings = { ...DEFAULT_SETTINGS };
+  let active = null; // { kind, handle, cancelled }
+  const tr = { losses: [], total: 0, report: null, status: null };
+  const st = { pure: STALL.default_pure, steps: STALL.default_steps, reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] } };
+
+  // ---- 1. settings and run
+  const modelLine = h('p', { class: 'panel__note model-line', text: 'The engine reports the model’s size when a run starts.' });
+  const trainStatus = createRunStatus({ startLabel: 'Run', progressLabel: 'Training progress', onStart: () => runTrain(), onCancel: () => cancel('train') });
+  const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }),
+    createMeasureControls({ settings, onChange: (patch) => Object.assign(settings, patch) }), trainStatus.el, modelLine);
+
+  // ---- 2–5. results
+  const empty = () => h('p', { class: 'empty-note', text: T.NOT_RUN });
+  const loss = chartBlock((box, o) => new LossChart(box, o), { label: 'Loss per training step', caption: 'Loss (nats) per training step' });
+  const lossEmpty = empty();
+  const lossPanel = panel('2. Loss curve', h('p', { class: 'panel__lead', text: T.LOSS_LEAD }), lossEmpty, loss.el);
+  const bytes = chartBlock((box, o) => new MeasuredBytesChart(box, o), { label: 'Measured vs predicted bytes per category at the peak', caption: 'Bytes per category: the inventory’s prediction and the allocator’s measurement' });
+  const bytesEmpty = empty();
+  const bytesPanel = panel('3. Memory: measured vs predicted', h('p', { class: 'panel__lead', text: T.BYTES_LEAD }), bytesEmpty, bytes.el);
+  const timeline = chartBlock((box, o) => new MemoryTimelineChart(box, o), { label: 'Memory timeline of one training step', caption: 'Live memory phase by phase through one training step' });
+  const timelineEmpty = empty();
+  const zoomId = uid('tl-zoom');
+  const zoomBox = h('input', { type: 'checkbox', id: zoomId, onchange: () => render(true) });
+  const zoomToggle = h('div', { class: 'toggle timeline-zoom' }, zoomBox, h('label', { for: zoomId, text: T.ZOOM_LABEL }));
+  timeline.el.prepend(zoomToggle);
+  const timelinePanel = panel('4. Memory timeline: where the peak happens', h('p', { class: 'panel__lead', text: T.TIMELINE_LEAD }),
+    timelineEmpty, timeline.el, h('p', { class: 'panel__note', text: T.PEAK_WHY }));
+  const speedList = h('dl', { class: 'speed', hidden: true });
+  const speedSentence = h('p', { class: 'chart-summary speed-summary' });
+  const peakMethod = h('p', { class: 'panel__note peak-method' });
+  const speedEmpty = empty();
+  const speedPanel = panel('5. Speed: your CPU’s FLOP/s and MFU', h('p', { class: 'panel__lead', text: T.SPEED_LEAD }),
+    speedEmpty, speedList, speedSentence, peakMethod, h('p', { class: 'panel__note', text: T.MFU_WHY }));
+
+  // ---- 6. stall demo
+  const stallStatus = createRunStatus({ startLabel: 'Run the stall demo', progressLabel: 'Stall demo progress', onStart: () => runStall(), onCancel: () => cancel('stall'), className: 'run-status--stall' });
+  const stallControls = h('div', { class: 'controls controls--stall' },
+    radioControl('stall_pure', 'Pure 16-bit format', STALL.pure, LABELS.precision, st.pure, (v) => { st.pure = v; }),
+    selectControl('stall_steps', 'Steps per run', STALL.steps, String, st.steps, (v) => { st.steps = v; }));
+  const stallLoss = chartBlock((box, o) => new LossChart(box, o), { label: 'Stall demo: loss per step, pure 16-bit vs mixed precision', caption: 'Loss (nats) per step in both runs' });
+  const stallUnchanged = chartBlock((box, o) => new LossChart(box, { ...o, yLabel: 'Weights unchanged by the update', yFormat: (v) => `${Math.round(v * 100)}%`, className: 'unchanged-chart' }),
+    { label: 'Stall demo: share of weights unchanged by each update', caption: 'Share of weights bit-for-bit unchanged after each update' });
+  const stallEmpty = h('p', { class: 'empty-note', text: T.STALL_NOT_RUN });
+  const stallPanel = panel('6. Stall demo: pure 16-bit vs mixed precision',
+    h('p', { class: 'panel__lead', text: T.stallLead({ learningRate: STALL.learning_rate, batch: STALL.batch_size, seq: STALL.seq_len }) }),
+    stallControls, stallStatus.el, stallEmpty, stallLoss.el,
+    h('p', { class: 'panel__note', text: T.STALL_UNCHANGED_LEAD }), stallUnchanged.el);
+  stallPanel.el.dataset.panel = 'stall';
+
+  const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
+  root.append(h('section', { class: 'act act--measure', 'aria-labelledby': 'act-title', 'data-act': 'measure' },
+    titleEl, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })),
+    settingsPanel.el, lossPanel.el, bytesPanel.el, timelinePanel.el, speedPanel.el, stallPanel.el));
+  // Start the worker and its module now, so the first Run does not wait for the download.
+  engine.prepareTraining().catch(() => {});
+
+  // ---- rendering (at most once per frame; table twins at most once a second while running)
+  let frame = 0;
+  let lastTwins = 0;
+  const schedule = () => { if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); }); };
+  function render(force = false) {
+    const twins = force || !active || performance.now() - lastTwins > 1000;
+    if (twins) lastTwins = performance.now();
+    renderTrain(twins);
+    renderStall(twins);
+  }
+
+  function renderTrain(twins) {
+    const r = tr.report;
+    if (tr.losses.length || r) {
+      lossEmpty.hidden = true;
+      loss.el.hidden = false;
+      const task = r ? r.task : null;
+      const sentence = task ? lossSummary(tr.losses, task, tr.total) : `Step ${formatInt(tr.losses.length)} of ${formatInt(tr.total)}: loss ${tr.losses.length ? tr.losses.at(-1).toFixed(2) : '—'} nats.`;
+      const series = [{ key: 'loss', label: 'loss', values: tr.losses }];
+      loss.chart.update({ series, refs: task ? lossRefs(task) : [], steps: tr.total, summary: sentence });
+      setText(loss.summary, sentence);
+      if (twins) loss.table.update(seriesTable(series));
+    }
+    if (!r) return;
+    const pairs = bytePairs(r);
+    const bSentence = bytesSummary(pairs, units);
+    bytesEmpty.hidden = true;
+    bytes.el.hidden = false;
+    bytes.chart.update(pairs, { units, summary: bSentence });
+    setText(bytes.summary, bSentence);
+    const tl = timelineModel(r);
+    if (tl) {
+      const tSentence = timelineSummary(tl, units);
+      timelineEmpty.hidden = true;
+      timeline.el.hidden = false;
+      timeline.chart.update(tl, { units, summary: tSentence, zoom: zoomBox.checked });
+      setText(timeline.summary, tSentence);
+      if (twins) timeline.table.update(timelineTable(tl, units));
+    }
+    if (twins) bytes.table.update(bytesTable(pairs));
+    speedEmpty.hidden = true;
+    speedList.hidden = false;
+    replaceChildren(speedList, speedRows(r).map((row) => h('div', { class: 'speed__row', 'data-key': row.key },
+      h('dt', { text: row.label }), h('dd', { 'data-value': String(row.value), text: row.text }))));
+    setText(speedSentence, speedSummary(r));
+    setText(peakMethod, r.peak ? `How the peak was measured (the engine’s words): ${r.peak.method}.` : '');
+  }
+
+  function renderStall(twins) {
+    const any = st.reports.pure || st.reports.mixed || st.live.pure.length;
+    if (!any) return;
+    const model = stallModel(st.pure, st.reports, st.live);
+    stallEmpty.hidden = true;
+    stallLoss.el.hidden = false;
+    const lossText = stallLossSummary(model);
+    // Only the uniform-guess line here: the floor would squeeze the two curves into a sliver.
+    stallLoss.chart.update({ series: model.loss, refs: model.task ? lossRefs(model.task).filter((r) => r.key === 'uniform') : [], steps: st.stepsRun || st.steps, summary: lossText });
+    setText(stallLoss.summary, lossText);
+    if (twins) stallLoss.table.update(seriesTable(model.loss));
+    if (model.unchanged.length) {
+      const uText = stallUnchangedSummary(model);
+      stallUnchanged.el.hidden = false;
+      stallUnchanged.chart.update({ series: model.unchanged, steps: st.stepsRun || st.steps, yDomain: [0, 1], summary: uText });
+      setText(stallUnchanged.summary, uText);
+      if (twins) stallUnchanged.table.update(seriesTable(model.unchanged, fractionText));
+    }
+  }
+
+  // ---- runs (one at a time across the panel)
+  const statusOf = { train: trainStatus, stall: stallStatus };
+  function begin(kind) {
+    statusOf[kind].running(kind === 'train' ? 'Starting the training engine…' : 'Starting the stall demo…');
+    statusOf[kind === 'train' ? 'stall' : 'train'].blocked(true);
+  }
+  function end(kind, message, state) {
+    active = null;
+    statusOf[kind].idle(message, state);
+    statusOf[kind === 'train' ? 'stall' : 'train'].blocked(false);
+    render(true);
+  }
+  function cancel(kind) {
+    if (!active || active.kind !== kind) return;
+    active.cancelled = true;
+    active.handle.cancel();
+    statusOf[kind].message('Cancelling after the current step…');
+  }
+  const refused = (e) => `The engine refused this run: ${e.field ? `${e.field}: ` : ''}${e.message}`;
+  const broken = (err, stepsDone = 0) => `${stepsDone ? `The training engine stopped after ${formatInt(stepsDone)} steps.` : 'The training engine could not start, so nothing ran.'} `
+    + `Try reloading the page (it needs WebAssembly and Web Workers). Details: ${err && err.message ? err.message : err}`;
+
+  async function runTrain() {
+    if (active) return;
+    const request = trainRequest(settings);
+    Object.assign(tr, { losses: [], total: request.steps, report: null, status: null });
+    loss.chart.reset();
+    begin('train');
+    const handle = engine.startTraining(request, {
+      onStarted: (status) => { tr.total = status.steps_total; trainStatus.progress(0, tr.total, progressText(0, tr.total)); },
+      onProgress: (m) => { tr.losses.push(...m.losses); trainStatus.progress(m.stepsDone, m.stepsTotal, progressText(m.stepsDone, m.stepsTotal)); schedule(); },
+      onReport: (report) => { tr.report = report; describeModel(report); schedule(); },
+    });
+    active = { kind: 'train', handle, cancelled: false };
+    try {
+      const out = await handle.promise;
+      if (out.report) { tr.report = out.report; describeModel(out.report); }
+      if (out.outcome === 'done') end('train', `Done: ${formatInt(out.stepsDone || tr.losses.length)} steps in ${out.report.time.total_seconds.toFixed(1)} s of training.`, 'done');
+      else if (out.outcome === 'cancelled') end('train', `Cancelled after ${formatInt(out.stepsDone)} of ${formatInt(tr.total)} steps.`, 'cancelled');
+      else end('train', refused(out.error), 'error');
+    } catch (err) {
+      end('train', broken(err, tr.losses.length), 'error');
+    }
+  }
+
+  function describeModel(r) {
+    const m = r.model;
+    const s = r.storage;
+    setText(modelLine, `Model: ${formatInt(m.parameters)} parameters (${m.layers} layers, width ${m.d_model}, ${m.heads} heads, vocabulary ${r.request.vocab}); `
+      + `${formatInt(m.tokens_per_step)} tokens per step. Stored as: weights ${s.weights}, gradients ${s.gradients}`
+      + `${s.master_weights ? `, master ${s.master_weights}` : ''}${s.optimizer_state ? `, optimizer state ${s.optimizer_state}` : ''}, activations ${s.activations}.`);
+  }
+
+  async function runStall() {
+    if (active) return;
+    const requests = stallRequests(st.pure, st.steps);
+    const label = { pure: LABELS.precision[st.pure], mixed: 'Mixed precision' };
+    Object.assign(st, { reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, stepsRun: st.steps });
+    stallLoss.chart.reset();
+    stallUnchanged.chart.reset();
+    begin('stall');
+    active = { kind: 'stall', handle: null, cancelled: false };
+    const job = active;
+    const total = 2 * st.steps;
+    let offset = 0;
+    try {
+      for (const k of ['pure', 'mixed']) {
+        if (job.cancelled) { end('stall', `Cancelled after ${formatInt(offset)} of ${formatInt(total)} steps.`, 'cancelled'); return; }
+        const handle = engine.startTraining(requests[k], {
+          onProgress: (m) => {
+            st.live[k].push(...m.losses);
+            stallStatus.progress(offset + m.stepsDone, total, `${label[k]}: ${progressText(m.stepsDone, m.stepsTotal).toLowerCase()}`);
+            schedule();
+          },
+        });
+        job.handle = handle;
+        const out = await handle.promise;
+        if (out.report) st.reports[k] = out.report;
+        if (out.outcome === 'error') { end('stall', refused(out.error), 'error'); return; }
+        if (out.outcome === 'cancelled' || job.cancelled) {
+          end('stall', `Cancelled after ${formatInt(offset + (out.stepsDone || 0))} of ${formatInt(total)} steps.`, 'cancelled');
+          return;
+        }
+        offset += out.stepsDone;
+      }
+      end('stall', `Done: both runs trained ${formatInt(st.steps)} steps.`, 'done');
+    } catch (err) {
+      end('stall', broken(err, st.live.pure.length + st.live.mixed.length), 'error');
+    }
+  }
+
+  const unsubscribe = store.subscribe((state) => {
+    if (state.config.units !== units) { units = state.config.units; render(true); }
+  });
+  return {
+    focus: () => titleEl.focus(),
+    destroy: () => { unsubscribe(); if (active && active.handle) active.handle.cancel(); root.replaceChildren(); },
+  };
+}

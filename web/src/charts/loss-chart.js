@@ -1,0 +1,94 @@
+// A line chart over training steps as SVG (d3-scale, d3-axis, d3-shape, d3-selection): one or more
+// series (loss per step, or the share of weights left unchanged per step), optional dashed reference
+// lines (the uniform-guess loss, the task's floor), each line labelled at its end so nothing relies
+// on colour alone (series also differ in dash pattern). The x axis is fixed to the run's length, so
+// a curve grows left to right while training runs. Table twin: charts/data-table.js.
+import { select } from 'd3-selection';
+import { scaleLinear } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { line } from 'd3-shape';
+
+const W = 640;
+const H = 320;
+const M = { top: 16, right: 150, bottom: 44, left: 60 };
+
+export class LossChart {
+  constructor(container, { label, yLabel = 'Loss (nats)', yFormat = null, className = '' }) {
+    this.label = label;
+    this.yFormat = yFormat;
+    this.svg = select(container).append('svg')
+      .attr('class', `chart line-chart ${className}`.trim())
+      .attr('viewBox', `0 0 ${W} ${H}`)
+      .attr('role', 'img')
+      .attr('aria-label', label);
+    this.gx = this.svg.append('g').attr('class', 'axis axis--x').attr('transform', `translate(0,${H - M.bottom})`);
+    this.gy = this.svg.append('g').attr('class', 'axis axis--y').attr('transform', `translate(${M.left},0)`);
+    this.svg.append('text').attr('class', 'axis-title').attr('x', (M.left + W - M.right) / 2).attr('y', H - 6)
+      .attr('text-anchor', 'middle').text('Training step');
+    this.svg.append('text').attr('class', 'axis-title')
+      .attr('transform', `translate(14,${(M.top + H - M.bottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text(yLabel);
+    this.gRefs = this.svg.append('g').attr('class', 'refs');
+    this.gLines = this.svg.append('g').attr('class', 'lines');
+    this.gLabels = this.svg.append('g').attr('class', 'line-labels');
+  }
+
+  // series: [{ key, label, values }] (values[i] is step i + 1); refs: [{ key, label, value }];
+  // steps: the x extent; yDomain: optional fixed [lo, hi].
+  update({ series, refs = [], steps, yDomain = null, summary = '' }) {
+    const all = [...series.flatMap((s) => s.values), ...refs.map((r) => r.value)].filter(Number.isFinite);
+    const lo = yDomain ? yDomain[0] : Math.min(...all, Infinity);
+    const hi = yDomain ? yDomain[1] : Math.max(...all, -Infinity);
+    const pad = yDomain ? 0 : (hi - lo) * 0.06 || 0.5;
+    const y = scaleLinear().domain(Number.isFinite(lo) ? [lo - pad, hi + pad] : [0, 1]).range([H - M.bottom, M.top]).nice();
+    const x = scaleLinear().domain([1, Math.max(2, steps)]).range([M.left, W - M.right]);
+    const key = `${y.domain().join(',')}|${x.domain().join(',')}`;
+    if (key !== this.axisKey) {
+      this.axisKey = key;
+      this.gx.call(axisBottom(x).ticks(Math.min(8, steps)).tickFormat((d) => (Number.isInteger(d) ? String(d) : '')));
+      const ay = axisLeft(y).ticks(6);
+      if (this.yFormat) ay.tickFormat(this.yFormat);
+      this.gy.call(ay);
+    }
+    if (summary) this.svg.attr('aria-label', `${this.label}. ${summary}`);
+
+    // Labels at the right: reference labels and line-end labels share one column, nudged apart.
+    const items = [
+      ...refs.map((r) => ({ kind: 'ref', key: r.key, yy: y(r.value) })),
+      ...series.filter((s) => s.values.length).map((s) => ({ kind: 'series', key: s.key, yy: y(s.values.at(-1)) })),
+    ].sort((a, b) => a.yy - b.yy);
+    for (let i = 1; i < items.length; i += 1) items[i].yy = Math.max(items[i].yy, items[i - 1].yy + 14);
+    const labelY = (kind, k) => items.find((it) => it.kind === kind && it.key === k).yy + 4;
+
+    const refs2 = this.gRefs.selectAll('g.ref').data(refs, (r) => r.key).join((enter) => {
+      const g = enter.append('g');
+      g.append('line');
+      g.append('text').attr('class', 'ref-label').attr('x', W - M.right + 6);
+      return g;
+    });
+    refs2.attr('class', (r) => `ref ref--${r.key}`);
+    refs2.select('line').attr('x1', M.left).attr('x2', W - M.right).attr('y1', (r) => y(r.value)).attr('y2', (r) => y(r.value));
+    refs2.select('text').attr('y', (r) => labelY('ref', r.key)).text((r) => r.label);
+
+    const path = line().x((d, i) => x(i + 1)).y((d) => y(d)).defined(Number.isFinite);
+    this.gLines.selectAll('path').data(series, (s) => s.key).join('path')
+      .attr('class', (s) => `series series--${s.key}`)
+      .attr('data-points', (s) => String(s.values.length))
+      .attr('d', (s) => (s.values.length ? path(s.values) : null));
+    const drawn = series.filter((s) => s.values.length);
+    this.gLines.selectAll('circle.last').data(drawn, (s) => s.key).join('circle')
+      .attr('class', (s) => `last series-dot--${s.key}`).attr('r', 3.5)
+      .attr('cx', (s) => x(s.values.length)).attr('cy', (s) => y(s.values.at(-1)));
+    this.gLabels.selectAll('text').data(drawn, (s) => s.key).join('text')
+      .attr('class', (s) => `line-label line-label--${s.key}`)
+      .attr('x', W - M.right + 6).attr('y', (s) => labelY('series', s.key))
+      .text((s) => s.label);
+  }
+
+  reset() {
+    this.axisKey = null;
+    this.gLines.selectAll('*').remove();
+    this.gLabels.selectAll('*').remove();
+    this.gRefs.selectAll('*').remove();
+    this.svg.attr('aria-label', this.label);
+  }
+}
