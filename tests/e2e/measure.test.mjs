@@ -1,0 +1,206 @@
+// The "Measure it" panel in headless Chromium under the strict CSP: reached from the act navigation
+// (its code, the worker and lab_train load only then), a short run whose progress advances and whose
+// numbers equal the same request run in Node (losses and every byte count; times vary), the page
+// staying responsive during a long run that is then cancelled, the stall demo, axe-core in light and
+// dark schemes, no console errors and no request to another origin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
+import { loadTrainEngine } from '../../scripts/engine-node.mjs';
+import { trainRequest, DEFAULT_SETTINGS } from '../../web/src/measure-model.js';
+import { stallRequests } from '../../web/src/stall-model.js';
+import { formatSmallBytes } from '../../web/src/format.js';
+
+let srv;
+let browser;
+let page;
+let problems;
+const requested = [];
+const trainEngine = await loadTrainEngine();
+const nodeTrain = (req) => JSON.parse(trainEngine.train(JSON.stringify(req)));
+
+before(async () => {
+  srv = await startServer();
+  browser = await launch();
+  ({ page, problems } = await watchedPage(browser.context, srv.origin));
+  browser.context.on('request', (req) => requested.push(req.url()));
+});
+after(async () => { await browser?.close(); await srv?.close(); });
+
+const choose = async (key, value) => page.locator(`[data-control="${key}"] select`).selectOption(String(value));
+const runStatus = (kind = 'train') => page.locator(kind === 'train' ? '.run-status:not(.run-status--stall)' : '.run-status--stall');
+const waitState = (kind, states, timeout = 120000) => page.waitForFunction(([sel, ok]) => ok.includes(document.querySelector(sel)?.dataset.state),
+  [kind === 'train' ? '.run-status:not(.run-status--stall)' : '.run-status--stall', states], { timeout });
+// Requests made by the worker are not in the page's resource timing; the context sees them.
+const until = async (fn, what, ms = 30000) => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (fn()) return;
+  throw new Error(`timed out waiting for ${what}`);
+};
+const noViolations = async (label) => {
+  const v = await axeViolations(page);
+  assert.deepEqual(v, [], `${label}: ${JSON.stringify(v, null, 1)}`);
+};
+// Records every value of the run status's data-done attribute (the steps done after each chunk).
+const watchProgress = () => page.evaluate(() => {
+  window.__progress = [];
+  const el = document.querySelector('.run-status:not(.run-status--stall)');
+  new MutationObserver(() => window.__progress.push(Number(el.dataset.done))).observe(el, { attributes: true, attributeFilter: ['data-done'] });
+});
+
+test('the panel opens from the act navigation, and only then loads its code, the worker and lab_train', async () => {
+  await openLab(page, `${srv.origin}/`);
+  assert.ok(requested.some((u) => /lab_core-.*\.wasm$/.test(u)));
+  assert.ok(!requested.some((u) => /measure-|engine-worker|lab_train/.test(u)), requested.join('\n'));
+  assert.match(await page.locator('.act-nav').textContent(), /Act 2: The MFU gap \(coming soon\)/);
+  await page.locator('.act-nav a', { hasText: 'Measure it' }).click();
+  await page.waitForSelector('.act--measure');
+  assert.match(page.url(), /\?act=measure/);
+  assert.equal(await page.locator('.act-nav a[aria-current="page"]').textContent(), 'Measure it');
+  await until(() => requested.some((u) => /lab_train-.*\.wasm$/.test(u)), 'the worker to fetch lab_train');
+  assert.ok(requested.some((u) => /engine-worker-.*\.js$/.test(u)));
+  assert.ok(requested.some((u) => /measure-.*\.js$/.test(u)));
+  assert.match(await page.locator('.act--measure .empty-note').first().textContent(), /Nothing measured yet/);
+  await noViolations('panel before a run');
+});
+
+test('a short run advances its progress and shows the engine’s losses and byte counts', async () => {
+  const settings = { ...DEFAULT_SETTINGS, precision: 'mixed', batch_size: 2, seq_len: 16, steps: 40 };
+  await page.locator('[data-control="precision"] input[value="mixed"]').check();
+  await choose('batch_size', 2);
+  await choose('seq_len', 16);
+  await choose('steps', 40);
+  await watchProgress();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitState('train', ['done', 'error']);
+  assert.match(await runStatus().locator('.run-status__text').textContent(), /^Done: 40 steps in [\d.]+ s of training\.$/);
+  const progress = await page.evaluate(() => window.__progress);
+  assert.ok(progress.length >= 2, `progress updates: ${progress}`);
+  assert.deepEqual(progress, [...progress].sort((a, b) => a - b), 'progress never goes back');
+  assert.equal(progress.at(-1), 40);
+  assert.equal(await runStatus().locator('progress').evaluate((p) => [p.value, p.max].join('/')), '40/40');
+
+  const report = nodeTrain(trainRequest(settings));
+  // Losses: the table twin carries every step's loss, bit for bit the Node engine's.
+  const losses = await page.locator('.act--measure section.panel').nth(1).locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+  assert.deepEqual(losses, report.losses);
+  // Bytes: predicted and measured per category at the peak, and each category's maximum.
+  const bytesRows = page.locator('.bytes-chart').locator('xpath=ancestor::section[1]').locator('tbody tr');
+  const rows = await bytesRows.evaluateAll((trs) => trs.map((tr) => ({ key: tr.dataset.row, values: [...tr.querySelectorAll('td')].map((td) => (td.dataset.value === undefined ? null : Number(td.dataset.value))) })));
+  const { predicted, measured } = report.memory;
+  for (const row of rows.filter((r) => r.key !== 'peak')) {
+    assert.deepEqual(row.values.slice(0, 4), [predicted.at_peak[row.key], measured.at_peak[row.key], predicted.max_by_category[row.key], measured.max_by_category[row.key]], row.key);
+  }
+  assert.deepEqual(rows.at(-1).values.slice(0, 2), [predicted.peak_bytes, measured.peak_bytes]);
+  assert.equal(await page.locator('.bytes-row--differs').count(), 0);
+  assert.match(await page.locator('.bytes-chart').getAttribute('aria-label'), /all \d+ categories match byte for byte/);
+  // The timeline marks the engine's peak and phase; the summary compares it with the sum of maxima.
+  assert.equal(await page.locator('.peak-label').textContent(), `peak ${formatSmallBytes(measured.peak_bytes)} at ${measured.peak_phase}`);
+  const sum = Object.values(measured.max_by_category).reduce((a, b) => a + b, 0);
+  assert.ok((await page.locator('.timeline-chart').getAttribute('aria-label')).includes(`less than ${formatSmallBytes(sum)}`));
+  // Speed: the engine measured a peak and the MFU shown is model FLOP/s over it.
+  const speed = Object.fromEntries(await page.locator('.speed__row dd').evaluateAll((dds) => dds.map((dd) => [dd.parentElement.dataset.key, Number(dd.dataset.value)])));
+  assert.ok(speed.peak_flops_per_s > 1e8 && speed.model_flops_per_s > 1e7, JSON.stringify(speed));
+  assert.ok(Math.abs(speed.mfu - speed.model_flops_per_s / speed.peak_flops_per_s) < 1e-9);
+  assert.match(await page.locator('.model-line').textContent(), new RegExp(`Model: ${report.model.parameters.toLocaleString('en-US')} parameters`));
+  await page.locator('.act--measure .twin summary').first().click();
+  await noViolations('panel after a run');
+});
+
+test('the page stays responsive during a long run, and Cancel stops it between steps', async () => {
+  await page.locator('[data-control="precision"] input[value="fp32"]').check();
+  await choose('batch_size', 16);
+  await choose('seq_len', 64);
+  await choose('steps', 320);
+  await page.getByRole('button', { name: 'Run', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => Number(document.querySelector('.run-status:not(.run-status--stall)').dataset.done) >= 2, null, { timeout: 60000 });
+  // Focus moved from the now-disabled Run to Cancel; the main thread answers at once while the worker trains.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Cancel');
+  const frames = await page.evaluate(async () => {
+    const out = [];
+    for (let i = 0; i < 10; i += 1) {
+      const t = performance.now();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      out.push(performance.now() - t);
+    }
+    return out.sort((a, b) => a - b);
+  });
+  assert.ok(frames[5] < 100, `median frame round trip ${frames[5]} ms`);
+  await page.locator('[data-control="learning_rate"] select').focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('[data-control="learning_rate"] select').inputValue(), '0.01');
+  assert.equal(await runStatus().getAttribute('data-state'), 'running');
+  await runStatus().getByRole('button', { name: 'Cancel' }).click();
+  await waitState('train', ['cancelled'], 15000);
+  const text = await runStatus().locator('.run-status__text').textContent();
+  const n = Number(/^Cancelled after (\d+) of 320 steps\.$/.exec(text)?.[1]);
+  assert.ok(n >= 2 && n < 320, text);
+  const done = await runStatus().getAttribute('data-done');
+  await page.waitForTimeout(800);
+  assert.equal(await runStatus().getAttribute('data-done'), done, 'no progress after cancelling');
+  assert.equal(await runStatus().getByRole('button', { name: 'Run', exact: true }).isEnabled(), true);
+  assert.equal(await page.locator('.act--measure section.panel').nth(1).locator('tbody tr').count(), n);
+});
+
+test('the stall demo: pure BF16 leaves most weights unchanged, mixed precision keeps learning', async () => {
+  const steps = 30;
+  await page.locator('[data-control="stall_steps"] select').selectOption(String(steps));
+  await page.getByRole('button', { name: 'Run the stall demo' }).click();
+  await waitState('stall', ['done', 'error', 'cancelled']);
+  assert.match(await runStatus('stall').locator('.run-status__text').textContent(), /^Done: both runs trained 30 steps\.$/);
+  const reqs = stallRequests('bf16', steps);
+  const pure = nodeTrain(reqs.pure);
+  const mixed = nodeTrain(reqs.mixed);
+  const tables = page.locator('[data-panel="stall"] table');
+  const cols = (t) => tables.nth(t).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  const lossRows = await cols(0);
+  assert.deepEqual(lossRows.map((r) => r[0]), pure.losses);
+  assert.deepEqual(lossRows.map((r) => r[1]), mixed.losses);
+  const shareRows = await cols(1);
+  const n = pure.stall.weight_elements;
+  assert.deepEqual(shareRows.map((r) => r[0]), pure.stall.weights_unchanged_per_step.map((c) => c / n));
+  assert.deepEqual(shareRows.map((r) => r[1]), mixed.stall.master_unchanged_per_step.map((c) => c / n));
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  assert.ok(mean(shareRows.map((r) => r[0])) > 0.5, 'pure BF16 leaves most weights unchanged');
+  assert.ok(mean(shareRows.map((r) => r[1])) < 0.05, 'the FP32 master keeps moving');
+  assert.ok(mean(mixed.losses.slice(-5)) < mixed.losses[0] - 0.05, 'mixed precision learns');
+  assert.match(await page.locator('[data-panel="stall"] .chart-summary').nth(1).textContent(), /^Pure BF16 left \d+% of its weights bit-for-bit unchanged/);
+  await noViolations('after the stall demo');
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+});
+
+test('dark scheme with reduced motion: no axe violations after a run, and the lab still has no console errors', async () => {
+  const dark = await launch({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  try {
+    const w = await watchedPage(dark.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure`);
+    await w.page.waitForSelector('.act--measure');
+    await w.page.locator('[data-control="steps"] select').selectOption('10');
+    await w.page.locator('[data-control="checkpointing"] select').selectOption('full');
+    await w.page.getByRole('button', { name: 'Run', exact: true }).click();
+    await w.page.waitForSelector('.run-status[data-state="done"]', { timeout: 60000 });
+    await w.page.locator('.timeline-zoom input').check();
+    const v = await axeViolations(w.page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    assert.deepEqual(w.problems.consoleErrors, []);
+    assert.deepEqual(w.problems.foreignRequests, []);
+  } finally { await dark.close(); }
+});
+
+test('when the training module cannot be loaded the panel says so, and the rest of the lab keeps working', async () => {
+  const b = await launch();
+  try {
+    await b.context.route(/lab_train-.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    const w = await watchedPage(b.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure`);
+    await w.page.waitForSelector('.act--measure');
+    await w.page.getByRole('button', { name: 'Run', exact: true }).click();
+    await w.page.waitForSelector('.run-status[data-state="error"]', { timeout: 30000 });
+    assert.match(await w.page.locator('.run-status__text').first().textContent(), /^The training engine could not start, so nothing ran\. Try reloading the page .*Details: .+/);
+    assert.equal(await w.page.getByRole('button', { name: 'Run', exact: true }).isEnabled(), true);
+    await w.page.locator('.act-nav a', { hasText: 'Act 1' }).click();
+    await w.page.waitForSelector('.prediction');
+    assert.deepEqual(w.problems.foreignRequests, []);
+  } finally { await b.close(); }
+});
