@@ -49,7 +49,11 @@ export function seriesTable(series, fmt = (v) => v.toFixed(3)) {
   for (let i = 0; i < n; i += 1) {
     rows.push({
       key: String(i + 1), header: String(i + 1),
-      cells: series.map((s) => (i < s.values.length ? { text: fmt(s.values[i]), value: s.values[i] } : { text: '—' })),
+      cells: series.map((s) => {
+        if (i >= s.values.length) return { text: '—' };
+        const v = s.values[i];
+        return Number.isFinite(v) ? { text: fmt(v), value: v } : { text: 'not a number (diverged)' };
+      }),
     });
   }
   return { columns: ['Step', ...series.map((s) => s.label)], rows };

@@ -5,7 +5,7 @@
 import { LABELS } from './measure-model.js';
 import { formatPercent, formatInt } from './format.js';
 
-const nats = (x) => x.toFixed(2);
+const nats = (x) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 // The loss at the end of a run: mean of the last (up to) 10 steps, since a step's loss is noisy.
 export const TAIL = 10;
@@ -18,11 +18,19 @@ export function lossRefs(task) {
   ];
 }
 
-export function lossSummary(losses, task, stepsTotal) {
+// report (optional) adds the loss scaler's skipped updates.
+export function lossSummary(losses, task, stepsTotal, report = null) {
   if (!losses.length) return 'No step has run yet.';
+  const bad = losses.findIndex((x) => !Number.isFinite(x));
+  const skipped = report && report.skipped_steps.length
+    ? ` The loss scaler skipped ${formatInt(report.skipped_steps.length)} of ${formatInt(report.steps_done)} updates because a gradient overflowed.` : '';
+  if (bad >= 0) {
+    return `The run diverged: from step ${formatInt(bad + 1)} of ${formatInt(losses.length)} the loss is no longer a finite number `
+      + `(it started at ${Number.isFinite(losses[0]) ? nats(losses[0]) : '—'} nats).${skipped}`;
+  }
   const last = losses.length > 1 ? `${nats(tailMean(losses))} nats (mean of the last ${Math.min(TAIL, losses.length)} steps)` : 'no later step yet';
   return `After ${formatInt(losses.length)} of ${formatInt(stepsTotal)} steps the loss went from ${nats(losses[0])} to ${last}; `
-    + `guessing uniformly scores ${nats(task.uniform_loss_nats)} and the best possible on this task is ${nats(task.loss_floor_nats)}.`;
+    + `guessing uniformly scores ${nats(task.uniform_loss_nats)} and the best possible on this task is ${nats(task.loss_floor_nats)}.${skipped}`;
 }
 
 // ---- the stall demo: the same model, data and seed, plain SGD at a small learning rate, twice.

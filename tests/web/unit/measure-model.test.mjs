@@ -147,3 +147,16 @@ test('stall demo: pure BF16 leaves most weights unchanged while the FP32 master 
   assert.equal(stallLossSummary(live), 'Pure FP16, running: 2 steps so far, loss 4.10 → 4.00 nats.');
   assert.match(stallLossSummary(stallModel('bf16', { pure: null, mixed: null })), /has not run yet/);
 });
+
+test('a diverged run (pure FP16 with Adam) is described as diverged, and its table says where the loss stopped being a number', () => {
+  const r = train(small({ precision: 'fp16', optimizer: 'adam', steps: 6 }));
+  const bad = r.losses.findIndex((x) => x === null);
+  assert.ok(bad > 0, `expected the run to diverge: ${JSON.stringify(r.losses)}`);
+  const text = lossSummary(r.losses, r.task, 6, r);
+  assert.match(text, new RegExp(`^The run diverged: from step ${bad + 1} of 6 the loss is no longer a finite number`));
+  assert.match(text, new RegExp(`skipped ${r.skipped_steps.length} of 6 updates`));
+  const table = seriesTable([{ key: 'loss', label: 'loss', values: r.losses }]);
+  assert.equal(table.rows[bad].cells[0].text, 'not a number (diverged)');
+  assert.equal(table.rows[bad].cells[0].value, undefined);
+  assert.equal(table.rows[0].cells[0].value, r.losses[0]);
+});

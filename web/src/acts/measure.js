@@ -117,7 +117,9 @@ export function mount({ root, engine, store }) {
       lossEmpty.hidden = true;
       loss.el.hidden = false;
       const task = r ? r.task : null;
-      const sentence = task ? lossSummary(tr.losses, task, tr.total) : `Step ${formatInt(tr.losses.length)} of ${formatInt(tr.total)}: loss ${tr.losses.length ? tr.losses.at(-1).toFixed(2) : '—'} nats.`;
+      const latest = tr.losses.at(-1);
+      const sentence = task ? lossSummary(tr.losses, task, tr.total, r)
+        : `Step ${formatInt(tr.losses.length)} of ${formatInt(tr.total)}: loss ${Number.isFinite(latest) ? latest.toFixed(2) : '—'} nats.`;
       const series = [{ key: 'loss', label: 'loss', values: tr.losses }];
       loss.chart.update({ series, refs: task ? lossRefs(task) : [], steps: tr.total, summary: sentence });
       setText(loss.summary, sentence);

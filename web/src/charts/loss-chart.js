@@ -51,10 +51,12 @@ export class LossChart {
     }
     if (summary) this.svg.attr('aria-label', `${this.label}. ${summary}`);
 
+    // The last finite value of each series (a diverged run's losses end in nulls).
+    const drawn = series.map((s) => ({ ...s, last: s.values.findLastIndex(Number.isFinite) })).filter((s) => s.last >= 0);
     // Labels at the right: reference labels and line-end labels share one column, nudged apart.
     const items = [
       ...refs.map((r) => ({ kind: 'ref', key: r.key, yy: y(r.value) })),
-      ...series.filter((s) => s.values.length).map((s) => ({ kind: 'series', key: s.key, yy: y(s.values.at(-1)) })),
+      ...drawn.map((s) => ({ kind: 'series', key: s.key, yy: y(s.values[s.last]) })),
     ].sort((a, b) => a.yy - b.yy);
     for (let i = 1; i < items.length; i += 1) items[i].yy = Math.max(items[i].yy, items[i - 1].yy + 14);
     const labelY = (kind, k) => items.find((it) => it.kind === kind && it.key === k).yy + 4;
@@ -74,10 +76,9 @@ export class LossChart {
       .attr('class', (s) => `series series--${s.key}`)
       .attr('data-points', (s) => String(s.values.length))
       .attr('d', (s) => (s.values.length ? path(s.values) : null));
-    const drawn = series.filter((s) => s.values.length);
     this.gLines.selectAll('circle.last').data(drawn, (s) => s.key).join('circle')
       .attr('class', (s) => `last series-dot--${s.key}`).attr('r', 3.5)
-      .attr('cx', (s) => x(s.values.length)).attr('cy', (s) => y(s.values.at(-1)));
+      .attr('cx', (s) => x(s.last + 1)).attr('cy', (s) => y(s.values[s.last]));
     this.gLabels.selectAll('text').data(drawn, (s) => s.key).join('text')
       .attr('class', (s) => `line-label line-label--${s.key}`)
       .attr('x', W - M.right + 6).attr('y', (s) => labelY('series', s.key))
