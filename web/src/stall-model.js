@@ -98,7 +98,7 @@ export function stallLossSummary(model) {
   if (!s.pure && live.length) return `${model.pureLabel}, running: ${formatInt(live.length)} steps so far, loss ${nats(live[0])} → ${nats(live.at(-1))} nats.`;
   if (!s.pure) return 'The demo has not run yet.';
   if (!s.mixed) return `${one(model.pureLabel, s.pure)}; the mixed-precision run has not finished.`;
-  return `Over ${formatInt(s.pure.steps)} steps, ${one(model.pureLabel, s.pure)}, while ${one('mixed precision', s.mixed)}: `
+  return `Over ${formatInt(s.pure.steps)} steps, ${one(`pure ${model.half}`, s.pure)}, while ${one('mixed precision', s.mixed)}: `
     + `${s.mixed.drop > s.pure.drop ? `${(s.mixed.drop / s.pure.drop).toFixed(1)}× the progress` : 'no more progress'} from the same updates.`;
 }
 
