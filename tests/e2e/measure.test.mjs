@@ -102,6 +102,10 @@ test('a short run advances its progress and shows the engine’s losses and byte
   assert.ok(speed.peak_flops_per_s > 1e8 && speed.model_flops_per_s > 1e7, JSON.stringify(speed));
   assert.ok(Math.abs(speed.mfu - speed.model_flops_per_s / speed.peak_flops_per_s) < 1e-9);
   assert.match(await page.locator('.model-line').textContent(), new RegExp(`Model: ${report.model.parameters.toLocaleString('en-US')} parameters`));
+  // The header's units toggle switches the panel to MiB.
+  await page.locator('.units input[value="gib"]').check();
+  await page.waitForFunction((t) => document.querySelector('.bytes-chart').getAttribute('aria-label').includes(t), formatSmallBytes(measured.peak_bytes, 'gib'));
+  await page.locator('.units input[value="gb"]').check();
   await page.locator('.act--measure .twin summary').first().click();
   await noViolations('panel after a run');
 });

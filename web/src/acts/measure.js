@@ -46,7 +46,8 @@ export function mount({ root, engine, store }) {
   let units = store.getState().config.units;
   const settings = { ...DEFAULT_SETTINGS };
   let active = null; // { kind, handle, cancelled }
-  const tr = { losses: [], total: 0, report: null, status: null };
+  const tr = { losses: [], total: 0, report: null, reportSeq: 0 };
+  const setReport = (report) => { tr.report = report; tr.reportSeq += 1; describeModel(report); };
   const st = { pure: STALL.default_pure, steps: STALL.default_steps, reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] } };
 
   // ---- 1. settings and run
@@ -103,6 +104,7 @@ export function mount({ root, engine, store }) {
   // ---- rendering (at most once per frame; table twins at most once a second while running)
   let frame = 0;
   let lastTwins = 0;
+  let drawnMemKey = '';
   const schedule = () => { if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); }); };
   function render(force = false) {
     const twins = force || !active || performance.now() - lastTwins > 1000;
@@ -125,7 +127,10 @@ export function mount({ root, engine, store }) {
       setText(loss.summary, sentence);
       if (twins) loss.table.update(seriesTable(series));
     }
-    if (!r) return;
+    // The memory charts and the speed figures change only with a new report, the units or the zoom.
+    const memKey = `${tr.reportSeq}|${units}|${zoomBox.checked}`;
+    if (!r || memKey === drawnMemKey) return;
+    drawnMemKey = memKey;
     const pairs = bytePairs(r);
     const bSentence = bytesSummary(pairs, units);
     bytesEmpty.hidden = true;
@@ -139,9 +144,9 @@ export function mount({ root, engine, store }) {
       timeline.el.hidden = false;
       timeline.chart.update(tl, { units, summary: tSentence, zoom: zoomBox.checked });
       setText(timeline.summary, tSentence);
-      if (twins) timeline.table.update(timelineTable(tl, units));
+      timeline.table.update(timelineTable(tl, units));
     }
-    if (twins) bytes.table.update(bytesTable(pairs));
+    bytes.table.update(bytesTable(pairs));
     speedEmpty.hidden = true;
     speedList.hidden = false;
     replaceChildren(speedList, speedRows(r).map((row) => h('div', { class: 'speed__row', 'data-key': row.key },
@@ -153,18 +158,18 @@ export function mount({ root, engine, store }) {
   function renderStall(twins) {
     const any = st.reports.pure || st.reports.mixed || st.live.pure.length;
     if (!any) return;
-    const model = stallModel(st.pure, st.reports, st.live);
+    const model = stallModel(st.pureRun, st.reports, st.live);
     stallEmpty.hidden = true;
     stallLoss.el.hidden = false;
     const lossText = stallLossSummary(model);
     // Only the uniform-guess line here: the floor would squeeze the two curves into a sliver.
-    stallLoss.chart.update({ series: model.loss, refs: model.task ? lossRefs(model.task).filter((r) => r.key === 'uniform') : [], steps: st.stepsRun || st.steps, summary: lossText });
+    stallLoss.chart.update({ series: model.loss, refs: model.task ? lossRefs(model.task).filter((r) => r.key === 'uniform') : [], steps: st.stepsRun, summary: lossText });
     setText(stallLoss.summary, lossText);
     if (twins) stallLoss.table.update(seriesTable(model.loss));
     if (model.unchanged.length) {
       const uText = stallUnchangedSummary(model);
       stallUnchanged.el.hidden = false;
-      stallUnchanged.chart.update({ series: model.unchanged, steps: st.stepsRun || st.steps, yDomain: [0, 1], summary: uText });
+      stallUnchanged.chart.update({ series: model.unchanged, steps: st.stepsRun, yDomain: [0, 1], summary: uText });
       setText(stallUnchanged.summary, uText);
       if (twins) stallUnchanged.table.update(seriesTable(model.unchanged, fractionText));
     }
@@ -195,18 +200,18 @@ export function mount({ root, engine, store }) {
   async function runTrain() {
     if (active) return;
     const request = trainRequest(settings);
-    Object.assign(tr, { losses: [], total: request.steps, report: null, status: null });
+    Object.assign(tr, { losses: [], total: request.steps, report: null }); // the memory charts keep the last run until the first report
     loss.chart.reset();
     begin('train');
     const handle = engine.startTraining(request, {
       onStarted: (status) => { tr.total = status.steps_total; trainStatus.progress(0, tr.total, progressText(0, tr.total)); },
       onProgress: (m) => { tr.losses.push(...m.losses); trainStatus.progress(m.stepsDone, m.stepsTotal, progressText(m.stepsDone, m.stepsTotal)); schedule(); },
-      onReport: (report) => { tr.report = report; describeModel(report); schedule(); },
+      onReport: (report) => { setReport(report); schedule(); },
     });
     active = { kind: 'train', handle, cancelled: false };
     try {
       const out = await handle.promise;
-      if (out.report) { tr.report = out.report; describeModel(out.report); }
+      if (out.report) setReport(out.report);
       if (out.outcome === 'done') end('train', `Done: ${formatInt(out.stepsDone || tr.losses.length)} steps in ${out.report.time.total_seconds.toFixed(1)} s of training.`, 'done');
       else if (out.outcome === 'cancelled') end('train', `Cancelled after ${formatInt(out.stepsDone)} of ${formatInt(tr.total)} steps.`, 'cancelled');
       else end('train', refused(out.error), 'error');
@@ -227,13 +232,13 @@ export function mount({ root, engine, store }) {
     if (active) return;
     const requests = stallRequests(st.pure, st.steps);
     const label = { pure: LABELS.precision[st.pure], mixed: 'Mixed precision' };
-    Object.assign(st, { reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, stepsRun: st.steps });
+    Object.assign(st, { reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, stepsRun: st.steps, pureRun: st.pure });
     stallLoss.chart.reset();
     stallUnchanged.chart.reset();
     begin('stall');
     active = { kind: 'stall', handle: null, cancelled: false };
     const job = active;
-    const total = 2 * st.steps;
+    const total = 2 * st.stepsRun;
     let offset = 0;
     try {
       for (const k of ['pure', 'mixed']) {
@@ -255,7 +260,7 @@ export function mount({ root, engine, store }) {
         }
         offset += out.stepsDone;
       }
-      end('stall', `Done: both runs trained ${formatInt(st.steps)} steps.`, 'done');
+      end('stall', `Done: both runs trained ${formatInt(st.stepsRun)} steps.`, 'done');
     } catch (err) {
       end('stall', broken(err, st.live.pure.length + st.live.mixed.length), 'error');
     }
