@@ -55,7 +55,7 @@ const fractions = (counts, total) => (counts || []).map((n) => n / total);
 export function stallModel(pureFormat, reports, live = {}) {
   const pureLabel = LABELS.precision[pureFormat];
   const half = pureFormat.toUpperCase();
-  const mixedLabel = `Mixed ${half} + FP32 master`;
+  const mixedLabel = `Mixed ${half}`; // mixed precision: 16-bit compute with an FP32 master copy
   const lossOf = (k) => (reports[k] ? reports[k].losses : live[k] || []);
   const loss = [
     { key: 'pure', label: pureLabel, values: lossOf('pure') },

@@ -10,7 +10,7 @@ import { line } from 'd3-shape';
 
 const W = 640;
 const H = 320;
-const M = { top: 16, right: 150, bottom: 44, left: 60 };
+const M = { top: 16, right: 160, bottom: 44, left: 60 };
 
 export class LossChart {
   constructor(container, { label, yLabel = 'Loss (nats)', yFormat = null, className = '' }) {
