@@ -57,7 +57,7 @@ std::string catalog() {
   return json{{"engine_version", kEngineVersion}, {"models", models}, {"devices", devices},
               {"precisions", {"fp32", "mixed", "fp16", "bf16"}}, {"optimizers", {"sgd", "momentum", "adam"}},
               {"checkpointing", {"none", "selective", "full", "every_k_layers"}},
-              {"activation_models", {"korthikanti", "chapter"}}, {"conventions", {"ours", "chapter", "megatron"}}}
+              {"activation_models", {"korthikanti", "chapter", "inventory"}}, {"conventions", {"ours", "chapter", "megatron"}}}
       .dump();
 }
 

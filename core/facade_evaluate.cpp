@@ -33,6 +33,7 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
   w.key("transients").begin_object()
       .field("logits_gradient", m.logits_gradient)
       .field("recompute_working_set", m.activation.recompute_working_bytes)
+      .field("engine_transient", m.inventory.transient_at_peak)
       .end_object();
   w.key("timeline").begin_array();
   for (const auto& t : m.timeline) w.begin_object().field("phase", t.name).field("bytes", t.bytes).end_object();
@@ -55,6 +56,16 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       .field("megatron", static_bytes_under(s, Convention::megatron))
       .end_object();
   w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));
+  if (m.inventory.used) {
+    w.key("inventory").begin_object()
+        .field("tensors", m.inventory.tensors).field("peak_phase", m.inventory.peak_phase);
+    w.key("at_peak").begin_object();
+    for (const auto& c : m.inventory.at_peak) w.field_dynamic(c.name.c_str(), c.bytes);
+    w.end_object();
+    w.key("max_by_category").begin_object();
+    for (const auto& c : m.inventory.max_by_category) w.field_dynamic(c.name.c_str(), c.bytes);
+    w.end_object().end_object();
+  }
   w.end_object();
 }
 

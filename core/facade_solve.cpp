@@ -45,6 +45,8 @@ json path_json(const CheapestPath& p) {
 
 json solve_json(const json& request) {
   const Scenario s = parse_scenario(request, {"max_batch_size"});
+  if (s.activation_model == ActivationModel::inventory)
+    throw InputError("activation_model", "the solver searches with the analytic models; 'inventory' (the reference engine's exact table) is for evaluate");
   SolverOptions o;
   if (request.contains("max_batch_size"))
     o.max_batch_size = fields::to_int(request["max_batch_size"], "max_batch_size", 1, 65536);

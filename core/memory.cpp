@@ -87,6 +87,9 @@ MemoryLedger compute_ledger(const Scenario& s) {
   const std::int64_t optimizer_step = add(m.static_bytes, m.reserve);
   m.timeline = {{"forward_end", forward_end}, {"backward_peak", backward_start}, {"optimizer_step", optimizer_step}};
   m.peak_bytes = std::max({forward_end, backward_start, optimizer_step});
+  // Exact inventory mode: every component, the peak and its timeline come from the reference
+  // engine's tensor table instead (memory_inventory.cpp).
+  if (s.activation_model == ActivationModel::inventory) apply_inventory(s, m);
 
   m.usable_device_bytes = s.device.capacity_bytes;
   m.fits = m.peak_bytes <= m.usable_device_bytes;

@@ -45,7 +45,20 @@ struct MemoryLedger {
   bool fits = false;
   Binding binding = Binding::none;
   std::string binding_message;
+  // Exact inventory mode only (activation_model "inventory"): the reference engine's own table.
+  struct Inventory {
+    bool used = false;
+    std::int64_t tensors = 0;
+    std::string peak_phase;
+    std::vector<NamedBytes> at_peak;          // every engine category at the peak (sums to peak_bytes)
+    std::vector<NamedBytes> max_by_category;  // each category's own maximum over the step
+    std::int64_t transient_at_peak = 0;       // transient + input bytes live at the peak
+  } inventory;
 };
+
+// Overrides the analytic components with the reference engine's exact inventory for this scenario
+// (memory_inventory.cpp; the scenario was checked to describe a model the engine runs).
+void apply_inventory(const Scenario& s, MemoryLedger& m);
 
 MemoryLedger compute_ledger(const Scenario& s);
 // Static bytes of the same model/precision/optimizer under another convention (for the table).

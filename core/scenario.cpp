@@ -29,7 +29,12 @@ const char* to_string(Convention c) {
   return "?";
 }
 const char* to_string(ActivationModel m) {
-  return m == ActivationModel::korthikanti ? "korthikanti" : "chapter";
+  switch (m) {
+    case ActivationModel::korthikanti: return "korthikanti";
+    case ActivationModel::chapter: return "chapter";
+    case ActivationModel::inventory: return "inventory";
+  }
+  return "?";
 }
 const char* to_string(CheckpointKind k) {
   switch (k) {

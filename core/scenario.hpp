@@ -14,7 +14,9 @@ enum class Optimizer { sgd, momentum, adam };
 // the chapter's 12 B/param (no master copy), Megatron's 18 B/param (FP32 gradients).
 enum class Convention { ours, chapter, megatron };
 enum class CheckpointKind { none, selective, full, every_k };
-enum class ActivationModel { korthikanti, chapter };
+// korthikanti: physics for any transformer; chapter: the chapter's empirical 65 GB; inventory: the
+// exact tensor table of the reference engine (core/refengine/inventory.hpp) for a model it can run.
+enum class ActivationModel { korthikanti, chapter, inventory };
 
 struct Checkpointing {
   CheckpointKind kind = CheckpointKind::none;

@@ -111,6 +111,21 @@ DeviceSpec parse_device(const json& v) {
 }
 
 
+// The exact inventory describes the reference engine's tiny GPT-2-style decoder only: GELU MLP,
+// LayerNorm with biases, learned positions, an untied head; within the engine's request limits.
+void check_inventory_scenario(const Scenario& s) {
+  const auto& m = s.model;
+  const char* why = nullptr;
+  if (s.chapter_replay) why = "chapter_replay uses the chapter's activation model, not the inventory";
+  else if (m.id != "custom") why = "the inventory describes the reference engine's tiny model: give a custom model object";
+  else if (m.mlp != MlpKind::gelu || m.norm != NormKind::layernorm || !m.biases || !m.learned_positions || m.tied_head)
+    why = "the reference engine runs GELU MLPs, LayerNorm with biases, learned positions and an untied head (tied_head: false)";
+  else if (m.vocab < 2 || m.vocab > 8192 || m.context > 2048 || m.hidden > 2048 || m.heads > 64 || m.layers > 48 || m.mlp_hidden > 8192)
+    why = "the reference engine takes vocab 2-8192, context up to 2048, hidden up to 2048, heads up to 64, layers up to 48, MLP up to 8192";
+  else if (s.batch_size > 256) why = "the reference engine takes batch_size up to 256";
+  if (why) throw InputError(s.chapter_replay ? "chapter_replay" : "activation_model", std::string("'inventory': ") + why);
+}
+
 }  // namespace
 
 Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
@@ -155,7 +170,8 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (j.contains("checkpointing")) s.checkpointing = parse_checkpointing(j["checkpointing"], s.model.layers);
   s.activation_model = s.chapter_replay ? ActivationModel::chapter : ActivationModel::korthikanti;
   if (j.contains("activation_model"))
-    s.activation_model = to_choice(j["activation_model"], "activation_model", {"korthikanti", "chapter"}) == 0 ? ActivationModel::korthikanti : ActivationModel::chapter;
+    s.activation_model = static_cast<ActivationModel>(to_choice(j["activation_model"], "activation_model", {"korthikanti", "chapter", "inventory"}));
+  if (s.activation_model == ActivationModel::inventory) check_inventory_scenario(s);
   if (j.contains("flash_attention")) s.flash_attention = to_bool(j["flash_attention"], "flash_attention");
   if (j.contains("convention")) s.convention = static_cast<Convention>(to_choice(j["convention"], "convention", {"ours", "chapter", "megatron"}));
   if (s.chapter_replay) s.reserve_bytes = 0;
