@@ -93,6 +93,8 @@ test('a short run advances its progress and shows the engine’s losses and byte
   assert.deepEqual(rows.at(-1).values.slice(0, 2), [predicted.peak_bytes, measured.peak_bytes]);
   assert.equal(await page.locator('.bytes-row--differs').count(), 0);
   assert.match(await page.locator('.bytes-chart').getAttribute('aria-label'), /all \d+ categories match byte for byte/);
+  // The prediction shown is the page's ledger (lab_core's exact inventory mode), not the run's own report.
+  assert.match(await page.locator('.bytes-chart').getAttribute('aria-label'), /memory ledger predicted/);
   // The timeline marks the engine's peak and phase; the summary compares it with the sum of maxima.
   assert.equal(await page.locator('.peak-label').textContent(), `peak ${formatSmallBytes(measured.peak_bytes)} at ${measured.peak_phase}`);
   const sum = Object.values(measured.max_by_category).reduce((a, b) => a + b, 0);

@@ -88,8 +88,32 @@ export function phaseWords(phase) {
 }
 
 // ---- measured vs predicted bytes
-export function bytePairs(report) {
-  const { predicted, measured } = report.memory;
+// The page's ledger scenario for the model and settings a training report ran: the ledger's exact
+// inventory mode (evaluate with activation_model "inventory") predicts the same tensors' bytes.
+export function ledgerScenario(report) {
+  const q = report.request;
+  return {
+    model: { name: 'Reference tiny GPT', layers: q.layers, hidden: q.d_model, heads: q.heads, vocab: q.vocab,
+      context: q.context, mlp_hidden: q.mlp_hidden, tied_head: false },
+    precision: q.precision, optimizer: q.optimizer === 'adamw' ? 'adam' : q.optimizer,
+    checkpointing: q.checkpointing, batch_size: q.batch_size, seq_len: q.seq_len,
+    activation_model: 'inventory', device: 'rtx4060-laptop-8gb',
+  };
+}
+
+// The ledger's prediction (an evaluate result in inventory mode) in the report's shape.
+function ledgerPrediction(ledger) {
+  const m = ledger.memory;
+  return { at_peak: m.inventory.at_peak, max_by_category: m.inventory.max_by_category,
+    peak_bytes: m.peak_bytes, peak_phase: m.inventory.peak_phase };
+}
+
+// Pairs of predicted and measured bytes per category. The prediction is the page's ledger (lab_core,
+// exact inventory mode) when `ledger` is given, else the training report's own prediction.
+export function bytePairs(report, ledger = null) {
+  const fromLedger = Boolean(ledger && !ledger.error && ledger.memory && ledger.memory.inventory);
+  const predicted = fromLedger ? ledgerPrediction(ledger) : report.memory.predicted;
+  const { measured } = report.memory;
   const rows = categoriesOf(report).map((c) => ({
     ...c,
     predicted_at_peak: predicted.at_peak[c.name], measured_at_peak: measured ? measured.at_peak[c.name] : null,
@@ -97,8 +121,10 @@ export function bytePairs(report) {
   })).filter((r) => r.predicted_at_peak > 0 || r.predicted_max > 0 || r.measured_at_peak > 0 || r.measured_max > 0);
   for (const r of rows) r.match = measured ? r.predicted_at_peak === r.measured_at_peak && r.predicted_max === r.measured_max : null;
   const maxBytes = Math.max(1, ...rows.map((r) => Math.max(r.predicted_at_peak, r.measured_at_peak || 0)));
+  const allMatch = measured ? rows.every((r) => r.match) && predicted.peak_bytes === measured.peak_bytes : null;
   return {
-    rows, maxBytes, measured: Boolean(measured), match: measured ? report.memory.match === true : null,
+    rows, maxBytes, measured: Boolean(measured), source: fromLedger ? 'ledger' : 'report',
+    match: measured ? allMatch && (fromLedger || report.memory.match === true) : null,
     predicted_peak: predicted.peak_bytes, measured_peak: measured ? measured.peak_bytes : null,
     predicted_phase: predicted.peak_phase, measured_phase: measured ? measured.peak_phase : null,
   };
@@ -109,7 +135,7 @@ export function bytesSummary(pairs, units = 'gb') {
   if (!pairs.measured) return `Predicted peak: ${f(pairs.predicted_peak)} (${phaseWords(pairs.predicted_phase)}); no step has run yet, so nothing is measured.`;
   const differ = pairs.rows.filter((r) => !r.match);
   if (pairs.match && differ.length === 0) {
-    return `At its peak (${phaseWords(pairs.measured_phase)}) the allocator held ${f(pairs.measured_peak)}, exactly the ${f(pairs.predicted_peak)} the inventory predicted, and all ${pairs.rows.length} categories match byte for byte.`;
+    return `At its peak (${phaseWords(pairs.measured_phase)}) the allocator held ${f(pairs.measured_peak)}, exactly the ${f(pairs.predicted_peak)} ${pairs.source === 'ledger' ? 'the memory ledger predicted from the engine’s tensor inventory' : 'the inventory predicted'}, and all ${pairs.rows.length} categories match byte for byte.`;
   }
   return `Measured peak ${f(pairs.measured_peak)} vs predicted ${f(pairs.predicted_peak)}; ${differ.length} of ${pairs.rows.length} categories differ (${differ.map((r) => r.label).join(', ') || 'the timeline'}).`;
 }

@@ -4,9 +4,9 @@
 // the sentences that summarise each chart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTrainEngine } from '../../../scripts/engine-node.mjs';
+import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
-  trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, bytesSummary, timelineModel, timelineSummary, speedRows,
+  trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows,
   speedSummary, phaseWords, stageOf, progressText, categoriesOf,
 } from '../../../web/src/measure-model.js';
 import {
@@ -54,6 +54,25 @@ test('byte pairs carry the engine’s predicted and measured bytes per category,
   const t = bytesTable(pairs);
   assert.equal(t.rows.at(-1).cells[1].value, r.memory.measured.peak_bytes);
   assert.equal(t.rows[0].cells[0].value, pairs.rows[0].predicted_at_peak);
+});
+
+test('the page ledger (lab_core, exact inventory mode) predicts the measured bytes of every category', async () => {
+  const core = await loadEngine();
+  for (const settings of [{ optimizer: 'adam', precision: 'mixed' }, { optimizer: 'momentum', precision: 'bf16', checkpointing: 'full' }]) {
+    const r = train(small(settings));
+    const ledger = JSON.parse(core.evaluate(JSON.stringify(ledgerScenario(r))));
+    assert.equal(ledger.error, undefined, JSON.stringify(ledger.error));
+    const pairs = bytePairs(r, ledger);
+    assert.equal(pairs.source, 'ledger');
+    assert.equal(pairs.match, true);
+    assert.equal(pairs.predicted_peak, ledger.memory.peak_bytes);
+    for (const row of pairs.rows) assert.equal(row.predicted_at_peak, ledger.memory.inventory.at_peak[row.name]);
+    assert.match(bytesSummary(pairs), /memory ledger predicted/);
+  }
+  // A ledger for other settings is not a match: the comparison can fail.
+  const r = train(small({ optimizer: 'adam', precision: 'fp32' }));
+  const other = JSON.parse(core.evaluate(JSON.stringify({ ...ledgerScenario(r), precision: 'mixed' })));
+  assert.equal(bytePairs(r, other).match, false);
 });
 
 test('before a step has run nothing is measured, and the summary says so', () => {

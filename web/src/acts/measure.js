@@ -12,7 +12,7 @@ import { MeasuredBytesChart } from '../charts/measured-bytes-chart.js';
 import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
-  DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, bytesSummary, timelineModel, timelineSummary,
+  DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
   speedRows, speedSummary, progressText,
 } from '../measure-model.js';
 import {
@@ -131,7 +131,8 @@ export function mount({ root, engine, store }) {
     const memKey = `${tr.reportSeq}|${units}|${zoomBox.checked}`;
     if (!r || memKey === drawnMemKey) return;
     drawnMemKey = memKey;
-    const pairs = bytePairs(r);
+    // The prediction is the page's own ledger (lab_core, exact inventory mode), not the report's.
+    const pairs = bytePairs(r, engine.evaluate(ledgerScenario(r)));
     const bSentence = bytesSummary(pairs, units);
     bytesEmpty.hidden = true;
     bytes.el.hidden = false;
