@@ -46,6 +46,29 @@ void reject_unknown(const json& obj, const std::string& path, const std::vector<
   }
 }
 
+PresentFields::PresentFields(const json& obj, const std::string& path, const std::vector<std::string>& known,
+                             const std::vector<std::string>& extra_known) {
+  require_object(obj, path);
+  items_.reserve(obj.size());
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    for (const auto& k : known) ok = ok || k == it.key();
+    for (const auto& k : extra_known) ok = ok || k == it.key();
+    if (!ok) {
+      std::vector<std::string> all = known;
+      all.insert(all.end(), extra_known.begin(), extra_known.end());
+      reject_unknown(obj, path, all);  // throws, naming the field and listing the known ones
+    }
+    items_.emplace_back(&it.key(), &it.value());
+  }
+}
+
+const json* PresentFields::find(const char* key) const {
+  for (const auto& [k, v] : items_)
+    if (*k == key) return v;
+  return nullptr;
+}
+
 std::int64_t to_int(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
   const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
   if (!v.is_number()) throw InputError(path, "must be " + range + ", not " + type_name(v));

@@ -15,6 +15,15 @@ std::size_t format_number(char* out, double x) {
   if (x == 0) { out[0] = '0'; return 1; }
   char* p = out;
   if (x < 0) { *p++ = '-'; x = -x; }
+  // Integral values below 10^15 (token counts, FLOPs per step, peaks in FLOP/s) are exact integers.
+  if (x < 1e15 && std::floor(x) == x) {
+    std::uint64_t v = static_cast<std::uint64_t>(x);
+    char digits[16];
+    int n = 0;
+    do { digits[n++] = static_cast<char>('0' + v % 10); v /= 10; } while (v > 0);
+    while (n > 0) *p++ = digits[--n];
+    return static_cast<std::size_t>(p - out);
+  }
   static constexpr double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   constexpr double kLow = 1e14, kHigh = 1e15;

@@ -18,7 +18,7 @@ std::size_t format_number(char* out, double x);
 
 class JsonWriter {
  public:
-  JsonWriter() : buf_(new char[kInitialCapacity]), cap_(kInitialCapacity) {}
+  JsonWriter() { out_.resize(kInitialCapacity); }
   JsonWriter& begin_object() { open('{'); return *this; }
   JsonWriter& end_object() { close('}'); return *this; }
   JsonWriter& begin_array() { open('['); return *this; }
@@ -29,7 +29,7 @@ class JsonWriter {
   JsonWriter& key(const char (&k)[N]) {
     comma();
     reserve(N + 3);
-    char* d = buf_.get() + len_;
+    char* d = &out_[len_];
     d[0] = '"';
     std::memcpy(d + 1, k, N - 1);
     d[N] = '"';
@@ -50,7 +50,8 @@ class JsonWriter {
   JsonWriter& value(std::int64_t v) {
     comma();
     reserve(24);
-    len_ = static_cast<std::size_t>(std::to_chars(buf_.get() + len_, buf_.get() + cap_, v).ptr - buf_.get());
+    char* d = &out_[len_];
+    len_ += static_cast<std::size_t>(std::to_chars(d, d + 24, v).ptr - d);
     return *this;
   }
   JsonWriter& value(int v) { return value(static_cast<std::int64_t>(v)); }
@@ -58,7 +59,7 @@ class JsonWriter {
   JsonWriter& value(double v) {
     comma();
     reserve(32);
-    len_ += format_number(buf_.get() + len_, v);
+    len_ += format_number(&out_[len_], v);
     return *this;
   }
   // std::string values may carry user text (custom model/device names): escaped.
@@ -85,23 +86,26 @@ class JsonWriter {
     return *this;
   }
 
-  std::string str() const { return std::string(buf_.get(), len_); }
-  std::string take() { return str(); }
+  std::string str() const { return out_.substr(0, len_); }
+  // The text, without a copy; the writer is left empty.
+  std::string take() {
+    out_.resize(len_);
+    len_ = 0;
+    return std::move(out_);
+  }
 
  private:
-  // A plain growable buffer: libc++'s std::string::push_back is an out-of-line call per character
-  // in WASM and dominated evaluate's profile.
+  // The string is sized ahead and written through a length counter: libc++'s push_back/append are
+  // out-of-line calls per write in WASM and dominated evaluate's profile; take() hands the string
+  // over without the copy a separate buffer would need.
   void reserve(std::size_t n) {
-    if (len_ + n <= cap_) return;
-    std::size_t cap = cap_ * 2;
+    if (len_ + n <= out_.size()) return;
+    std::size_t cap = out_.size() * 2;
     while (cap < len_ + n) cap *= 2;
-    std::unique_ptr<char[]> grown(new char[cap]);
-    std::memcpy(grown.get(), buf_.get(), len_);
-    buf_ = std::move(grown);
-    cap_ = cap;
+    out_.resize(cap);
   }
-  void put(char c) { reserve(1); buf_[len_++] = c; }
-  void put(const char* s, std::size_t n) { reserve(n); std::memcpy(buf_.get() + len_, s, n); len_ += n; }
+  void put(char c) { reserve(1); out_[len_++] = c; }
+  void put(const char* s, std::size_t n) { reserve(n); std::memcpy(&out_[len_], s, n); len_ += n; }
   void comma() {
     if (after_key_) { after_key_ = false; return; }
     if (depth_ > 0) {
@@ -142,9 +146,9 @@ class JsonWriter {
     put('"');
   }
   static constexpr int kMaxDepth = 64;
-  static constexpr std::size_t kInitialCapacity = 16384;  // evaluate writes ~7 KB: no regrowth
-  std::unique_ptr<char[]> buf_;
-  std::size_t len_ = 0, cap_ = 0;
+  static constexpr std::size_t kInitialCapacity = 8192;  // evaluate writes ~7 KB: no regrowth
+  std::string out_;
+  std::size_t len_ = 0;
   bool first_[kMaxDepth] = {};
   int depth_ = 0;
   bool after_key_ = false;

@@ -144,50 +144,47 @@ Checkpointing parse_checkpointing(const json& v, std::int64_t layers) {
 }
 
 Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_known) {
-  require_object(j, "");
-  std::vector<std::string> known = kScenarioFields;
-  known.insert(known.end(), extra_known.begin(), extra_known.end());
-  reject_unknown(j, "", known);
+  const PresentFields f(j, "", kScenarioFields, extra_known);
   Scenario s;
-  s.chapter_replay = j.contains("chapter_replay") && to_bool(j["chapter_replay"], "chapter_replay");
+  s.chapter_replay = f.find("chapter_replay") && to_bool(*f.find("chapter_replay"), "chapter_replay");
   s.model = *find_model("gpt2-xl");
   s.device = *find_device(s.chapter_replay ? "v100-sxm2-32gb" : "h100-sxm-80gb");
-  if (j.contains("model")) s.model = parse_model(j["model"]);
+  if (f.find("model")) s.model = parse_model(*f.find("model"));
   if (s.chapter_replay && s.model.id != "gpt2-xl")
     throw InputError("model", "chapter_replay reproduces the chapter's GPT-2 XL walkthrough; use model \"gpt2-xl\"");
-  if (j.contains("device")) s.device = parse_device(j["device"]);
+  if (f.find("device")) s.device = parse_device(*f.find("device"));
   s.seq_len = std::min<std::int64_t>(s.model.context, 1024);
-  if (j.contains("precision")) s.precision = static_cast<Precision>(to_choice(j["precision"], "precision", {"fp32", "mixed", "fp16", "bf16"}));
-  if (j.contains("optimizer")) {
-    const auto i = to_choice(j["optimizer"], "optimizer", {"sgd", "momentum", "adam", "adamw"});
+  if (f.find("precision")) s.precision = static_cast<Precision>(to_choice(*f.find("precision"), "precision", {"fp32", "mixed", "fp16", "bf16"}));
+  if (f.find("optimizer")) {
+    const auto i = to_choice(*f.find("optimizer"), "optimizer", {"sgd", "momentum", "adam", "adamw"});
     s.optimizer = i == 0 ? Optimizer::sgd : (i == 1 ? Optimizer::momentum : Optimizer::adam);
   }
-  if (j.contains("batch_size")) s.batch_size = to_int(j["batch_size"], "batch_size", 1, 65536);
-  if (j.contains("seq_len")) {
+  if (f.find("batch_size")) s.batch_size = to_int(*f.find("batch_size"), "batch_size", 1, 65536);
+  if (f.find("seq_len")) {
     const std::int64_t cap = s.model.learned_positions ? s.model.context : 1'048'576;
-    s.seq_len = to_int(j["seq_len"], "seq_len", 1, cap);
+    s.seq_len = to_int(*f.find("seq_len"), "seq_len", 1, cap);
   }
-  if (j.contains("checkpointing")) s.checkpointing = parse_checkpointing(j["checkpointing"], s.model.layers);
+  if (f.find("checkpointing")) s.checkpointing = parse_checkpointing(*f.find("checkpointing"), s.model.layers);
   s.activation_model = s.chapter_replay ? ActivationModel::chapter : ActivationModel::korthikanti;
-  if (j.contains("activation_model"))
-    s.activation_model = static_cast<ActivationModel>(to_choice(j["activation_model"], "activation_model", {"korthikanti", "chapter", "inventory"}));
+  if (f.find("activation_model"))
+    s.activation_model = static_cast<ActivationModel>(to_choice(*f.find("activation_model"), "activation_model", {"korthikanti", "chapter", "inventory"}));
   if (s.activation_model == ActivationModel::inventory) check_inventory_scenario(s);
-  if (j.contains("flash_attention")) s.flash_attention = to_bool(j["flash_attention"], "flash_attention");
-  if (j.contains("convention")) s.convention = static_cast<Convention>(to_choice(j["convention"], "convention", {"ours", "chapter", "megatron"}));
+  if (f.find("flash_attention")) s.flash_attention = to_bool(*f.find("flash_attention"), "flash_attention");
+  if (f.find("convention")) s.convention = static_cast<Convention>(to_choice(*f.find("convention"), "convention", {"ours", "chapter", "megatron"}));
   if (s.chapter_replay) s.reserve_bytes = 0;
-  if (j.contains("reserve_bytes")) s.reserve_bytes = to_int(j["reserve_bytes"], "reserve_bytes", 0, 1LL << 50);
-  if (j.contains("train_tokens")) s.train_tokens = to_number(j["train_tokens"], "train_tokens", 0, 1e18, false);
-  if (j.contains("num_devices")) s.num_devices = to_int(j["num_devices"], "num_devices", 1, 1'000'000);
-  if (j.contains("efficiency")) s.efficiency = to_number(j["efficiency"], "efficiency", 0, 1, false);
+  if (f.find("reserve_bytes")) s.reserve_bytes = to_int(*f.find("reserve_bytes"), "reserve_bytes", 0, 1LL << 50);
+  if (f.find("train_tokens")) s.train_tokens = to_number(*f.find("train_tokens"), "train_tokens", 0, 1e18, false);
+  if (f.find("num_devices")) s.num_devices = to_int(*f.find("num_devices"), "num_devices", 1, 1'000'000);
+  if (f.find("efficiency")) s.efficiency = to_number(*f.find("efficiency"), "efficiency", 0, 1, false);
   auto& p = s.pipeline;
-  if (j.contains("data_workers")) p.workers = to_int(j["data_workers"], "data_workers", 0, 256);
-  if (j.contains("worker_tokens_per_s")) p.worker_tokens_per_s = to_number(j["worker_tokens_per_s"], "worker_tokens_per_s", 0, 1e12, false);
-  if (j.contains("prefetch")) p.prefetch = to_bool(j["prefetch"], "prefetch");
-  if (j.contains("prefetch_depth")) p.prefetch_depth = to_int(j["prefetch_depth"], "prefetch_depth", 1, 64);
-  if (j.contains("pinned_memory")) p.pinned_memory = to_bool(j["pinned_memory"], "pinned_memory");
-  if (j.contains("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(j["host_link_bytes_per_s"], "host_link_bytes_per_s", 0, 1e15, false);
-  if (j.contains("epoch_tokens")) p.epoch_tokens = to_number(j["epoch_tokens"], "epoch_tokens", 0, 1e18, false);
-  if (j.contains("schedule_steps")) p.schedule_steps = to_int(j["schedule_steps"], "schedule_steps", 0, 16);
+  if (f.find("data_workers")) p.workers = to_int(*f.find("data_workers"), "data_workers", 0, 256);
+  if (f.find("worker_tokens_per_s")) p.worker_tokens_per_s = to_number(*f.find("worker_tokens_per_s"), "worker_tokens_per_s", 0, 1e12, false);
+  if (f.find("prefetch")) p.prefetch = to_bool(*f.find("prefetch"), "prefetch");
+  if (f.find("prefetch_depth")) p.prefetch_depth = to_int(*f.find("prefetch_depth"), "prefetch_depth", 1, 64);
+  if (f.find("pinned_memory")) p.pinned_memory = to_bool(*f.find("pinned_memory"), "pinned_memory");
+  if (f.find("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(*f.find("host_link_bytes_per_s"), "host_link_bytes_per_s", 0, 1e15, false);
+  if (f.find("epoch_tokens")) p.epoch_tokens = to_number(*f.find("epoch_tokens"), "epoch_tokens", 0, 1e18, false);
+  if (f.find("schedule_steps")) p.schedule_steps = to_int(*f.find("schedule_steps"), "schedule_steps", 0, 16);
   return s;
 }
 
