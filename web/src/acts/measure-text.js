@@ -20,9 +20,9 @@ export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats. The das
   + '(the loss of a model that has learned nothing) and the task’s floor (the lowest loss any model can reach, because the '
   + 'generated data is itself random).';
 
-export const BYTES_LEAD = 'Before allocating anything the engine lists every tensor it will need (its inventory) and predicts the bytes '
-  + 'of each category at the step’s peak. While training, the allocator counts what it actually holds. Hatched: the prediction; '
-  + 'solid: the measurement.';
+export const BYTES_LEAD = 'The training engine sizes every buffer from one table of tensors (its inventory). The lab’s memory ledger '
+  + 'reads the same table, in its exact inventory mode, and predicts the bytes of each category at the step’s peak before anything runs. '
+  + 'While training, the engine’s allocator counts what it actually holds. Hatched: the ledger’s prediction; solid: the measurement.';
 
 export const TIMELINE_LEAD = 'Live memory through one training step: the coloured layers are what is still allocated at the end of each '
   + 'phase, the line is the highest point reached inside the phase (temporary buffers come and go within a phase).';

@@ -24,9 +24,9 @@ export class MeasuredBytesChart {
       .append('rect').attr('class', 'hatch-stroke--pred').attr('width', 2).attr('height', 6);
     const legend = this.svg.append('g').attr('class', 'legend').attr('transform', `translate(${M.left},10)`);
     legend.append('rect').attr('class', 'bar--predicted').attr('width', 18).attr('height', BAR).attr('fill', `url(#${this.hatchId})`);
-    legend.append('text').attr('x', 24).attr('y', 10).text('predicted (inventory)');
-    legend.append('rect').attr('class', 'bar--measured legend-solid').attr('x', 170).attr('width', 18).attr('height', BAR);
-    legend.append('text').attr('x', 194).attr('y', 10).text('measured (allocator)');
+    legend.append('text').attr('x', 24).attr('y', 10).text('predicted (memory ledger)');
+    legend.append('rect').attr('class', 'bar--measured legend-solid').attr('x', 215).attr('width', 18).attr('height', BAR);
+    legend.append('text').attr('x', 239).attr('y', 10).text('measured (allocator)');
     this.gx = this.svg.append('g').attr('class', 'axis axis--x');
     this.gRows = this.svg.append('g').attr('class', 'rows');
   }
