@@ -2,11 +2,11 @@
 // safe in a browser tab (predicted peak > 256 MiB, or too much work), run the reference engine and
 // report prediction vs measurement. Format documented in docs-draft/refengine.md.
 #include "facade_train.hpp"
+#include "byte_text.hpp"
 #include "scenario_json.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <new>
@@ -114,21 +114,15 @@ TrainRequest parse_request(const json& j) {
   return r;
 }
 
-std::string human_bytes(std::int64_t b) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1 << 20));
-  return buf;
-}
-
 // Refuse requests a browser tab should not run: more than 256 MiB of tensors, or too much work.
 void check_limits(const TrainRequest& r, const ref::MemoryProfile& predicted) {
   if (predicted.peak_bytes > kMaxPeakBytes) {
     const std::int64_t persistent = ref::total(predicted.timeline.front().live_end);
     const bool static_binds = 2 * persistent > predicted.peak_bytes;
     throw InputError(static_binds ? "d_model" : "batch_size",
-                     "this configuration needs " + human_bytes(predicted.peak_bytes) + " at its peak (" +
-                         human_bytes(persistent) + " of it parameters, gradients and optimizer state); the limit is " +
-                         human_bytes(kMaxPeakBytes) + ". Reduce " +
+                     "this configuration needs " + mib_text(predicted.peak_bytes) + " at its peak (" +
+                         mib_text(persistent) + " of it parameters, gradients and optimizer state); the limit is " +
+                         mib_text(kMaxPeakBytes) + ". Reduce " +
                          (static_binds ? "d_model, layers, mlp_hidden or vocab" : "batch_size or seq_len") + ".");
   }
   const double flops = static_cast<double>(ref::executed_flops_per_step(r.cfg)) * static_cast<double>(r.steps);

@@ -3,7 +3,7 @@
 // checkpoint segment) on top of the sum of components.
 #include "memory.hpp"
 #include <algorithm>
-#include <cstdio>
+#include "byte_text.hpp"
 #include "checked.hpp"
 
 namespace lab {
@@ -51,13 +51,6 @@ std::int64_t static_bytes_under(const Scenario& s, Convention c) {
   return mul(memory_parameter_count(s), bytes_per_param(s.precision, s.optimizer, c).total());
 }
 
-namespace {
-std::string gb(std::int64_t bytes) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / 1e9);
-  return buf;
-}
-}  // namespace
 
 MemoryLedger compute_ledger(const Scenario& s) {
   MemoryLedger m;
@@ -96,15 +89,15 @@ MemoryLedger compute_ledger(const Scenario& s) {
   const std::int64_t fixed = add(m.static_bytes, m.reserve);
   if (fixed > m.usable_device_bytes) {
     m.binding = Binding::static_memory;
-    m.binding_message = "Static memory alone (" + gb(fixed) + " incl. reserve) exceeds the device's " +
-                        gb(m.usable_device_bytes) + " before a single activation is stored.";
+    m.binding_message = "Static memory alone (" + gb_text(fixed) + " incl. reserve) exceeds the device's " +
+                        gb_text(m.usable_device_bytes) + " before a single activation is stored.";
   } else if (!m.fits) {
     m.binding = Binding::activations;
-    m.binding_message = "Activations and transients (" + gb(m.peak_bytes - fixed) + ") exceed the " +
-                        gb(m.usable_device_bytes - fixed) + " left after static memory.";
+    m.binding_message = "Activations and transients (" + gb_text(m.peak_bytes - fixed) + ") exceed the " +
+                        gb_text(m.usable_device_bytes - fixed) + " left after static memory.";
   } else {
     m.binding = Binding::none;
-    m.binding_message = "Fits, with " + gb(m.usable_device_bytes - m.peak_bytes) + " to spare at the peak.";
+    m.binding_message = "Fits, with " + gb_text(m.usable_device_bytes - m.peak_bytes) + " to spare at the peak.";
   }
   return m;
 }

@@ -2,9 +2,9 @@
 // configurations that fit only without an FP32 master ("updates stall"), and solve() itself.
 // Part 2 (solver_search.cpp): the cheapest path of moves and the best-MFU configuration.
 #include "solver.hpp"
+#include "byte_text.hpp"
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include "checked.hpp"
 #include "flops.hpp"
 #include "memory.hpp"
@@ -167,26 +167,12 @@ std::size_t Sweep::index_of(const Checkpointing& c) const {
 namespace {
 using namespace solver_detail;
 
-std::string commas(std::int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-std::string gb(std::int64_t bytes) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / 1e9);
-  return buf;
-}
-
 void add_component(Floor& f, const char* name, std::int64_t per_param, std::int64_t bytes, std::int64_t params,
                    const std::string& what) {
   if (bytes == 0) return;
   std::string words = what + ": ";
-  if (per_param >= 0) words += std::to_string(per_param) + " B/param x " + commas(params) + " parameters = ";
-  words += commas(bytes) + " B";
+  if (per_param >= 0) words += std::to_string(per_param) + " B/param x " + thousands_text(params) + " parameters = ";
+  words += thousands_text(bytes) + " B";
   f.derivation.push_back({name, per_param, bytes, words});
 }
 
@@ -231,10 +217,10 @@ Floor find_floor(const Sweep& sw) {
   add_component(f, "logits_gradient", -1, m.logits_gradient, N, "their gradient, live at the start of backward");
   add_component(f, "reserve", -1, m.reserve, N, "CUDA context and allocator reserve (scenario reserve_bytes)");
   const BytesPerParam bpp = m.per_param;
-  f.text = "The least memory that can train " + s.model.name + " at all is " + gb(f.peak_bytes) + " (" +
-           commas(f.peak_bytes) + " B) with " + describe(f.config) + ": static " + std::to_string(bpp.total()) +
-           " B/param x " + commas(N) + " = " + commas(f.static_bytes) + " B, plus activations, logits and reserve. " +
-           "No numerically valid configuration needs less static memory than " + commas(f.static_floor_bytes) + " B.";
+  f.text = "The least memory that can train " + s.model.name + " at all is " + gb_text(f.peak_bytes) + " (" +
+           thousands_text(f.peak_bytes) + " B) with " + describe(f.config) + ": static " + std::to_string(bpp.total()) +
+           " B/param x " + thousands_text(N) + " = " + thousands_text(f.static_bytes) + " B, plus activations, logits and reserve. " +
+           "No numerically valid configuration needs less static memory than " + thousands_text(f.static_floor_bytes) + " B.";
   return f;
 }
 
@@ -298,10 +284,10 @@ SolverResult solve(const Scenario& s, const SolverOptions& o) {
   r.floor = find_floor(sw);
   r.device_fits_floor = r.floor.peak_bytes <= sw.capacity;
   if (!r.device_fits_floor && r.floor.peak_bytes != kTooLarge)
-    r.floor.text += " " + s.device.name + " has " + gb(sw.capacity) + " (" + commas(sw.capacity) +
+    r.floor.text += " " + s.device.name + " has " + gb_text(sw.capacity) + " (" + thousands_text(sw.capacity) +
                     " B): no numerically valid configuration fits; sharding or offloading (Volume 2) is needed.";
   else if (r.device_fits_floor)
-    r.floor.text += " " + s.device.name + " has " + gb(sw.capacity) + ", so it can train this model.";
+    r.floor.text += " " + s.device.name + " has " + gb_text(sw.capacity) + ", so it can train this model.";
   r.largest = find_largest(sw);
   r.path = find_cheapest_path(sw, r.floor);
   find_best(sw, o.max_batch_size, r);
