@@ -1,7 +1,7 @@
 // Blocked matrix multiply for the reference engine: C = alpha * A·B (+ bias), any storage types,
 // float32 accumulation over the whole K (one rounding per output element, like a tensor core).
 // A and B are strided views, so transposes cost nothing but a different packing loop. The
-// register tile is 4x8 (TOOLCHAIN.md: larger tiles spill in WASM SIMD). No threads, no I/O.
+// register tile is 5x8 (gemm.cpp says why; larger tiles spill in WASM SIMD). No threads, no I/O.
 #pragma once
 #include <cstdint>
 #include "refengine/dtype.hpp"
@@ -27,7 +27,10 @@ inline MatView mat(const Buf& b, std::int64_t rows, std::int64_t cols) { return 
 inline OutView out(const Buf& b, std::int64_t rows, std::int64_t cols) { return {b.data, b.dtype, rows, cols, cols}; }
 
 // Blocking constants (float32 elements). MC x KC block of A, KC x NR panel of B, MC x N accumulator.
-inline constexpr std::int64_t kGemmMR = 4, kGemmNR = 8, kGemmMC = 128, kGemmKC = 256;
+// MC is a multiple of MR (MC = 260, packing each B panel half as often, measured no faster).
+inline constexpr std::int64_t kGemmMR = 5, kGemmNR = 8, kGemmMC = 130, kGemmKC = 256;
+static_assert(kGemmMC % kGemmMR == 0, "a packed A block holds whole slivers");
+static_assert(kGemmMR >= 4, "pack_a moves the first four rows of a sliver as vectors");
 
 // Floats of workspace a gemm with at most `max_n` output columns needs (the inventory sizes it).
 std::int64_t gemm_workspace_floats(std::int64_t max_n);

@@ -38,13 +38,31 @@ inline v4f sqrt_v4(v4f x) {
 // Sum of the four lanes, in a fixed order.
 inline float hsum(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
+// x > hi ? hi : x and x < lo ? lo : x, lane by lane (a NaN stays NaN, as in the scalar twin).
+// wasm's pmin/pmax are exactly these selects and one instruction each in V8; the generic select
+// becomes f32x4.min/max, whose NaN rules cost V8 about seven instructions.
+inline v4f clamp_above(v4f x, v4f hi) {
+#if defined(__wasm_simd128__)
+  return (v4f)wasm_f32x4_pmin((v128_t)x, (v128_t)hi);
+#else
+  return x > hi ? hi : x;
+#endif
+}
+inline v4f clamp_below(v4f x, v4f lo) {
+#if defined(__wasm_simd128__)
+  return (v4f)wasm_f32x4_pmax((v128_t)x, (v128_t)lo);
+#else
+  return x < lo ? lo : x;
+#endif
+}
+
 // Vector twin of exp_approx (fastmath.hpp).
 inline v4f exp_approx_v4(v4f x) {
-  const v4f hi = splat(88.0f), lo = splat(-87.3f);
-  x = x > hi ? hi : x;
-  x = x < lo ? lo : x;
+  x = clamp_above(x, splat(88.0f));
+  x = clamp_below(x, splat(-87.3f));
   const v4f magic = splat(12582912.0f);
-  const v4f n = (x * 1.44269504088896341f + magic) - magic;
+  const v4f t = x * 1.44269504088896341f + magic;  // magic + n, exactly: |n| <= 127 < 2^22
+  const v4f n = t - magic;
   v4f r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   const v4f z = r * r;
@@ -55,7 +73,9 @@ inline v4f exp_approx_v4(v4f x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * z + r + 1.0f;
-  const v4i e = (__builtin_convertvector(n, v4i) + 127) << 23;
+  // n as an integer without a float->int conversion (V8 spends ~6 instructions on one): t and
+  // magic share an exponent, so their bit patterns differ by exactly n.
+  const v4i e = (((v4i)t - (v4i)magic) + 127) << 23;
   return p * (v4f)e;  // a vector cast between same-size types reinterprets the bits
 }
 

@@ -1,5 +1,5 @@
 // The blocked matmul against a naive double-precision product: every transpose/stride combination,
-// ragged sizes around the 4x8 tile and the 64/256 blocks, 16-bit inputs and outputs, bias and alpha.
+// ragged sizes around the 5x8 tile and the 260/256 blocks, 16-bit inputs and outputs, bias and alpha.
 #include <doctest/doctest.h>
 #include <cmath>
 #include <stdexcept>
@@ -65,7 +65,7 @@ double max_error(std::int64_t m, std::int64_t n, std::int64_t k, bool ta, bool t
 
 TEST_CASE("gemm matches a naive product for every transpose and ragged shapes") {
   const std::int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {4, 8, 16}, {5, 9, 3}, {64, 8, 256}, {65, 17, 257},
-                                    {130, 40, 600}, {7, 100, 1}};
+                                    {130, 40, 600}, {7, 100, 1}, {261, 24, 300}, {521, 9, 513}, {6, 16, 2}};
   for (const auto& sh : shapes)
     for (int t = 0; t < 4; ++t) {
       CAPTURE(sh[0]);
