@@ -315,6 +315,7 @@ struct TrainSession::Impl {
                 {"flops", {{"model_per_step", model_flops}, {"executed_per_step", exec_flops},
                            {"measured_executed_per_step", ran ? json(history.back().matmul_flops) : json()},
                            {"executed_total", trainer->matmul_flops_total()},
+                           {"matmul_arithmetic", ref::gemm_arithmetic()},
                            {"formula", "model: 6*(matmul weights)*tokens + 12*layers*d_model*seq_len*tokens (PaLM App. B); "
                                        "executed: matmul FLOPs actually run, incl. recomputation"}}},
                 {"time", time},

@@ -32,3 +32,9 @@ export async function loadEngine() {
 export function loadTrainEngine() {
   return loadModule('lab_train');
 }
+
+// The same engine with the fused multiply-add kernel (relaxed SIMD), which the worker prefers where
+// the browser has it. Node 20 validates it only with --experimental-wasm-relaxed-simd.
+export function loadTrainEngineFma() {
+  return loadModule('lab_train_fma');
+}

@@ -4,6 +4,7 @@
 // block stored once after the last slice.
 // The micro-kernel uses GCC/Clang vector types: SSE2 natively, wasm simd128 under -msimd128.
 #include "refengine/gemm.hpp"
+#include "refengine/gemm_kernel.hpp"
 #include <stdexcept>
 #include <type_traits>
 #include <string>
@@ -15,62 +16,22 @@ namespace {
 
 inline std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 
-// The MR x 8 register tile (MR = kGemmMR = 5): Σ_k a[k][0..MR] (outer) b[k][0..8] over one K slice,
-// then written out by `mode`: kStore (c = tile), kAdd (c += tile) into a 16-byte aligned accumulator
-// block, or kFinal (c = alpha·tile + bias[0..8], bias may be null) straight into a float32 C row-major
-// with stride ldc. a is a packed MR-row sliver, b a packed KC x 8 panel, both 16-byte aligned.
-// Why 5x8: V8 keeps the 10 accumulators, 2 B vectors, the broadcast and one product in its 15 free
-// XMM registers (6x8 spills), and per k its dispatch of ~34 instructions carries 80 FLOPs instead of
-// 4x8's 29 for 64, measured +7% in Chromium. Unrolling k spills (V8 hoists every load of the unrolled
-// body to its top), and reading A in place from MR rows instead of packing measured 30% slower natively.
-enum KernelMode { kStore = 0, kAdd = 1, kFinal = 2 };
-constexpr int kMR = static_cast<int>(kGemmMR);
-__attribute__((noinline)) void kernel_tile(std::int64_t kc, const float* __restrict a, const float* __restrict b,
-                                           std::int64_t ldb, float* __restrict c, std::int64_t ldc, int mode,
-                                           float alpha, const float* __restrict bias) {
-  v4f lo[kMR], hi[kMR];  // columns 0..3 and 4..7 of each row
-  for (int r = 0; r < kMR; ++r) lo[r] = hi[r] = v4f{0, 0, 0, 0};
-  for (std::int64_t k = 0; k < kc; ++k) {
-    const v4f b0 = *reinterpret_cast<const v4f*>(b);
-    const v4f b1 = *reinterpret_cast<const v4f*>(b + 4);
-    for (int r = 0; r < kMR; ++r) {
-      const float ar = a[r];
-      lo[r] += b0 * ar;
-      hi[r] += b1 * ar;
-    }
-    a += kMR;
-    b += ldb;
-  }
-  if (mode == kFinal) {
-    const v4f z = {0, 0, 0, 0};
-    const v4f bias0 = bias ? loadu(bias) : z, bias1 = bias ? loadu(bias + 4) : z;
-    for (int r = 0; r < kMR; ++r) {
-      storeu(c + r * ldc, alpha * lo[r] + bias0);
-      storeu(c + r * ldc + 4, alpha * hi[r] + bias1);
-    }
-    return;
-  }
-  for (int r = 0; r < kMR; ++r) {
-    v4f* row = reinterpret_cast<v4f*>(c + r * ldc);
-    if (mode == kAdd) {
-      row[0] += lo[r];
-      row[1] += hi[r];
-    } else {
-      row[0] = lo[r];
-      row[1] = hi[r];
-    }
-  }
-}
+using detail::kernel_tile;
+using detail::kAdd;
+using detail::kFinal;
+using detail::kStore;
 
 // Pack rows [i0, i0+mc) x k-slice [p0, p0+kc) of A into MR-row slivers: dst[s][k][r]. Rows past
-// the end of A are zeros (the kernel multiplies them; gemm_impl never stores them).
+// the end of A are zeros (the kernel multiplies them; gemm_impl never stores them). Each full
+// sliver takes a fast path for its layout; only a ragged last sliver goes element by element.
 template <class T>
 __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::int64_t mc, std::int64_t p0,
                                       std::int64_t kc, float* __restrict dst) {
   const T* src = static_cast<const T*>(a.data);
-  if (a.rs == 1 && i0 + mc <= a.rows) {  // A is a transposed row-major matrix: MR rows are adjacent
-    for (std::int64_t s = 0; s < mc; s += kGemmMR) {
-      float* d = dst + s * kc;
+  for (std::int64_t s = 0; s < mc; s += kGemmMR) {
+    float* d = dst + s * kc;
+    const bool full = i0 + s + kGemmMR <= a.rows;
+    if (full && a.rs == 1) {  // A is a transposed row-major matrix: the sliver's MR rows are adjacent
       const T* col = src + (i0 + s) + p0 * a.cs;
       if constexpr (std::is_same_v<T, float>) {
         for (std::int64_t k = 0; k < kc; ++k) {
@@ -81,54 +42,47 @@ __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::in
         for (std::int64_t k = 0; k < kc; ++k)
           for (std::int64_t r = 0; r < kGemmMR; ++r) d[k * kGemmMR + r] = load(col + k * a.cs + r);
       }
+      continue;
     }
-    return;
-  }
-  for (std::int64_t s = 0; s < mc; s += kGemmMR) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (full && a.cs == 1) {  // row-major: 4x4 vector transposes for rows 0..3, the rest scalar
+        const float* row = src + (i0 + s) * a.rs + p0;
+        const float* r0 = row;
+        const float* r1 = row + a.rs;
+        const float* r2 = row + 2 * a.rs;
+        const float* r3 = row + 3 * a.rs;
+        std::int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {
+          const v4f x0 = loadu(r0 + k), x1 = loadu(r1 + k), x2 = loadu(r2 + k), x3 = loadu(r3 + k);
+          const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
+          const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
+          storeu(d + (k + 0) * kGemmMR, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+          storeu(d + (k + 1) * kGemmMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+          storeu(d + (k + 2) * kGemmMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+          storeu(d + (k + 3) * kGemmMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+        }
+        for (; k < kc; ++k) {
+          d[k * kGemmMR + 0] = r0[k];
+          d[k * kGemmMR + 1] = r1[k];
+          d[k * kGemmMR + 2] = r2[k];
+          d[k * kGemmMR + 3] = r3[k];
+        }
+        for (std::int64_t q = 4; q < kGemmMR; ++q) {  // the 4x4 stores above leave these lanes alone
+          const float* rq = row + q * a.rs;
+          for (k = 0; k < kc; ++k) d[k * kGemmMR + q] = rq[k];
+        }
+        continue;
+      }
+    }
     for (std::int64_t r = 0; r < kGemmMR; ++r) {
       const std::int64_t i = i0 + s + r;
-      float* d = dst + s * kc + r;
+      float* dr = d + r;
       if (i >= a.rows) {
-        for (std::int64_t k = 0; k < kc; ++k) d[k * kGemmMR] = 0.0f;
+        for (std::int64_t k = 0; k < kc; ++k) dr[k * kGemmMR] = 0.0f;
         continue;
       }
       const T* row = src + i * a.rs + p0 * a.cs;
-      if constexpr (std::is_same_v<T, float>) {
-        if (a.cs == 1 && r == 0 && i + kGemmMR <= a.rows) {  // full sliver: 4x4 transposes, rest scalar
-          const float* r0 = row;
-          const float* r1 = row + a.rs;
-          const float* r2 = row + 2 * a.rs;
-          const float* r3 = row + 3 * a.rs;
-          float* dd = dst + s * kc;
-          std::int64_t k = 0;
-          for (; k + 4 <= kc; k += 4) {
-            const v4f x0 = loadu(r0 + k), x1 = loadu(r1 + k), x2 = loadu(r2 + k), x3 = loadu(r3 + k);
-            const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
-            const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
-            storeu(dd + (k + 0) * kGemmMR, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
-            storeu(dd + (k + 1) * kGemmMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
-            storeu(dd + (k + 2) * kGemmMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
-            storeu(dd + (k + 3) * kGemmMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
-          }
-          for (; k < kc; ++k) {
-            dd[k * kGemmMR + 0] = r0[k];
-            dd[k * kGemmMR + 1] = r1[k];
-            dd[k * kGemmMR + 2] = r2[k];
-            dd[k * kGemmMR + 3] = r3[k];
-          }
-          for (std::int64_t q = 4; q < kGemmMR; ++q) {  // the 4x4 stores above leave these lanes alone
-            const float* rq = row + q * a.rs;
-            for (k = 0; k < kc; ++k) dd[k * kGemmMR + q] = rq[k];
-          }
-          r = kGemmMR;  // the whole sliver is done
-          continue;
-        }
-      }
-      if (a.cs == 1) {
-        for (std::int64_t k = 0; k < kc; ++k) d[k * kGemmMR] = load(row + k);
-      } else {
-        for (std::int64_t k = 0; k < kc; ++k) d[k * kGemmMR] = load(row + k * a.cs);
-      }
+      for (std::int64_t k = 0; k < kc; ++k) dr[k * kGemmMR] = load(row + k * a.cs);
     }
   }
 }
@@ -252,8 +206,8 @@ void gemm_impl(float* ws, const MatView& a, const MatView& b, const OutView& c, 
           const std::int64_t mr = mc - s < kGemmMR ? mc - s : kGemmMR;
           if constexpr (direct_c) {
             if (single && mr == kGemmMR && nc == kGemmNR) {
-              kernel_tile(kc, as, pb, kGemmNR, static_cast<float*>(c.data) + (i0 + s) * c.rs + j0, c.rs, kFinal, alpha,
-                         bias ? bias + j0 : nullptr);
+              kernel_tile(kc, as, pb, kGemmNR, static_cast<float*>(c.data) + (i0 + s) * c.rs + j0, c.rs, kFinal,
+                          alpha, bias ? bias + j0 : nullptr);
               continue;
             }
           }

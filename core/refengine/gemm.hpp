@@ -48,6 +48,10 @@ struct KernelCtx {
 void gemm(KernelCtx& ctx, const MatView& a, const MatView& b, const OutView& c, float alpha = 1.0f,
           const Buf& bias = Buf{});
 
+// "fma" where this build's kernel fuses each multiply-add (one rounding; the "fma" WASM builds),
+// else "mul+add" (two roundings; native and the other WASM modules).
+const char* gemm_arithmetic();
+
 // The best rate (FLOP/s) of this gemm on a 256x256x256 float32 product, repeated for about
 // `seconds`: the "measured peak" that MFU is reported against (peak.cpp). Uses its own buffers,
 // outside any training inventory.

@@ -11,7 +11,22 @@ template <class TD, class TB>
 void column_sum(const TD* dy, TB* db, std::int64_t N, std::int64_t OC) {
   if constexpr (std::is_same_v<TD, float> && std::is_same_v<TB, float>) {
     const std::int64_t OC4 = OC / 4 * 4;
-    for (std::int64_t j = 0; j < OC4; j += 4) {  // four columns at a time, rows in order
+    std::int64_t j0 = 0;
+    for (; j0 + 16 <= OC; j0 += 16) {  // a 64-byte line of each row at a time, rows in order
+      v4f a0 = splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+      for (std::int64_t i = 0; i < N; ++i) {
+        const float* row = dy + i * OC + j0;
+        a0 += loadu(row);
+        a1 += loadu(row + 4);
+        a2 += loadu(row + 8);
+        a3 += loadu(row + 12);
+      }
+      storeu(db + j0, a0);
+      storeu(db + j0 + 4, a1);
+      storeu(db + j0 + 8, a2);
+      storeu(db + j0 + 12, a3);
+    }
+    for (std::int64_t j = j0; j < OC4; j += 4) {  // four columns at a time, rows in order
       v4f acc = splat(0.0f);
       for (std::int64_t i = 0; i < N; ++i) acc += loadu(dy + i * OC + j);
       storeu(db + j, acc);

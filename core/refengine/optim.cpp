@@ -134,6 +134,15 @@ UpdateCounts optimizer_update(const OptimizerHyper& h, std::int64_t t, float inv
 }
 
 bool all_finite(const Buf& b) {
+  if (b.dtype == DType::f32) {  // x·0 is 0 for every finite x and NaN for ±inf and NaN: one vector sum
+    const float* p = b.as<const float>();
+    v4f acc = splat(0.0f);
+    std::int64_t i = 0;
+    for (; i + 4 <= b.numel; i += 4) acc += loadu(p + i) * 0.0f;
+    float tail = 0.0f;
+    for (; i < b.numel; ++i) tail += p[i] * 0.0f;
+    return hsum(acc) + tail == 0.0f;
+  }
   return dispatch(b.dtype, [&](auto tag) {
     const auto* p = b.as<const decltype(tag)>();
     bool ok = true;

@@ -48,6 +48,7 @@ function measure(TrainSession, workload, steps, warmup, now) {
     }
     const report = JSON.parse(session.report());
     return { engine_ms: engine, call_ms: call, last_loss: loss, model_flops_per_step: report.flops.model_per_step,
+      matmul_arithmetic: report.flops.matmul_arithmetic,
       memory_match: report.memory.match };
   } finally {
     session.delete();
@@ -59,7 +60,7 @@ function summarize(m) {
   const med = median(m.engine_ms);
   return { steps: m.engine_ms.length, warmup_steps: WARMUP, median_step_ms: round(med), min_step_ms: round(Math.min(...m.engine_ms)),
     median_call_ms: round(median(m.call_ms)), gflops_per_s: round(m.model_flops_per_step / (med / 1000) / 1e9),
-    last_loss: round(m.last_loss, 6), memory_match: m.memory_match };
+    last_loss: round(m.last_loss, 6), memory_match: m.memory_match, matmul_arithmetic: m.matmul_arithmetic };
 }
 
 const loadavg_before = os.loadavg();
@@ -78,13 +79,15 @@ const engine = await loadTrainEngine();
 const node = summarize(measure(engine.TrainSession, WORKLOAD, STEPS, WARMUP, () => performance.now()));
 
 // ---- WASM in headless Chromium (module Web Worker), page served with the strict CSP
-async function inChromium() {
+// `name`: lab_train (multiply, then add) or lab_train_fma (relaxed-SIMD fused multiply-add, which
+// the lab's worker loads where the browser validates relaxed SIMD, as Chromium does).
+async function inChromium(name) {
   const site = mkdtempSync(path.join(os.tmpdir(), 'lab08-refbench-site-'));
   const profile = mkdtempSync(path.join(os.tmpdir(), 'lab08-refbench-profile-'));
   let context, server;
   try {
-    copyFileSync(path.join(wasmDir, 'lab_train.mjs'), path.join(site, 'lab_train.mjs'));
-    copyFileSync(path.join(wasmDir, 'lab_train.wasm'), path.join(site, 'lab_train.wasm'));
+    copyFileSync(path.join(wasmDir, `${name}.mjs`), path.join(site, `${name}.mjs`));
+    copyFileSync(path.join(wasmDir, `${name}.wasm`), path.join(site, `${name}.wasm`));
     writeFileSync(path.join(site, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
       '<link rel="icon" href="data:,"><title>reference engine benchmark</title>' +
       '<script type="module" src="./page.mjs"></script></head><body></body></html>\n');
@@ -94,7 +97,7 @@ async function inChromium() {
       "worker.onerror = (e) => { window.__result = { error: String(e.message || e) }; };\n" +
       `worker.postMessage(${JSON.stringify({ workload: WORKLOAD, steps: STEPS, warmup: WARMUP })});\n`);
     writeFileSync(path.join(site, 'worker.mjs'),
-      "import createLabTrain from './lab_train.mjs';\n" +
+      `import createLabTrain from './${name}.mjs';\n` +
       `const measure = ${measure.toString()};\n` +
       'self.onmessage = async (e) => {\n' +
       '  try {\n' +
@@ -124,12 +127,15 @@ async function inChromium() {
     rmSync(profile, { recursive: true, force: true });
   }
 }
-let browser;
-try {
-  browser = await inChromium();
-} catch (err) {
-  browser = { error: String(err.message).slice(0, 500) };
+async function tryChromium(name) {
+  try {
+    return await inChromium(name);
+  } catch (err) {
+    return { error: String(err.message).slice(0, 500) };
+  }
 }
+const browser = await tryChromium('lab_train_fma');
+const browserPlain = await tryChromium('lab_train');
 
 const ratio = (a, b) => (a && b && !a.error && !b.error ? round(b.median_step_ms / a.median_step_ms) : null);
 console.log(JSON.stringify({
@@ -137,15 +143,19 @@ console.log(JSON.stringify({
   model_flops_per_step: 2642411520,
   native,
   wasm_node: node,
+  // wasm_chromium: the build the lab runs in Chromium (fused multiply-add); _plain: the fallback build.
   wasm_chromium: browser,
+  wasm_chromium_plain: browserPlain,
   // Speed of WASM as a fraction of native speed (native ms / WASM ms): 1.0 = as fast as native.
   wasm_node_fraction_of_native: ratio(node, native),
   wasm_chromium_fraction_of_native: ratio(browser, native),
+  wasm_chromium_plain_fraction_of_native: ratio(browserPlain, native),
+  fma_speedup_in_chromium: ratio(browser, browserPlain),
   targets: { chromium_step_ms_max: 75, wasm_fraction_of_native_min: 0.6 },
   meets_chromium_target: browser && !browser.error ? browser.median_step_ms <= 75 : null,
   meets_ratio_target: ratio(browser, native) !== null ? ratio(browser, native) >= 0.6 : null,
   native_build: 'g++ -O2, x86-64 baseline (SSE2, no -march=native), same sources as the WASM build',
-  wasm_build: 'em++ -O3 -msimd128 -fwasm-exceptions',
+  wasm_build: 'em++ -O3 -msimd128 -fwasm-exceptions; lab_train_fma: the matmul kernel also -mrelaxed-simd (f32x4.relaxed_madd)',
   cpu_model: os.cpus()[0]?.model ?? 'unknown',
   cpus: os.cpus().length,
   loadavg_before,

@@ -1,12 +1,14 @@
 // The "Measure it" panel in headless Chromium under the strict CSP: reached from the act navigation
 // (its code, the worker and lab_train load only then), a short run whose progress advances and whose
-// numbers equal the same request run in Node (losses and every byte count; times vary), the page
+// numbers equal the same request run in Node on the same build (losses and every byte count; times
+// vary; Chromium has relaxed SIMD, so that is the fused-multiply-add build, lab_train_fma), the page
 // staying responsive during a long run that is then cancelled, the stall demo, axe-core in light and
 // dark schemes, no console errors and no request to another origin.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
 import { loadTrainEngine } from '../../scripts/engine-node.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
 import { trainRequest, DEFAULT_SETTINGS } from '../../web/src/measure-model.js';
 import { stallRequests } from '../../web/src/stall-model.js';
 import { formatSmallBytes } from '../../web/src/format.js';
@@ -16,8 +18,13 @@ let browser;
 let page;
 let problems;
 const requested = [];
-const trainEngine = await loadTrainEngine();
-const nodeTrain = (req) => JSON.parse(trainEngine.train(JSON.stringify(req)));
+// The request run by lab_train_fma in a Node with relaxed SIMD (Node 20 needs the flag): the module
+// the page's worker loads in Chromium, so losses and stall counts must match bit for bit.
+const FMA_TRAIN = "import { loadTrainEngineFma } from './scripts/engine-node.mjs';" +
+  "const m = await loadTrainEngineFma(); let s = ''; for await (const c of process.stdin) s += c; process.stdout.write(m.train(s));";
+const nodeTrain = (req) => JSON.parse(execFileSync(process.execPath,
+  ['--experimental-wasm-relaxed-simd', '--no-experimental-fetch', '--input-type=module', '-e', FMA_TRAIN],
+  { input: JSON.stringify(req), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 
 before(async () => {
   srv = await startServer();
@@ -56,7 +63,7 @@ test('the panel opens from the act navigation, and only then loads its code, the
   await page.waitForSelector('.act--measure');
   assert.match(page.url(), /\?act=measure/);
   assert.equal(await page.locator('.act-nav a[aria-current="page"]').textContent(), 'Measure it');
-  await until(() => requested.some((u) => /lab_train-.*\.wasm$/.test(u)), 'the worker to fetch lab_train');
+  await until(() => requested.some((u) => /lab_train(_fma)?-.*\.wasm$/.test(u)), 'the worker to fetch lab_train');
   assert.ok(requested.some((u) => /engine-worker-.*\.js$/.test(u)));
   assert.ok(requested.some((u) => /measure-.*\.js$/.test(u)));
   assert.match(await page.locator('.act--measure .empty-note').first().textContent(), /Nothing measured yet/);
@@ -103,6 +110,9 @@ test('a short run advances its progress and shows the engine’s losses and byte
   const speed = Object.fromEntries(await page.locator('.speed__row dd').evaluateAll((dds) => dds.map((dd) => [dd.parentElement.dataset.key, Number(dd.dataset.value)])));
   assert.ok(speed.peak_flops_per_s > 1e8 && speed.model_flops_per_s > 1e7, JSON.stringify(speed));
   assert.ok(Math.abs(speed.mfu - speed.model_flops_per_s / speed.peak_flops_per_s) < 1e-9);
+  // Chromium has relaxed SIMD, so the worker loaded the fused-multiply-add build, and says so.
+  assert.equal(await page.locator('.speed__row[data-key="matmul_arithmetic"] dd').getAttribute('data-value'), 'fma');
+  assert.match(await page.locator('.speed__row[data-key="matmul_arithmetic"] dd').textContent(), /fused multiply-add/);
   assert.match(await page.locator('.model-line').textContent(), new RegExp(`Model: ${report.model.parameters.toLocaleString('en-US')} parameters`));
   // The header's units toggle switches the panel to MiB.
   await page.locator('.units input[value="gib"]').check();
@@ -197,7 +207,7 @@ test('dark scheme with reduced motion: no axe violations after a run, and the la
 test('when the training module cannot be loaded the panel says so, and the rest of the lab keeps working', async () => {
   const b = await launch();
   try {
-    await b.context.route(/lab_train-.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await b.context.route(/lab_train(_fma)?-.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
     const w = await watchedPage(b.context, srv.origin);
     await openLab(w.page, `${srv.origin}/?act=measure`);
     await w.page.waitForSelector('.act--measure');
@@ -207,6 +217,27 @@ test('when the training module cannot be loaded the panel says so, and the rest 
     assert.equal(await w.page.getByRole('button', { name: 'Run', exact: true }).isEnabled(), true);
     await w.page.locator('.act-nav a', { hasText: 'Act 1' }).click();
     await w.page.waitForSelector('.prediction');
+    assert.deepEqual(w.problems.foreignRequests, []);
+  } finally { await b.close(); }
+});
+
+test('when the fused-multiply-add build cannot be loaded the worker falls back to the plain one', async () => {
+  const b = await launch();
+  try {
+    await b.context.route(/lab_train_fma-.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    const w = await watchedPage(b.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure`);
+    await w.page.waitForSelector('.act--measure');
+    const settings = { ...DEFAULT_SETTINGS, batch_size: 2, seq_len: 16, steps: 10 };
+    for (const [key, value] of [['batch_size', 2], ['seq_len', 16], ['steps', 10]])
+      await w.page.locator(`[data-control="${key}"] select`).selectOption(String(value));
+    await w.page.getByRole('button', { name: 'Run', exact: true }).click();
+    await w.page.waitForSelector('.run-status:not(.run-status--stall)[data-state="done"]', { timeout: 60000 });
+    assert.equal(await w.page.locator('.speed__row[data-key="matmul_arithmetic"] dd').getAttribute('data-value'), 'mul+add');
+    const plain = await loadTrainEngine();
+    const report = JSON.parse(plain.train(JSON.stringify(trainRequest(settings))));
+    const losses = await w.page.locator('.act--measure section.panel').nth(1).locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    assert.deepEqual(losses, report.losses);
     assert.deepEqual(w.problems.foreignRequests, []);
   } finally { await b.close(); }
 });

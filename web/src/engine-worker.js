@@ -1,17 +1,33 @@
 // The "Measure it" Web Worker: the second half of the engine adapter (engine.js creates it and is the
-// only module that talks to it). It loads the reference training engine (lab_train, a WASM module of
-// its own so the page's first load stays small) and runs one TrainSession at a time through
-// train-runner.js, so the page's main thread never runs a training step.
+// only module that talks to it). It loads the reference training engine (a WASM module of its own so
+// the page's first load stays small) and runs one TrainSession at a time through train-runner.js, so
+// the page's main thread never runs a training step.
+// Two builds of the engine exist; they differ only in the matmul kernel's arithmetic: lab_train_fma
+// fuses each multiply-add (relaxed SIMD; faster, one rounding) and is loaded where the browser
+// validates relaxed SIMD, lab_train (multiply, then add) everywhere else or if the first fails.
 // Protocol: page → worker {type:'load'} | {type:'run', id, request} | {type:'cancel', id};
-// worker → page {type:'ready', version} | {type:'failed', message} | run messages tagged with id.
-import createLabTrain from '@engine/lab_train.mjs';
+// worker → page {type:'ready', version, arithmetic} | {type:'failed', message} | run messages tagged with id.
 import { runTraining } from './train-runner.js';
+import { relaxedSimdSupported } from './wasm-features.js';
 
 let modulePromise = null;
 let current = null; // { id, stop }
 
+async function instantiate() {
+  if (relaxedSimdSupported()) {
+    try {
+      const { default: createFma } = await import('@engine/lab_train_fma.mjs');
+      return { mod: await createFma(), arithmetic: 'fma' };
+    } catch {
+      // fall through to the plain build: same engine, multiply then add
+    }
+  }
+  const { default: createPlain } = await import('@engine/lab_train.mjs');
+  return { mod: await createPlain(), arithmetic: 'mul+add' };
+}
+
 function load() {
-  modulePromise ||= createLabTrain().catch((err) => {
+  modulePromise ||= instantiate().catch((err) => {
     modulePromise = null;
     throw err;
   });
@@ -22,7 +38,7 @@ async function run(id, request) {
   const job = { id, stop: false };
   current = job;
   try {
-    const mod = await load();
+    const { mod } = await load();
     await runTraining(mod.TrainSession, request, {
       post: (msg) => self.postMessage({ ...msg, id }),
       shouldStop: () => job.stop,
@@ -37,7 +53,7 @@ async function run(id, request) {
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === 'load') {
-    load().then((mod) => self.postMessage({ type: 'ready', version: mod.version() }),
+    load().then(({ mod, arithmetic }) => self.postMessage({ type: 'ready', version: mod.version(), arithmetic }),
       (err) => self.postMessage({ type: 'failed', message: err && err.message ? err.message : String(err) }));
   } else if (msg.type === 'run') {
     run(msg.id, msg.request);

@@ -189,6 +189,11 @@ export function timelineSummary(tl, units = 'gb') {
 }
 
 // ---- speed: FLOP/s, tokens/s, MFU against the measured matmul peak
+// The engine's name for its matmul kernel's arithmetic (report.flops.matmul_arithmetic) in words.
+const MATMUL_ARITHMETIC = {
+  fma: 'fused multiply-add (WebAssembly relaxed SIMD): one instruction and one rounding per step',
+  'mul+add': 'multiply, then add (plain WebAssembly SIMD): two instructions and two roundings per step',
+};
 export function speedRows(report) {
   const tp = report.throughput || {};
   const rows = [];
@@ -202,6 +207,8 @@ export function speedRows(report) {
   if (report.peak) add('peak_flops_per_s', 'Measured peak of this CPU (matmul kernel)', report.peak.flops_per_s, formatFlopRate(report.peak.flops_per_s));
   add('mfu', 'MFU (model FLOP/s ÷ measured peak)', tp.mfu, formatPercent(tp.mfu, 1));
   if (report.flops.executed_per_step !== report.flops.model_per_step) add('hfu', 'HFU (executed FLOP/s ÷ measured peak)', tp.hfu, formatPercent(tp.hfu, 1));
+  const arithmetic = MATMUL_ARITHMETIC[report.flops.matmul_arithmetic];
+  if (arithmetic) rows.push({ key: 'matmul_arithmetic', label: 'Matmul arithmetic in this browser', value: report.flops.matmul_arithmetic, text: arithmetic });
   return rows;
 }
 

@@ -1,6 +1,7 @@
 // Optimizer steps against values computed by hand (in double) from the textbook update rules.
 #include <doctest/doctest.h>
 #include <cmath>
+#include <limits>
 #include <vector>
 #include "refengine/optim.hpp"
 
@@ -102,6 +103,22 @@ TEST_CASE("the overflow check finds Inf and NaN in 16-bit and 32-bit gradients")
   CHECK_FALSE(all_finite(f32(bad)));
   std::vector<std::uint16_t> h = {0x3c00, 0x7c00};
   CHECK_FALSE(all_finite(Buf{h.data(), DType::f16, 2}));
+  // Every position of a 4-wide vector body and of the scalar tail, with each kind of non-finite,
+  // next to the largest finite values (whose products with 0 must not overflow).
+  const float kinds[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), std::nanf("")};
+  for (int n = 1; n <= 11; ++n) {
+    std::vector<float> g(static_cast<std::size_t>(n), std::numeric_limits<float>::max());
+    g[0] = -0.0f;
+    CHECK(all_finite(f32(g)));
+    for (int at = 0; at < n; ++at)
+      for (float bad_value : kinds) {
+        std::vector<float> x = g;
+        x[static_cast<std::size_t>(at)] = bad_value;
+        CAPTURE(n);
+        CAPTURE(at);
+        CHECK_FALSE(all_finite(f32(x)));
+      }
+  }
 }
 
 TEST_CASE("the vectorised FP32 Adam gives the same bits as the scalar loop") {

@@ -127,6 +127,12 @@ test('speed figures are the engine’s throughput; MFU and the peak appear only 
   const plain = Object.fromEntries(speedRows(train(small({}))).map((row) => [row.key, row]));
   assert.equal(plain.mfu, undefined);
   assert.equal(plain.executed_flops_per_s, undefined);
+  // The Node engine here is the plain build: the row names its arithmetic in words.
+  assert.equal(r.flops.matmul_arithmetic, 'mul+add');
+  assert.equal(rows.matmul_arithmetic.value, 'mul+add');
+  assert.match(rows.matmul_arithmetic.text, /multiply, then add/);
+  const fused = Object.fromEntries(speedRows({ ...r, flops: { ...r.flops, matmul_arithmetic: 'fma' } }).map((row) => [row.key, row]));
+  assert.match(fused.matmul_arithmetic.text, /fused multiply-add/);
 });
 
 test('the loss summary quotes the engine’s losses, the uniform guess and the task floor', () => {
