@@ -24,6 +24,8 @@ using detail::kStore;
 // Pack rows [i0, i0+mc) x k-slice [p0, p0+kc) of A into MR-row slivers: dst[s][k][r]. Rows past
 // the end of A are zeros (the kernel multiplies them; gemm_impl never stores them). Each full
 // sliver takes a fast path for its layout; only a ragged last sliver goes element by element.
+// Hot loops step pointers rather than index them: Emscripten turns off LLVM's loop strength
+// reduction, so `base + k * stride` would cost a multiply per access in WASM.
 template <class T>
 __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::int64_t mc, std::int64_t p0,
                                       std::int64_t kc, float* __restrict dst) {
@@ -34,9 +36,10 @@ __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::in
     if (full && a.rs == 1) {  // A is a transposed row-major matrix: the sliver's MR rows are adjacent
       const T* col = src + (i0 + s) + p0 * a.cs;
       if constexpr (std::is_same_v<T, float>) {
-        for (std::int64_t k = 0; k < kc; ++k) {
-          storeu(d + k * kGemmMR, loadu(col + k * a.cs));  // rows 0..3
-          for (std::int64_t r = 4; r < kGemmMR; ++r) d[k * kGemmMR + r] = col[k * a.cs + r];
+        float* dd = d;
+        for (std::int64_t k = 0; k < kc; ++k, col += a.cs, dd += kGemmMR) {
+          storeu(dd, loadu(col));  // rows 0..3
+          for (std::int64_t r = 4; r < kGemmMR; ++r) dd[r] = col[r];
         }
       } else {
         for (std::int64_t k = 0; k < kc; ++k)
@@ -45,31 +48,35 @@ __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::in
       continue;
     }
     if constexpr (std::is_same_v<T, float>) {
-      if (full && a.cs == 1) {  // row-major: 4x4 vector transposes for rows 0..3, the rest scalar
-        const float* row = src + (i0 + s) * a.rs + p0;
-        const float* r0 = row;
-        const float* r1 = row + a.rs;
-        const float* r2 = row + 2 * a.rs;
-        const float* r3 = row + 3 * a.rs;
+      if (full && a.cs == 1) {  // row-major: 4x4 vector transposes for rows 0..3, row 4 by lanes
+        const float* r0 = src + (i0 + s) * a.rs + p0;
+        const float* r1 = r0 + a.rs;
+        const float* r2 = r0 + 2 * a.rs;
+        const float* r3 = r0 + 3 * a.rs;
+        const float* r4 = r0 + 4 * a.rs;
+        static_assert(kGemmMR == 5, "this path moves row 4 with rows 0..3");
+        float* dd = d;
         std::int64_t k = 0;
-        for (; k + 4 <= kc; k += 4) {
-          const v4f x0 = loadu(r0 + k), x1 = loadu(r1 + k), x2 = loadu(r2 + k), x3 = loadu(r3 + k);
+        for (; k + 4 <= kc; k += 4, r0 += 4, r1 += 4, r2 += 4, r3 += 4, r4 += 4, dd += 4 * kGemmMR) {
+          const v4f x0 = loadu(r0), x1 = loadu(r1), x2 = loadu(r2), x3 = loadu(r3), x4 = loadu(r4);
           const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
           const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
-          storeu(d + (k + 0) * kGemmMR, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
-          storeu(d + (k + 1) * kGemmMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
-          storeu(d + (k + 2) * kGemmMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
-          storeu(d + (k + 3) * kGemmMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+          storeu(dd, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+          storeu(dd + kGemmMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+          storeu(dd + 2 * kGemmMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+          storeu(dd + 3 * kGemmMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+          // Row 4 goes into the slots the 4-wide stores above leave alone.
+          dd[4] = x4[0];
+          dd[kGemmMR + 4] = x4[1];
+          dd[2 * kGemmMR + 4] = x4[2];
+          dd[3 * kGemmMR + 4] = x4[3];
         }
-        for (; k < kc; ++k) {
-          d[k * kGemmMR + 0] = r0[k];
-          d[k * kGemmMR + 1] = r1[k];
-          d[k * kGemmMR + 2] = r2[k];
-          d[k * kGemmMR + 3] = r3[k];
-        }
-        for (std::int64_t q = 4; q < kGemmMR; ++q) {  // the 4x4 stores above leave these lanes alone
-          const float* rq = row + q * a.rs;
-          for (k = 0; k < kc; ++k) d[k * kGemmMR + q] = rq[k];
+        for (; k < kc; ++k, ++r0, ++r1, ++r2, ++r3, ++r4, dd += kGemmMR) {
+          dd[0] = *r0;
+          dd[1] = *r1;
+          dd[2] = *r2;
+          dd[3] = *r3;
+          dd[4] = *r4;
         }
         continue;
       }
@@ -101,29 +108,31 @@ __attribute__((noinline)) void pack_b(const MatView& b, std::int64_t p0, std::in
         const float* q1 = q0 + b.cs;
         const float* q2 = q0 + 2 * b.cs;
         const float* q3 = q0 + 3 * b.cs;
-        for (std::int64_t k = 0; k < k4; k += 4) {
-          const v4f x0 = loadu(q0 + k), x1 = loadu(q1 + k), x2 = loadu(q2 + k), x3 = loadu(q3 + k);
+        float* d = dst + c0;
+        for (std::int64_t k = 0; k < k4; k += 4, q0 += 4, q1 += 4, q2 += 4, q3 += 4, d += 4 * kGemmNR) {
+          const v4f x0 = loadu(q0), x1 = loadu(q1), x2 = loadu(q2), x3 = loadu(q3);
           const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
           const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
-          storeu(dst + (k + 0) * kGemmNR + c0, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
-          storeu(dst + (k + 1) * kGemmNR + c0, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
-          storeu(dst + (k + 2) * kGemmNR + c0, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
-          storeu(dst + (k + 3) * kGemmNR + c0, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+          storeu(d, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+          storeu(d + kGemmNR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+          storeu(d + 2 * kGemmNR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+          storeu(d + 3 * kGemmNR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
         }
-        for (std::int64_t k = k4; k < kc; ++k) {
-          dst[k * kGemmNR + c0 + 0] = q0[k];
-          dst[k * kGemmNR + c0 + 1] = q1[k];
-          dst[k * kGemmNR + c0 + 2] = q2[k];
-          dst[k * kGemmNR + c0 + 3] = q3[k];
+        for (std::int64_t k = k4; k < kc; ++k, ++q0, ++q1, ++q2, ++q3, d += kGemmNR) {
+          d[0] = *q0;
+          d[1] = *q1;
+          d[2] = *q2;
+          d[3] = *q3;
         }
       }
       return;
     }
     if (b.cs == 1 && nc == kGemmNR) {  // two vector copies per k (a plain loop becomes a memcpy call)
-      for (std::int64_t k = 0; k < kc; ++k) {
-        const float* row = src + (p0 + k) * b.rs + j0;
-        storeu(dst + k * kGemmNR, loadu(row));
-        storeu(dst + k * kGemmNR + 4, loadu(row + 4));
+      const float* row = src + p0 * b.rs + j0;
+      float* d = dst;
+      for (std::int64_t k = 0; k < kc; ++k, row += b.rs, d += kGemmNR) {
+        storeu(d, loadu(row));
+        storeu(d + 4, loadu(row + 4));
       }
       return;
     }

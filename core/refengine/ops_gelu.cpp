@@ -9,14 +9,15 @@ namespace lab::ref {
 namespace {
 // Vector twins of gelu_value / gelu_grad (same operations, so the same bits as the scalar tail).
 inline v4f gelu_value_v4(v4f x) {
-  const v4f u2 = (2.0f * kGeluK) * (x + kGeluA * x * x * x);
-  const v4f s = 1.0f / (1.0f + exp_approx_v4(-u2));
-  return x * s;
+  const v4f x2 = x * x;
+  const v4f minus_u2 = x * (x2 * -kGeluU3 - kGeluU1);
+  return x / (1.0f + exp_approx_v4(minus_u2));
 }
 inline v4f gelu_grad_v4(v4f x) {
-  const v4f u2 = (2.0f * kGeluK) * (x + kGeluA * x * x * x);
-  const v4f s = 1.0f / (1.0f + exp_approx_v4(-u2));
-  const v4f du2 = (2.0f * kGeluK) * (1.0f + (3.0f * kGeluA) * x * x);
+  const v4f x2 = x * x;
+  const v4f minus_u2 = x * (x2 * -kGeluU3 - kGeluU1);
+  const v4f s = 1.0f / (1.0f + exp_approx_v4(minus_u2));
+  const v4f du2 = x2 * kGeluD2 + kGeluU1;
   return s + x * s * (1.0f - s) * du2;
 }
 

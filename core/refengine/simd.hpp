@@ -66,12 +66,10 @@ inline v4f exp_approx_v4(v4f x) {
   v4f r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   const v4f z = r * r;
-  v4f p = splat(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  const v4f p01 = 1.6666665459e-1f * r + 5.0000001201e-1f;  // Estrin's scheme, as in exp_approx
+  const v4f p23 = 8.3334519073e-3f * r + 4.1665795894e-2f;
+  const v4f p45 = 1.9875691500e-4f * r + 1.3981999507e-3f;
+  v4f p = (p01 + z * p23) + (z * z) * p45;
   p = p * z + r + 1.0f;
   // n as an integer without a float->int conversion (V8 spends ~6 instructions on one): t and
   // magic share an exponent, so their bit patterns differ by exactly n.
