@@ -201,6 +201,13 @@ void gemm_impl(float* ws, const MatView& a, const MatView& b, const OutView& c, 
     }
     return;
   }
+  // K <= MC (one K slice, the accumulator block then unused and at least K x ldacc floats) and
+  // several MC blocks of A: pack every B panel once, up front, into the accumulator block, rather
+  // than once per block (a 512-token batch is four blocks).
+  const bool b_once = k <= kGemmMC && m > kGemmMC;
+  static_assert(kGemmMC <= kGemmKC, "K <= MC means a single K slice");
+  if (b_once)
+    for (std::int64_t j0 = 0; j0 < n; j0 += kGemmNR) pack_b_any(b, 0, k, j0, acc + j0 * k);
   for (std::int64_t i0 = 0; i0 < m; i0 += kGemmMC) {
     const std::int64_t mc = m - i0 < kGemmMC ? m - i0 : kGemmMC;
     const std::int64_t mc_pad = round_up(mc, kGemmMR);
@@ -209,22 +216,23 @@ void gemm_impl(float* ws, const MatView& a, const MatView& b, const OutView& c, 
       pack_a_any(a, i0, mc_pad, p0, kc, pa);
       for (std::int64_t j0 = 0; j0 < n; j0 += kGemmNR) {
         const std::int64_t nc = n - j0 < kGemmNR ? n - j0 : kGemmNR;
-        pack_b_any(b, p0, kc, j0, pb);
+        const float* panel = b_once ? acc + j0 * k : pb;
+        if (!b_once) pack_b_any(b, p0, kc, j0, pb);
         for (std::int64_t s = 0; s < mc_pad; s += kGemmMR) {
           const float* as = pa + s * kc;
           const std::int64_t mr = mc - s < kGemmMR ? mc - s : kGemmMR;
           if constexpr (direct_c) {
             if (single && mr == kGemmMR && nc == kGemmNR) {
-              kernel_tile(kc, as, pb, kGemmNR, static_cast<float*>(c.data) + (i0 + s) * c.rs + j0, c.rs, kFinal,
+              kernel_tile(kc, as, panel, kGemmNR, static_cast<float*>(c.data) + (i0 + s) * c.rs + j0, c.rs, kFinal,
                           alpha, bias ? bias + j0 : nullptr);
               continue;
             }
           }
           if (single) {
-            kernel_tile(kc, as, pb, kGemmNR, tile, kGemmNR, kStore, 1.0f, nullptr);
+            kernel_tile(kc, as, panel, kGemmNR, tile, kGemmNR, kStore, 1.0f, nullptr);
             store_rows<TC, TB>(tile, kGemmNR, mr, nc, c, i0 + s, j0, alpha, bias);
           } else {
-            kernel_tile(kc, as, pb, kGemmNR, acc + s * ldacc + j0, ldacc, p0 > 0 ? kAdd : kStore, 1.0f, nullptr);
+            kernel_tile(kc, as, panel, kGemmNR, acc + s * ldacc + j0, ldacc, p0 > 0 ? kAdd : kStore, 1.0f, nullptr);
           }
         }
       }

@@ -11,17 +11,34 @@
 namespace lab::ref {
 
 namespace {
-// float32 rows: exp computed once (stored, then scaled), four lanes at a time.
+// float32 rows: exp computed once (stored, then scaled), four lanes at a time and the exps in
+// blocks of four vectors (simd.hpp says why). The max is order-free; sums run in the scalar order.
 __attribute__((noinline)) void softmax_rows_f32(const float* x, float* y, std::int64_t rows, std::int64_t cols,
                                                 bool causal) {
+  constexpr int kBlock = 4;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
     float* yr = y + r * cols;
     const std::int64_t valid = causal ? (r + 1 < cols ? r + 1 : cols) : cols;
     float mx = xr[0];
-    for (std::int64_t j = 1; j < valid; ++j) mx = xr[j] > mx ? xr[j] : mx;
+    std::int64_t j = 1;
+    if (valid >= 8) {  // lanes keep the same "x > m ? x : m" rule; a NaN anywhere ends as all-NaN either way
+      v4f m4 = loadu(xr);
+      for (j = 4; j + 4 <= valid; j += 4) m4 = clamp_below(loadu(xr + j), m4);
+      for (int q = 0; q < 4; ++q) mx = m4[q] > mx ? m4[q] : mx;
+    }
+    for (; j < valid; ++j) mx = xr[j] > mx ? xr[j] : mx;
     v4f vsum = splat(0.0f);
-    std::int64_t j = 0;
+    j = 0;
+    for (; j + 4 * kBlock <= valid; j += 4 * kBlock) {
+      v4f e[kBlock];
+      for (int q = 0; q < kBlock; ++q) e[q] = loadu(xr + j + 4 * q) - mx;
+      exp_approx_block<kBlock>(e);
+      for (int q = 0; q < kBlock; ++q) {
+        storeu(yr + j + 4 * q, e[q]);
+        vsum += e[q];
+      }
+    }
     for (; j + 4 <= valid; j += 4) {
       const v4f e = exp_approx_v4(loadu(xr + j) - mx);
       storeu(yr + j, e);
@@ -33,7 +50,8 @@ __attribute__((noinline)) void softmax_rows_f32(const float* x, float* y, std::i
       sum += yr[j];
     }
     const float inv = 1.0f / sum;
-    for (j = 0; j < valid; ++j) yr[j] *= inv;
+    for (j = 0; j + 4 <= valid; j += 4) storeu(yr + j, loadu(yr + j) * inv);
+    for (; j < valid; ++j) yr[j] *= inv;
     for (; j < cols; ++j) yr[j] = 0.0f;
   }
 }

@@ -56,25 +56,40 @@ inline v4f clamp_below(v4f x, v4f lo) {
 #endif
 }
 
-// Vector twin of exp_approx (fastmath.hpp).
-inline v4f exp_approx_v4(v4f x) {
-  x = clamp_above(x, splat(88.0f));
-  x = clamp_below(x, splat(-87.3f));
+// Vector twin of exp_approx (fastmath.hpp) on N vectors in place, each step on all N before the
+// next. One vector's exp is a chain of ~15 dependent operations that the CPU's scheduler cannot
+// overlap much with the next vector's (V8 emits WASM in order); steps over 16 independent vectors
+// make the loop throughput-bound (measured 1.5x faster GELU in Chromium than 3 interleaved calls).
+template <int N>
+inline void exp_approx_block(v4f* xs) {
   const v4f magic = splat(12582912.0f);
-  const v4f t = x * 1.44269504088896341f + magic;  // magic + n, exactly: |n| <= 127 < 2^22
-  const v4f n = t - magic;
-  v4f r = x - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  const v4f z = r * r;
-  const v4f p01 = 1.6666665459e-1f * r + 5.0000001201e-1f;  // Estrin's scheme, as in exp_approx
-  const v4f p23 = 8.3334519073e-3f * r + 4.1665795894e-2f;
-  const v4f p45 = 1.9875691500e-4f * r + 1.3981999507e-3f;
-  v4f p = (p01 + z * p23) + (z * z) * p45;
-  p = p * z + r + 1.0f;
-  // n as an integer without a float->int conversion (V8 spends ~6 instructions on one): t and
-  // magic share an exponent, so their bit patterns differ by exactly n.
-  const v4i e = (((v4i)t - (v4i)magic) + 127) << 23;
-  return p * (v4f)e;  // a vector cast between same-size types reinterprets the bits
+  v4f t[N], r[N];
+  for (int j = 0; j < N; ++j) {
+    v4f x = clamp_above(xs[j], splat(88.0f));
+    xs[j] = clamp_below(x, splat(-87.3f));
+  }
+  for (int j = 0; j < N; ++j) t[j] = xs[j] * 1.44269504088896341f + magic;  // magic + n, exactly: |n| <= 127
+  for (int j = 0; j < N; ++j) {
+    const v4f n = t[j] - magic;
+    r[j] = xs[j] - n * 0.693359375f;
+    r[j] = r[j] - n * -2.12194440e-4f;
+  }
+  for (int j = 0; j < N; ++j) {
+    const v4f z = r[j] * r[j];
+    const v4f p01 = 1.6666665459e-1f * r[j] + 5.0000001201e-1f;  // Estrin's scheme, as in exp_approx
+    const v4f p23 = 8.3334519073e-3f * r[j] + 4.1665795894e-2f;
+    const v4f p45 = 1.9875691500e-4f * r[j] + 1.3981999507e-3f;
+    v4f p = (p01 + z * p23) + (z * z) * p45;
+    p = p * z + r[j] + 1.0f;
+    // n as an integer without a float->int conversion (V8 spends ~6 instructions on one): t and
+    // magic share an exponent, so their bit patterns differ by exactly n.
+    const v4i e = (((v4i)t[j] - (v4i)magic) + 127) << 23;
+    xs[j] = p * (v4f)e;  // a vector cast between same-size types reinterprets the bits
+  }
+}
+inline v4f exp_approx_v4(v4f x) {
+  exp_approx_block<1>(&x);
+  return x;
 }
 
 }  // namespace lab::ref

@@ -1,7 +1,9 @@
 // Central-difference gradient checks, one per op: L = Σ out·R for a fixed random R, the analytic
 // gradient from the op's backward against (L(x+h) − L(x−h)) / 2h for every input element.
 #include <doctest/doctest.h>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <vector>
 #include "refengine/fastmath.hpp"
@@ -167,6 +169,27 @@ TEST_CASE("gradcheck: softmax, causal and full") {
   }
 }
 
+TEST_CASE("float32 softmax on long rows (vector max, blocked exps) matches a double-precision softmax") {
+  const std::int64_t rows = 70, cols = 70;  // valid lengths 1..70: every mix of block, vector and scalar tail
+  Vec x = random_vec(rows * cols, 31, 8.0f), y(rows * cols);
+  x[3 * cols + 2] = x[3 * cols + 1];  // a tie for the maximum
+  for (bool causal : {true, false}) {
+    softmax_forward(buf(x), buf(y), rows, cols, causal);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t valid = causal ? std::min(r + 1, cols) : cols;
+      double mx = -1e300, sum = 0.0;
+      for (std::int64_t j = 0; j < valid; ++j) mx = std::max(mx, static_cast<double>(x[r * cols + j]));
+      for (std::int64_t j = 0; j < valid; ++j) sum += std::exp(static_cast<double>(x[r * cols + j]) - mx);
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const double ref = j < valid ? std::exp(static_cast<double>(x[r * cols + j]) - mx) / sum : 0.0;
+        CAPTURE(r);
+        CAPTURE(j);
+        CHECK(std::fabs(y[r * cols + j] - ref) <= 1e-7 + 2e-6 * ref);
+      }
+    }
+  }
+}
+
 TEST_CASE("gradcheck: causal self-attention, probabilities saved or recomputed") {
   const AttnShape s{2, 5, 8, 2};
   const std::int64_t TT = s.T * s.T;
@@ -204,11 +227,20 @@ TEST_CASE("gradcheck: cross-entropy, with the loss scale folded into the gradien
 }
 
 TEST_CASE("vectorised GELU and exp give the same bits as their scalar twins") {
-  Vec x = random_vec(23, 26, 6.0f), y(23), dy = random_vec(23, 27), dx(23);
-  gelu_forward(buf(x), buf(y), 23);
-  gelu_backward(buf(dy), buf(x), buf(dx), 23);
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    CHECK(y[i] == gelu_value(x[i]));
-    CHECK(dx[i] == dy[i] * gelu_grad(x[i]));
+  // 151 = two 64-element blocks, four single vectors and a 3-element scalar tail; the range reaches
+  // both exp clamps (|2u| > 88 from |x| > ~11) and a NaN and infinities pass through as in the scalar.
+  const int n = 151;
+  Vec x = random_vec(n, 26, 40.0f), y(n), dy = random_vec(n, 27), dx(n);
+  x[5] = std::nanf("");
+  x[70] = std::numeric_limits<float>::infinity();
+  x[71] = -std::numeric_limits<float>::infinity();
+  gelu_forward(buf(x), buf(y), n);
+  gelu_backward(buf(dy), buf(x), buf(dx), n);
+  auto same = [](float a, float b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+  for (int i = 0; i < n; ++i) {
+    CAPTURE(i);
+    CAPTURE(x[i]);
+    CHECK(same(y[i], gelu_value(x[i])));
+    CHECK(same(dx[i], dy[i] * gelu_grad(x[i])));
   }
 }
