@@ -34,10 +34,12 @@ __attribute__((noinline)) void kernel_tile(std::int64_t kc, const float* __restr
                                            std::int64_t ldb, float* __restrict c, std::int64_t ldc, int mode,
                                            float alpha, const float* __restrict bias) {
   v4f lo[kMR], hi[kMR];  // columns 0..3 and 4..7 of each row
+#pragma GCC unroll 8
   for (int r = 0; r < kMR; ++r) lo[r] = hi[r] = v4f{0, 0, 0, 0};
   for (std::int64_t k = 0; k < kc; ++k) {
     const v4f b0 = *reinterpret_cast<const v4f*>(b);
     const v4f b1 = *reinterpret_cast<const v4f*>(b + 4);
+#pragma GCC unroll 8
     for (int r = 0; r < kMR; ++r) {
       const v4f ar = splat(a[r]);
       lo[r] = madd(b0, ar, lo[r]);
@@ -49,12 +51,14 @@ __attribute__((noinline)) void kernel_tile(std::int64_t kc, const float* __restr
   if (mode == kFinal) {
     const v4f z = {0, 0, 0, 0};
     const v4f bias0 = bias ? loadu(bias) : z, bias1 = bias ? loadu(bias + 4) : z;
+#pragma GCC unroll 8
     for (int r = 0; r < kMR; ++r) {
       storeu(c + r * ldc, alpha * lo[r] + bias0);
       storeu(c + r * ldc + 4, alpha * hi[r] + bias1);
     }
     return;
   }
+#pragma GCC unroll 8
   for (int r = 0; r < kMR; ++r) {
     v4f* row = reinterpret_cast<v4f*>(c + r * ldc);
     if (mode == kAdd) {

@@ -32,8 +32,10 @@ __attribute__((noinline)) void softmax_rows_f32(const float* x, float* y, std::i
     j = 0;
     for (; j + 4 * kBlock <= valid; j += 4 * kBlock) {
       v4f e[kBlock];
+#pragma GCC unroll 16
       for (int q = 0; q < kBlock; ++q) e[q] = loadu(xr + j + 4 * q) - mx;
       exp_approx_block<kBlock>(e);
+#pragma GCC unroll 16
       for (int q = 0; q < kBlock; ++q) {
         storeu(yr + j + 4 * q, e[q]);
         vsum += e[q];

@@ -25,11 +25,13 @@ __attribute__((noinline)) void gelu_fwd(const TX* __restrict x, TY* __restrict y
   if constexpr (std::is_same_v<TX, float> && std::is_same_v<TY, float>) {
     for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
       v4f v[kBlock], e[kBlock];
+#pragma GCC unroll 16
       for (int j = 0; j < kBlock; ++j) {
         v[j] = loadu(x + i + 4 * j);
         e[j] = minus_u2_v4(v[j]);
       }
       exp_approx_block<kBlock>(e);
+#pragma GCC unroll 16
       for (int j = 0; j < kBlock; ++j) storeu(y + i + 4 * j, gelu_value_v4(v[j], e[j]));
     }
     for (; i + 4 <= n; i += 4) {
@@ -46,11 +48,13 @@ __attribute__((noinline)) void gelu_bwd(const TD* __restrict dy, const TX* __res
   if constexpr (std::is_same_v<TX, float> && std::is_same_v<TD, float>) {
     for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
       v4f v[kBlock], e[kBlock];
+#pragma GCC unroll 16
       for (int j = 0; j < kBlock; ++j) {
         v[j] = loadu(x + i + 4 * j);
         e[j] = minus_u2_v4(v[j]);
       }
       exp_approx_block<kBlock>(e);
+#pragma GCC unroll 16
       for (int j = 0; j < kBlock; ++j) storeu(dx + i + 4 * j, loadu(dy + i + 4 * j) * gelu_grad_v4(v[j], e[j]));
     }
     for (; i + 4 <= n; i += 4) {

@@ -64,16 +64,20 @@ template <int N>
 inline void exp_approx_block(v4f* xs) {
   const v4f magic = splat(12582912.0f);
   v4f t[N], r[N];
+#pragma GCC unroll 16
   for (int j = 0; j < N; ++j) {
     v4f x = clamp_above(xs[j], splat(88.0f));
     xs[j] = clamp_below(x, splat(-87.3f));
   }
+#pragma GCC unroll 16
   for (int j = 0; j < N; ++j) t[j] = xs[j] * 1.44269504088896341f + magic;  // magic + n, exactly: |n| <= 127
+#pragma GCC unroll 16
   for (int j = 0; j < N; ++j) {
     const v4f n = t[j] - magic;
     r[j] = xs[j] - n * 0.693359375f;
     r[j] = r[j] - n * -2.12194440e-4f;
   }
+#pragma GCC unroll 16
   for (int j = 0; j < N; ++j) {
     const v4f z = r[j] * r[j];
     const v4f p01 = 1.6666665459e-1f * r[j] + 5.0000001201e-1f;  // Estrin's scheme, as in exp_approx
