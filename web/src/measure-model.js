@@ -191,7 +191,7 @@ export function timelineSummary(tl, units = 'gb') {
 // ---- speed: FLOP/s, tokens/s, MFU against the measured matmul peak
 // The engine's name for its matmul kernel's arithmetic (report.flops.matmul_arithmetic) in words.
 const MATMUL_ARITHMETIC = {
-  fma: 'fused multiply-add (WebAssembly relaxed SIMD): one instruction and one rounding per step',
+  fma: 'fused multiply-add (WebAssembly relaxed SIMD; fused on CPUs with FMA, as most are): one instruction and one rounding per step',
   'mul+add': 'multiply, then add (plain WebAssembly SIMD): two instructions and two roundings per step',
 };
 export function speedRows(report) {
