@@ -9,5 +9,8 @@ cd "$root"
 scripts/setup.sh --browser >&2
 [[ -f build/native/build.ninja ]] || cmake -S . -B build/native -G Ninja >/dev/null
 cmake --build build/native >&2
+# The best native build of the training-step driver, for the WASM/native ratio (refengine part).
+[[ -f build/native-march/build.ninja ]] || cmake -S . -B build/native-march -G Ninja -DCMAKE_CXX_FLAGS="-O3 -march=native" >/dev/null
+cmake --build build/native-march --target bench_refengine >&2
 scripts/build.sh >&2
 exec node scripts/bench/run-all.mjs "$@"

@@ -2,7 +2,9 @@
 // tiny-GPT workload of issue #5 (vocab 64, context 64, d_model 128, 4 heads, 4 layers, MLP 512 GELU,
 // pre-LN, learned positions, untied head, batch 8, Adam, float32; 2,642,411,520 model FLOPs per step
 // = 6·(matmul weights)·tokens + 12·L·d·T·tokens) in three places, one after the other in one run:
-//  - natively (build/native/bench_refengine; LAB_NATIVE_DIR overrides the build folder),
+//  - natively (build/native/bench_refengine, the project's x86-64 baseline build; LAB_NATIVE_DIR
+//    overrides the folder), and the same sources built -O3 -march=native (build/native-march, which
+//    scripts/bench.sh builds) so the WASM/native ratio is also reported against the best native build,
 //  - WASM under Node (lab_train through scripts/engine-node.mjs; LAB_WASM_DIR overrides),
 //  - WASM in headless Chromium, in a module Web Worker as the "Measure it" panel will run it.
 // Each: warm-up steps first (V8 tiers the kernels up), then the engine's own per-step times; median.
@@ -66,13 +68,16 @@ function summarize(m) {
 const loadavg_before = os.loadavg();
 
 // ---- native
-let native;
-try {
-  native = JSON.parse(execFileSync(path.join(nativeDir, 'bench_refengine'), [String(STEPS), String(WARMUP)],
-    { encoding: 'utf8' }).trim());
-} catch (err) {
-  native = { error: `native driver failed: ${String(err.message).slice(0, 300)}` };
+function runNative(dir) {
+  try {
+    return JSON.parse(execFileSync(path.join(dir, 'bench_refengine'), [String(STEPS), String(WARMUP)],
+      { encoding: 'utf8' }).trim());
+  } catch (err) {
+    return { error: `native driver failed: ${String(err.message).slice(0, 300)}` };
+  }
 }
+const native = runNative(nativeDir);
+const nativeMarch = runNative(process.env.LAB_NATIVE_MARCH_DIR || path.join(root, 'build', 'native-march'));
 
 // ---- WASM under Node
 const engine = await loadTrainEngine();
@@ -142,6 +147,7 @@ console.log(JSON.stringify({
   workload: WORKLOAD,
   model_flops_per_step: 2642411520,
   native,
+  native_march: nativeMarch,
   wasm_node: node,
   // wasm_chromium: the build the lab runs in Chromium (fused multiply-add); _plain: the fallback build.
   wasm_chromium: browser,
@@ -150,11 +156,16 @@ console.log(JSON.stringify({
   wasm_node_fraction_of_native: ratio(node, native),
   wasm_chromium_fraction_of_native: ratio(browser, native),
   wasm_chromium_plain_fraction_of_native: ratio(browserPlain, native),
+  wasm_chromium_fraction_of_native_march: ratio(browser, nativeMarch),
+  wasm_chromium_plain_fraction_of_native_march: ratio(browserPlain, nativeMarch),
   fma_speedup_in_chromium: ratio(browser, browserPlain),
   targets: { chromium_step_ms_max: 75, wasm_fraction_of_native_min: 0.6 },
   meets_chromium_target: browser && !browser.error ? browser.median_step_ms <= 75 : null,
-  meets_ratio_target: ratio(browser, native) !== null ? ratio(browser, native) >= 0.6 : null,
+  // Against the faster of the two native builds where both ran.
+  meets_ratio_target: ratio(browser, native) !== null
+    ? Math.min(ratio(browser, native), ratio(browser, nativeMarch) ?? Infinity) >= 0.6 : null,
   native_build: 'g++ -O2, x86-64 baseline (SSE2, no -march=native), same sources as the WASM build',
+  native_march_build: 'g++ -O3 -march=native (AVX2 encodings; FMA not contracted: ISO C++), same sources',
   wasm_build: 'em++ -O3 -msimd128 -fwasm-exceptions; lab_train_fma: the matmul kernel also -mrelaxed-simd (f32x4.relaxed_madd)',
   cpu_model: os.cpus()[0]?.model ?? 'unknown',
   cpus: os.cpus().length,
