@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the WASM module (build/wasm/lab_core.{mjs,wasm}) and the WASM doctest suite.
+# Builds the WASM modules (build/wasm/lab_core, lab_train and lab_train_fma, each .mjs + .wasm) and
+# the WASM doctest suite (twice: plain kernel and fused-multiply-add kernel).
 # Flags work around Emscripten 3.1.6 on Debian (TOOLCHAIN.md): Node 20 rejects emcmake's default
 # emulator flag, and em++ needs NODE_PATH (set in CMakeLists.txt) to find acorn.
 set -euo pipefail
