@@ -112,7 +112,8 @@ test('a short run advances its progress and shows the engine’s losses and byte
   assert.ok(Math.abs(speed.mfu - speed.model_flops_per_s / speed.peak_flops_per_s) < 1e-9);
   // Chromium has relaxed SIMD, so the worker loaded the fused-multiply-add build, and says so.
   assert.equal(await page.locator('.speed__row[data-key="matmul_arithmetic"] dd').getAttribute('data-value'), 'fma');
-  assert.match(await page.locator('.speed__row[data-key="matmul_arithmetic"] dd').textContent(), /fused multiply-add/);
+  assert.equal(await page.locator('.speed__row[data-key="matmul_arithmetic"] dd').textContent(), 'Fused multiply-add');
+  assert.match(await page.locator('.arithmetic-note').textContent(), /relaxed SIMD/);
   assert.match(await page.locator('.model-line').textContent(), new RegExp(`Model: ${report.model.parameters.toLocaleString('en-US')} parameters`));
   // The header's units toggle switches the panel to MiB.
   await page.locator('.units input[value="gib"]').check();
@@ -234,6 +235,7 @@ test('when the fused-multiply-add build cannot be loaded the worker falls back t
     await w.page.getByRole('button', { name: 'Run', exact: true }).click();
     await w.page.waitForSelector('.run-status:not(.run-status--stall)[data-state="done"]', { timeout: 60000 });
     assert.equal(await w.page.locator('.speed__row[data-key="matmul_arithmetic"] dd').getAttribute('data-value'), 'mul+add');
+    assert.match(await w.page.locator('.arithmetic-note').textContent(), /multiplies, then adds/);
     const plain = await loadTrainEngine();
     const report = JSON.parse(plain.train(JSON.stringify(trainRequest(settings))));
     const losses = await w.page.locator('.act--measure section.panel').nth(1).locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));

@@ -189,11 +189,24 @@ export function timelineSummary(tl, units = 'gb') {
 }
 
 // ---- speed: FLOP/s, tokens/s, MFU against the measured matmul peak
-// The engine's name for its matmul kernel's arithmetic (report.flops.matmul_arithmetic) in words.
+// The engine's name for its matmul kernel's arithmetic (report.flops.matmul_arithmetic): a short
+// value for the speed list, and a sentence saying what it means.
 const MATMUL_ARITHMETIC = {
-  fma: 'fused multiply-add (WebAssembly relaxed SIMD; fused on CPUs with FMA, as most are): one instruction and one rounding per step',
-  'mul+add': 'multiply, then add (plain WebAssembly SIMD): two instructions and two roundings per step',
+  fma: {
+    short: 'Fused multiply-add',
+    sentence: 'This browser ran the engine build whose matmul kernel uses WebAssembly relaxed SIMD: each multiply-add is one instruction with one rounding (fused on CPUs with FMA, as most are). Browsers without relaxed SIMD run the build that multiplies, then adds; it is slower, and its last bits differ.',
+  },
+  'mul+add': {
+    short: 'Multiply, then add',
+    sentence: 'This browser ran the engine build whose matmul kernel multiplies, then adds: two instructions and two roundings per step. Browsers with WebAssembly relaxed SIMD run a faster build that fuses them.',
+  },
 };
+
+export function arithmeticSentence(report) {
+  const a = MATMUL_ARITHMETIC[report.flops.matmul_arithmetic];
+  return a ? a.sentence : '';
+}
+
 export function speedRows(report) {
   const tp = report.throughput || {};
   const rows = [];
@@ -208,7 +221,7 @@ export function speedRows(report) {
   add('mfu', 'MFU (model FLOP/s ÷ measured peak)', tp.mfu, formatPercent(tp.mfu, 1));
   if (report.flops.executed_per_step !== report.flops.model_per_step) add('hfu', 'HFU (executed FLOP/s ÷ measured peak)', tp.hfu, formatPercent(tp.hfu, 1));
   const arithmetic = MATMUL_ARITHMETIC[report.flops.matmul_arithmetic];
-  if (arithmetic) rows.push({ key: 'matmul_arithmetic', label: 'Matmul arithmetic in this browser', value: report.flops.matmul_arithmetic, text: arithmetic });
+  if (arithmetic) rows.push({ key: 'matmul_arithmetic', label: 'Matmul arithmetic in this browser', value: report.flops.matmul_arithmetic, text: arithmetic.short });
   return rows;
 }
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
-  trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows,
+  trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows, arithmeticSentence,
   speedSummary, phaseWords, stageOf, progressText, categoriesOf,
 } from '../../../web/src/measure-model.js';
 import {
@@ -130,9 +130,13 @@ test('speed figures are the engine’s throughput; MFU and the peak appear only 
   // The Node engine here is the plain build: the row names its arithmetic in words.
   assert.equal(r.flops.matmul_arithmetic, 'mul+add');
   assert.equal(rows.matmul_arithmetic.value, 'mul+add');
-  assert.match(rows.matmul_arithmetic.text, /multiply, then add/);
-  const fused = Object.fromEntries(speedRows({ ...r, flops: { ...r.flops, matmul_arithmetic: 'fma' } }).map((row) => [row.key, row]));
-  assert.match(fused.matmul_arithmetic.text, /fused multiply-add/);
+  assert.equal(rows.matmul_arithmetic.text, 'Multiply, then add');
+  assert.match(arithmeticSentence(r), /multiplies, then adds: two instructions and two roundings/);
+  const fusedReport = { ...r, flops: { ...r.flops, matmul_arithmetic: 'fma' } };
+  const fused = Object.fromEntries(speedRows(fusedReport).map((row) => [row.key, row]));
+  assert.equal(fused.matmul_arithmetic.text, 'Fused multiply-add');
+  assert.match(arithmeticSentence(fusedReport), /relaxed SIMD: each multiply-add is one instruction with one rounding/);
+  assert.equal(arithmeticSentence({ ...r, flops: { ...r.flops, matmul_arithmetic: undefined } }), '');
 });
 
 test('the loss summary quotes the engine’s losses, the uniform guess and the task floor', () => {

@@ -13,7 +13,7 @@ import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
-  speedRows, speedSummary, progressText,
+  speedRows, speedSummary, arithmeticSentence, progressText,
 } from '../measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
@@ -75,9 +75,10 @@ export function mount({ root, engine, store }) {
   const speedList = h('dl', { class: 'speed', hidden: true });
   const speedSentence = h('p', { class: 'chart-summary speed-summary' });
   const peakMethod = h('p', { class: 'panel__note peak-method' });
+  const arithmeticNote = h('p', { class: 'panel__note arithmetic-note' });
   const speedEmpty = empty();
   const speedPanel = panel('5. Speed: your CPU’s FLOP/s and MFU', h('p', { class: 'panel__lead', text: T.SPEED_LEAD }),
-    speedEmpty, speedList, speedSentence, peakMethod, h('p', { class: 'panel__note', text: T.MFU_WHY }));
+    speedEmpty, speedList, speedSentence, peakMethod, arithmeticNote, h('p', { class: 'panel__note', text: T.MFU_WHY }));
 
   // ---- 6. stall demo
   const stallStatus = createRunStatus({ startLabel: 'Run the stall demo', progressLabel: 'Stall demo progress', onStart: () => runStall(), onCancel: () => cancel('stall'), className: 'run-status--stall' });
@@ -154,6 +155,7 @@ export function mount({ root, engine, store }) {
       h('dt', { text: row.label }), h('dd', { 'data-value': String(row.value), text: row.text }))));
     setText(speedSentence, speedSummary(r));
     setText(peakMethod, r.peak ? `How the peak was measured (the engine’s words): ${r.peak.method}.` : '');
+    setText(arithmeticNote, arithmeticSentence(r));
   }
 
   function renderStall(twins) {
