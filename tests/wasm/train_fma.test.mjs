@@ -45,12 +45,20 @@ if (!relaxedSimdSupported()) {
       }
   });
 
-  test('fused rounding changes the losses only in the last bits, and the loss still falls', () => {
+  test('on a small model fused rounding keeps every loss within 0.1% of the plain build, and the loss still falls', () => {
     const cfg = { ...small, steps: 40, seed: 3 };
     const a = run(fma, cfg), b = run(plain, cfg);
     assert.equal(a.losses.length, 40);
     for (let i = 0; i < 40; i += 1) assert.ok(Math.abs(a.losses[i] - b.losses[i]) <= 1e-3 * Math.abs(b.losses[i]), `step ${i}: ${a.losses[i]} vs ${b.losses[i]}`);
     assert.ok(a.losses[39] < a.losses[0] - 0.1, `loss ${a.losses[0]} → ${a.losses[39]}`);
+  });
+
+  test('bad input is a structured error in the fma module too, and the module keeps working', () => {
+    for (const text of ['{"steps": ', '[]', '{"batch_size": -3}', '{"precision": "fp8"}', '{"steps": 1e30}', 'null']) {
+      const r = JSON.parse(fma.train(text));
+      assert.ok(r.error && r.error.message, `${text}: ${JSON.stringify(r)}`);
+    }
+    assert.equal(run(fma, small).losses.length, 3);
   });
 
   test('the fma module measures a matmul peak', () => {
