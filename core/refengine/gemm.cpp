@@ -30,22 +30,36 @@ template <class T>
 __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::int64_t mc, std::int64_t p0,
                                       std::int64_t kc, float* __restrict dst) {
   const T* src = static_cast<const T*>(a.data);
-  for (std::int64_t s = 0; s < mc; s += kGemmMR) {
+  std::int64_t s0 = 0;  // first sliver the per-sliver loop below packs
+  if constexpr (std::is_same_v<T, float>) {
+    if (a.rs == 1) {  // A is a transposed row-major matrix: a sliver's MR rows are adjacent in memory
+      // Full slivers with k outermost: each k reads one contiguous stretch of a stored row and
+      // appends MR floats to every sliver (2x faster than sliver by sliver, whose column walk
+      // through rows a power-of-two stride apart keeps missing L1).
+      const std::int64_t rows_here = a.rows - i0 < mc ? a.rows - i0 : mc;
+      const std::int64_t full = rows_here / kGemmMR;
+      const float* row = src + i0 + p0 * a.cs;
+      for (std::int64_t k = 0; k < kc; ++k, row += a.cs) {
+        const float* col = row;
+        float* d = dst + k * kGemmMR;
+        for (std::int64_t q = 0; q < full; ++q, col += kGemmMR, d += kGemmMR * kc) {
+          storeu(d, loadu(col));  // rows 0..3
+          for (std::int64_t r = 4; r < kGemmMR; ++r) d[r] = col[r];
+        }
+      }
+      s0 = full * kGemmMR;
+    }
+  }
+  for (std::int64_t s = s0; s < mc; s += kGemmMR) {
     float* d = dst + s * kc;
     const bool full = i0 + s + kGemmMR <= a.rows;
-    if (full && a.rs == 1) {  // A is a transposed row-major matrix: the sliver's MR rows are adjacent
-      const T* col = src + (i0 + s) + p0 * a.cs;
-      if constexpr (std::is_same_v<T, float>) {
-        float* dd = d;
-        for (std::int64_t k = 0; k < kc; ++k, col += a.cs, dd += kGemmMR) {
-          storeu(dd, loadu(col));  // rows 0..3
-          for (std::int64_t r = 4; r < kGemmMR; ++r) dd[r] = col[r];
-        }
-      } else {
+    if constexpr (!std::is_same_v<T, float>) {
+      if (full && a.rs == 1) {  // transposed 16-bit A: the sliver's MR rows are adjacent
+        const T* col = src + (i0 + s) + p0 * a.cs;
         for (std::int64_t k = 0; k < kc; ++k)
           for (std::int64_t r = 0; r < kGemmMR; ++r) d[k * kGemmMR + r] = load(col + k * a.cs + r);
+        continue;
       }
-      continue;
     }
     if constexpr (std::is_same_v<T, float>) {
       if (full && a.cs == 1) {  // row-major: 4x4 vector transposes for rows 0..3, row 4 by lanes
