@@ -21,6 +21,17 @@ using detail::kAdd;
 using detail::kFinal;
 using detail::kStore;
 
+// The 4x4 transpose both packers use: row q of the block (x_q) becomes column q, i.e. element k of
+// every x_q lands in d + k*stride, lanes 0..3.
+inline void store_transposed_4x4(v4f x0, v4f x1, v4f x2, v4f x3, float* d, std::int64_t stride) {
+  const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
+  const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
+  storeu(d, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+  storeu(d + stride, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+  storeu(d + 2 * stride, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+  storeu(d + 3 * stride, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+}
+
 // Pack rows [i0, i0+mc) x k-slice [p0, p0+kc) of A into MR-row slivers: dst[s][k][r]. Rows past
 // the end of A are zeros (the kernel multiplies them; gemm_impl never stores them). Each full
 // sliver takes a fast path for its layout; only a ragged last sliver goes element by element.
@@ -72,13 +83,8 @@ __attribute__((noinline)) void pack_a(const MatView& a, std::int64_t i0, std::in
         float* dd = d;
         std::int64_t k = 0;
         for (; k + 4 <= kc; k += 4, r0 += 4, r1 += 4, r2 += 4, r3 += 4, r4 += 4, dd += 4 * kGemmMR) {
-          const v4f x0 = loadu(r0), x1 = loadu(r1), x2 = loadu(r2), x3 = loadu(r3), x4 = loadu(r4);
-          const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
-          const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
-          storeu(dd, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
-          storeu(dd + kGemmMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
-          storeu(dd + 2 * kGemmMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
-          storeu(dd + 3 * kGemmMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+          const v4f x4 = loadu(r4);
+          store_transposed_4x4(loadu(r0), loadu(r1), loadu(r2), loadu(r3), dd, kGemmMR);
           // Row 4 goes into the slots the 4-wide stores above leave alone.
           dd[4] = x4[0];
           dd[kGemmMR + 4] = x4[1];
@@ -124,13 +130,7 @@ __attribute__((noinline)) void pack_b(const MatView& b, std::int64_t p0, std::in
         const float* q3 = q0 + 3 * b.cs;
         float* d = dst + c0;
         for (std::int64_t k = 0; k < k4; k += 4, q0 += 4, q1 += 4, q2 += 4, q3 += 4, d += 4 * kGemmNR) {
-          const v4f x0 = loadu(q0), x1 = loadu(q1), x2 = loadu(q2), x3 = loadu(q3);
-          const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5), t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
-          const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5), t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
-          storeu(d, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
-          storeu(d + kGemmNR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
-          storeu(d + 2 * kGemmNR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
-          storeu(d + 3 * kGemmNR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+          store_transposed_4x4(loadu(q0), loadu(q1), loadu(q2), loadu(q3), d, kGemmNR);
         }
         for (std::int64_t k = k4; k < kc; ++k, ++q0, ++q1, ++q2, ++q3, d += kGemmNR) {
           d[0] = *q0;

@@ -19,49 +19,44 @@ inline v4f gelu_grad_v4(v4f x, v4f e) {
   return s + x * s * (1.0f - s) * du2;
 }
 
+// Runs emit(offset, x, exp(-2u)) over the float32 prefix of x that fills whole vectors: kBlock vectors
+// at a time with their exps computed together, then single vectors. Returns the scalar tail's start.
+template <class Emit>
+inline std::int64_t for_each_gelu_vector(const float* x, std::int64_t n, Emit&& emit) {
+  std::int64_t i = 0;
+  for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
+    v4f v[kBlock], e[kBlock];
+#pragma GCC unroll 16
+    for (int j = 0; j < kBlock; ++j) {
+      v[j] = loadu(x + i + 4 * j);
+      e[j] = minus_u2_v4(v[j]);
+    }
+    exp_approx_block<kBlock>(e);
+#pragma GCC unroll 16
+    for (int j = 0; j < kBlock; ++j) emit(i + 4 * j, v[j], e[j]);
+  }
+  for (; i + 4 <= n; i += 4) {
+    const v4f v = loadu(x + i);
+    emit(i, v, exp_approx_v4(minus_u2_v4(v)));
+  }
+  return i;
+}
+
 template <class TX, class TY>
 __attribute__((noinline)) void gelu_fwd(const TX* __restrict x, TY* __restrict y, std::int64_t n) {
   std::int64_t i = 0;
-  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TY, float>) {
-    for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
-      v4f v[kBlock], e[kBlock];
-#pragma GCC unroll 16
-      for (int j = 0; j < kBlock; ++j) {
-        v[j] = loadu(x + i + 4 * j);
-        e[j] = minus_u2_v4(v[j]);
-      }
-      exp_approx_block<kBlock>(e);
-#pragma GCC unroll 16
-      for (int j = 0; j < kBlock; ++j) storeu(y + i + 4 * j, gelu_value_v4(v[j], e[j]));
-    }
-    for (; i + 4 <= n; i += 4) {
-      const v4f v = loadu(x + i);
-      storeu(y + i, gelu_value_v4(v, exp_approx_v4(minus_u2_v4(v))));
-    }
-  }
+  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TY, float>)
+    i = for_each_gelu_vector(x, n, [&](std::int64_t at, v4f v, v4f e) { storeu(y + at, gelu_value_v4(v, e)); });
   for (; i < n; ++i) store(y + i, gelu_value(load(x + i)));
 }
 template <class TD, class TX>
 __attribute__((noinline)) void gelu_bwd(const TD* __restrict dy, const TX* __restrict x, TD* __restrict dx,
                                         std::int64_t n) {
   std::int64_t i = 0;
-  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TD, float>) {
-    for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
-      v4f v[kBlock], e[kBlock];
-#pragma GCC unroll 16
-      for (int j = 0; j < kBlock; ++j) {
-        v[j] = loadu(x + i + 4 * j);
-        e[j] = minus_u2_v4(v[j]);
-      }
-      exp_approx_block<kBlock>(e);
-#pragma GCC unroll 16
-      for (int j = 0; j < kBlock; ++j) storeu(dx + i + 4 * j, loadu(dy + i + 4 * j) * gelu_grad_v4(v[j], e[j]));
-    }
-    for (; i + 4 <= n; i += 4) {
-      const v4f v = loadu(x + i);
-      storeu(dx + i, loadu(dy + i) * gelu_grad_v4(v, exp_approx_v4(minus_u2_v4(v))));
-    }
-  }
+  if constexpr (std::is_same_v<TX, float> && std::is_same_v<TD, float>)
+    i = for_each_gelu_vector(x, n, [&](std::int64_t at, v4f v, v4f e) {
+      storeu(dx + at, loadu(dy + at) * gelu_grad_v4(v, e));
+    });
   for (; i < n; ++i) store(dx + i, load(dy + i) * gelu_grad(load(x + i)));
 }
 }  // namespace

@@ -18,12 +18,9 @@ let browser;
 let page;
 let problems;
 const requested = [];
-// The request run by lab_train_fma in a Node with relaxed SIMD (Node 20 needs the flag): the module
+// The request run by lab_train_fma through `labctl train --fma` (Node with relaxed SIMD): the module
 // the page's worker loads in Chromium, so losses and stall counts must match bit for bit.
-const FMA_TRAIN = "import { loadTrainEngineFma } from './scripts/engine-node.mjs';" +
-  "const m = await loadTrainEngineFma(); let s = ''; for await (const c of process.stdin) s += c; process.stdout.write(m.train(s));";
-const nodeTrain = (req) => JSON.parse(execFileSync(process.execPath,
-  ['--experimental-wasm-relaxed-simd', '--no-experimental-fetch', '--input-type=module', '-e', FMA_TRAIN],
+const nodeTrain = (req) => JSON.parse(execFileSync('scripts/labctl', ['train', '--fma'],
   { input: JSON.stringify(req), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 
 before(async () => {
