@@ -6,7 +6,8 @@
 // fuses each multiply-add (relaxed SIMD; faster, one rounding) and is loaded where the browser
 // validates relaxed SIMD, lab_train (multiply, then add) everywhere else or if the first fails.
 // Protocol: page → worker {type:'load'} | {type:'run', id, request} | {type:'cancel', id};
-// worker → page {type:'ready', version, arithmetic} | {type:'failed', message} | run messages tagged with id.
+// worker → page {type:'ready', version} | {type:'failed', message} | run messages tagged with id.
+// (Which build ran is in every report: flops.matmul_arithmetic.)
 import { runTraining } from './train-runner.js';
 import { relaxedSimdSupported } from './wasm-features.js';
 
@@ -17,13 +18,13 @@ async function instantiate() {
   if (relaxedSimdSupported()) {
     try {
       const { default: createFma } = await import('@engine/lab_train_fma.mjs');
-      return { mod: await createFma(), arithmetic: 'fma' };
+      return await createFma();
     } catch {
       // fall through to the plain build: same engine, multiply then add
     }
   }
   const { default: createPlain } = await import('@engine/lab_train.mjs');
-  return { mod: await createPlain(), arithmetic: 'mul+add' };
+  return createPlain();
 }
 
 function load() {
@@ -38,7 +39,7 @@ async function run(id, request) {
   const job = { id, stop: false };
   current = job;
   try {
-    const { mod } = await load();
+    const mod = await load();
     await runTraining(mod.TrainSession, request, {
       post: (msg) => self.postMessage({ ...msg, id }),
       shouldStop: () => job.stop,
@@ -53,7 +54,7 @@ async function run(id, request) {
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === 'load') {
-    load().then(({ mod, arithmetic }) => self.postMessage({ type: 'ready', version: mod.version(), arithmetic }),
+    load().then((mod) => self.postMessage({ type: 'ready', version: mod.version() }),
       (err) => self.postMessage({ type: 'failed', message: err && err.message ? err.message : String(err) }));
   } else if (msg.type === 'run') {
     run(msg.id, msg.request);
