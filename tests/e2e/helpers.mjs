@@ -12,7 +12,8 @@ import { createServer, listen } from '../../scripts/serve-static.mjs';
 import { loadEngine } from '../../scripts/engine-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const distDir = path.join(root, 'dist');
+// LAB_DIST_DIR: another built site (a parallel checkout's `vite build --outDir`).
+export const distDir = process.env.LAB_DIST_DIR ? path.resolve(process.env.LAB_DIST_DIR) : path.join(root, 'dist');
 
 export async function startServer() {
   if (!existsSync(path.join(distDir, 'index.html'))) throw new Error('dist/ is missing: run `./node_modules/.bin/vite build` first');
