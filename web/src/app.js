@@ -80,7 +80,7 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   };
   win.addEventListener('pagehide', writeUrl);
   function sync(state, prev) {
-    const query = serializeUrlState({ act: act.id, config: state.config, hide: flags.hide, lock: flags.lock });
+    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
     urlQuery = query;
     if (!prev) writeUrl();
     else { clearTimeout(urlTimer); urlTimer = win.setTimeout(writeUrl, 250); }

@@ -2,7 +2,7 @@
 // loading state and a clear message if it fails, read the URL, then hand everything to the app shell.
 import './styles.css';
 import { loadEngine } from './engine.js';
-import { createStore, withConfig } from './store.js';
+import { createStore, withConfig, withConfig2 } from './store.js';
 import { parseUrlState } from './url-state.js';
 import { availableActs } from './acts/index.js';
 import { startApp } from './app.js';
@@ -56,7 +56,7 @@ async function boot() {
   const urlState = parseUrlState(window.location.search, {
     deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs(),
   });
-  if (urlState.hasConfig) store.update((s) => withConfig(s, urlState.config));
+  if (urlState.hasConfig) store.update((s) => withConfig2(withConfig(s, urlState.config), urlState.config2));
   const notes = store.status().notes;
   startApp({ doc: document, win: window, engine, store, urlState, notes });
   document.getElementById('footer-engine').textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;

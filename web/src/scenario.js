@@ -77,3 +77,77 @@ export function toScenario(config, overrides = {}) {
     chapter_replay: Boolean(c.replay),
   };
 }
+
+// ---- Act 2, "The MFU gap": one training step of GPT-2 XL through the pipeline timing model.
+// The instrument starts on the chapter's walkthrough (V100, mixed precision, Adam, checkpointing every
+// 4 layers, batch 32, one loading process, no prefetch, pageable memory), with the timing constants
+// calibrated to the chapter's profile (Chapter calibration); switching it off uses the physical ones.
+export const ACT2_OPTIMIZER = 'adam';
+export const PRECISIONS2 = ['fp32', 'mixed'];
+export const BATCH_SIZES2 = [16, 32, 64, 128, 256];
+export const DEVICES2 = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb'];
+export const WORKERS = { min: 0, max: 16 };
+export const PREFETCH_DEPTH = { min: 1, max: 8 };
+export const SCHEDULE_STEPS = 3;
+
+export const DEFAULT_CONFIG2 = Object.freeze({
+  precision: 'mixed',
+  checkpointing: 'every_k',
+  every_k: 4,
+  batch_size: 32,
+  device: 'v100-sxm2-32gb',
+  data_workers: 0,
+  prefetch: false,
+  prefetch_depth: 2,
+  pinned_memory: false,
+  replay: true,
+});
+
+// The chapter's tuned loop (8 workers, pinned memory, prefetch factor 2) on the same model and GPU.
+export const CHAPTER_TUNED2 = Object.freeze({
+  ...DEFAULT_CONFIG2, data_workers: 8, prefetch: true, prefetch_depth: 2, pinned_memory: true,
+});
+
+export function normalizeConfig2(config) {
+  return { ...DEFAULT_CONFIG2, ...(config || {}) };
+}
+
+// The engine scenario for an Act 2 configuration; `overrides` replaces knobs.
+export function toScenario2(config, overrides = {}) {
+  const c = { ...config, ...overrides };
+  return {
+    model: MODEL_ID,
+    optimizer: ACT2_OPTIMIZER,
+    precision: c.precision,
+    batch_size: c.batch_size,
+    checkpointing: c.checkpointing === 'every_k' ? { every_k_layers: c.every_k } : c.checkpointing,
+    device: c.device,
+    chapter_replay: Boolean(c.replay),
+    data_workers: c.data_workers,
+    prefetch: Boolean(c.prefetch),
+    prefetch_depth: c.prefetch_depth,
+    pinned_memory: Boolean(c.pinned_memory),
+    schedule_steps: c.schedule_steps === undefined ? SCHEDULE_STEPS : c.schedule_steps,
+  };
+}
+
+// ---- The laptop challenge: fit GPT-2 XL training on the 8 GB laptop GPU. Exact physics (the real
+// parameter count, Korthikanti activations), starting from the chapter's baseline settings.
+export const LAPTOP_DEVICE = 'rtx4060-laptop-8gb';
+export const LAPTOP_BATCH_SIZES = [1, 2, 4, 8, 16, 32];
+export const LAPTOP_START = Object.freeze({
+  optimizer: 'adam', precision: 'fp32', checkpointing: 'none', every_k: 4, batch_size: 32,
+});
+
+export function toLaptopScenario(moveConfig) {
+  const c = { ...LAPTOP_START, ...moveConfig };
+  return {
+    model: MODEL_ID,
+    device: LAPTOP_DEVICE,
+    optimizer: c.optimizer,
+    precision: c.precision,
+    batch_size: c.batch_size,
+    checkpointing: c.checkpointing === 'every_k' ? { every_k_layers: c.every_k } : c.checkpointing,
+    schedule_steps: 0,
+  };
+}

@@ -4,9 +4,9 @@
 // DOM-free: main.js hands in window.localStorage (or null). Tested in tests/web/unit/store.test.mjs.
 import schema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
-import { DEFAULT_CONFIG, normalizeConfig } from './scenario.js';
+import { DEFAULT_CONFIG, DEFAULT_CONFIG2, normalizeConfig, normalizeConfig2 } from './scenario.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 export const LAB_ID = 'lab08-model-train';
 export const STORAGE_KEY = 'lab08-model-train/state';
 export { schema as LAB_STATE_SCHEMA };
@@ -17,7 +17,23 @@ export function defaultState() {
     lab_id: LAB_ID,
     current_act: 1,
     config: normalizeConfig(DEFAULT_CONFIG),
-    acts: { act1: { prediction: null, revealed: false, reflection: null, completed: false } },
+    config2: normalizeConfig2(DEFAULT_CONFIG2),
+    acts: {
+      act1: { prediction: null, explored: false, revealed: false, reflection: null, completed: false },
+      act2: defaultAct2(),
+    },
+  };
+}
+
+export function defaultAct2() {
+  return {
+    prediction: null,
+    revealed: false,
+    design: { regime_reached: false, best: null },
+    laptop: { moves: [], fit_achieved: false, floor_bytes: null, finished: false },
+    reflection_fix: null,
+    reflection_ckpt: null,
+    completed: false,
   };
 }
 
@@ -27,21 +43,36 @@ export function validateState(state) {
 
 const configSchema = schema.properties.config.properties;
 const act1Schema = schema.properties.acts.properties.act1;
+// Version 1's act-1 record: version 2 only added the optional `explored`.
+const act1SchemaV1 = {
+  ...act1Schema,
+  properties: Object.fromEntries(Object.entries(act1Schema.properties).filter(([k]) => k !== 'explored')),
+};
 
 // MIGRATIONS[n] turns a version-n state into version n+1. Version 0 is any unversioned object (the
 // pre-release prototype kept loose fields): keep each config field and the act-1 record that still
 // validate on their own, drop everything else.
 export const MIGRATIONS = {
   0(old) {
-    const next = defaultState();
+    const fresh = defaultState();
+    const next = { schema_version: 1, lab_id: LAB_ID, current_act: 1, config: fresh.config,
+      acts: { act1: { prediction: null, revealed: false, reflection: null, completed: false } } };
     const cfg = old && typeof old.config === 'object' && old.config ? old.config : {};
     for (const [key, sub] of Object.entries(configSchema)) {
       if (key in cfg && validate(sub, cfg[key]).length === 0) next.config[key] = cfg[key];
     }
     if (Number.isInteger(old.current_act) && old.current_act >= 1 && old.current_act <= 2) next.current_act = old.current_act;
     const act1 = old.acts && old.acts.act1;
-    if (act1 && validate(act1Schema, act1).length === 0) next.acts.act1 = act1;
+    if (act1 && validate(act1SchemaV1, act1).length === 0) next.acts.act1 = act1;
     return next;
+  },
+  // Version 1 had Act 1 only: add Act 2's configuration and record, and the act-1 `explored` flag
+  // (true when the student had already revealed: the reveal used to need no exploring).
+  1(old) {
+    const next = defaultState();
+    const act1 = { ...next.acts.act1, ...(old.acts && old.acts.act1) };
+    act1.explored = Boolean(act1.explored || act1.revealed);
+    return { ...next, current_act: old.current_act, config: old.config, acts: { ...next.acts, act1 } };
   },
 };
 
@@ -59,10 +90,14 @@ export function migrate(raw) {
   }
   let state = raw;
   let note = null;
-  while (version < SCHEMA_VERSION) {
-    state = MIGRATIONS[version](state);
-    version += 1;
-    note = 'Saved progress from an older version of the lab was carried over.';
+  try {
+    while (version < SCHEMA_VERSION) {
+      state = MIGRATIONS[version](state);
+      version += 1;
+      note = 'Saved progress from an older version of the lab was carried over.';
+    }
+  } catch {
+    return { state: defaultState(), note: 'Saved progress from an older version of the lab could not be read, so the lab started fresh.' };
   }
   const errors = validateState(state);
   if (errors.length) {
@@ -126,7 +161,7 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
     flush() { if (writePending) write(); },
     reset() {
       const prev = state;
-      state = { ...defaultState(), config: state.config };
+      state = { ...defaultState(), config: state.config, config2: state.config2 };
       persist();
       for (const fn of listeners) fn(state, prev);
     },
@@ -140,4 +175,12 @@ export function withConfig(state, patch) {
 
 export function withAct1(state, patch) {
   return { ...state, acts: { ...state.acts, act1: { ...state.acts.act1, ...patch } } };
+}
+
+export function withConfig2(state, patch) {
+  return { ...state, config2: normalizeConfig2({ ...state.config2, ...patch }) };
+}
+
+export function withAct2(state, patch) {
+  return { ...state, acts: { ...state.acts, act2: { ...state.acts.act2, ...patch } } };
 }

@@ -1,18 +1,24 @@
 // Pure URL state (no DOM): the lab configuration <-> URLSearchParams, plus the instructor flags
 // `hide=` and `lock=` (comma lists of control keys). Bad parameters never throw and never drop the
-// rest: each becomes a message for the student and that knob keeps its previous value.
-// Example: ?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0&lock=prec,dev
+// rest: each becomes a message for the student and that knob keeps its previous value. A parameter
+// given twice, or one that only means something beside another (k without ckpt=every), is bad too.
+// Act 1 (and the "Measure it" panel): ?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0
+// Act 2: ?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1&units=gb
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, UNIT_IDS, COMPONENT_KEYS, CUSTOM_DEVICE,
-  CUSTOM_CAPACITY_GB, EVERY_K,
+  CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH,
 } from './scenario.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
-export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp'];
+export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'workers', 'prefetch', 'pin'];
 const CKPT_FROM_PARAM = { none: 'none', selective: 'selective', full: 'full', every: 'every_k' };
 const CKPT_TO_PARAM = { none: 'none', selective: 'selective', full: 'full', every_k: 'every' };
+// Parameters that belong to one act's instrument only.
+const ACT1_ONLY = ['opt', 'cap', 'off'];
+const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
+const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
 function parseFlagList(params, name, errors) {
   const raw = params.get(name);
@@ -26,73 +32,55 @@ function parseFlagList(params, name, errors) {
   return out;
 }
 
-// search: a query string ('?a=b' or 'a=b') or URLSearchParams. deviceIds: the catalog's device ids.
-// availableActs: act ids that can be shown (numbers, and 'measure' for the panel beside the acts).
-// Returns { act, config, hide, lock, errors, hasConfig }
-// where config holds only the knobs the URL set validly.
-export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = {}) {
-  const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
-  const config = {};
-  const errors = [];
-  const kept = 'that setting was left as it was.';
-  const bad = (param, message) => errors.push({ param, message: `${param}=${params.get(param)}: ${message}; ${kept}` });
-
-  let act = null;
-  if (params.has('act')) {
-    const raw = params.get('act');
-    const n = /^\d+$/.test(raw) ? Number(raw) : raw; // acts are numbered; panels beside them are named
-    if (availableActs.includes(n)) act = n;
-    else if (Number.isInteger(n) && n >= 1 && n <= 2) {
-      errors.push({ param: 'act', message: `Act ${n} is not available yet, so Act ${availableActs[0]} is shown.` });
-    } else bad('act', `not an act of this lab (${list(availableActs.map(String))})`);
+// The knobs both acts share the names of (precision, batch, checkpointing, device, replay), read
+// into `config` with the act's own allowed values.
+function parseShared(params, config, bad, { precisions, batches, devices }) {
+  if (params.has('prec')) {
+    const v = params.get('prec');
+    if (precisions.includes(v)) config.precision = v;
+    else bad('prec', `not a precision here (use ${list(precisions)})`);
   }
+  if (params.has('batch')) {
+    const n = wholeNumber(params.get('batch'));
+    if (batches.includes(n)) config.batch_size = n;
+    else bad('batch', `not one of the batch sizes ${list(batches.map(String))}`);
+  }
+  if (params.has('ckpt')) {
+    const v = params.get('ckpt');
+    if (Object.hasOwn(CKPT_FROM_PARAM, v)) config.checkpointing = CKPT_FROM_PARAM[v];
+    else bad('ckpt', `not a checkpointing scheme (use ${list(Object.keys(CKPT_FROM_PARAM))})`);
+  }
+  if (params.has('k')) {
+    const n = wholeNumber(params.get('k'));
+    if (params.get('ckpt') !== 'every') bad('k', 'the checkpoint interval only applies with ckpt=every');
+    else if (n >= EVERY_K.min && n <= EVERY_K.max) config.every_k = n;
+    else bad('k', `the checkpoint interval must be a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}`);
+  }
+  if (params.has('dev')) {
+    const v = params.get('dev');
+    if (devices.includes(v)) config.device = v;
+    else bad('dev', `not a device here (use ${list(devices)})`);
+  }
+  if (params.has('replay')) {
+    const v = params.get('replay');
+    if (v === '1' || v === '0') config.replay = v === '1';
+    else bad('replay', 'use replay=1 (chapter numbers on) or replay=0 (off)');
+  }
+}
+
+function parseAct1(params, config, bad, errors, deviceIds) {
+  parseShared(params, config, bad, { precisions: PRECISIONS, batches: BATCH_SIZES, devices: [...deviceIds, CUSTOM_DEVICE] });
   if (params.has('opt')) {
     const v = params.get('opt');
     if (OPTIMIZERS.includes(v)) config.optimizer = v;
     else bad('opt', `not an optimizer (use ${list(OPTIMIZERS)})`);
   }
-  if (params.has('prec')) {
-    const v = params.get('prec');
-    if (PRECISIONS.includes(v)) config.precision = v;
-    else bad('prec', `not a precision (use ${list(PRECISIONS)})`);
-  }
-  if (params.has('batch')) {
-    const v = params.get('batch');
-    const n = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (BATCH_SIZES.includes(n)) config.batch_size = n;
-    else bad('batch', `not one of the batch sizes ${list(BATCH_SIZES.map(String))}`);
-  }
-  if (params.has('ckpt')) {
-    const v = params.get('ckpt');
-    if (v in CKPT_FROM_PARAM) config.checkpointing = CKPT_FROM_PARAM[v];
-    else bad('ckpt', `not a checkpointing scheme (use ${list(Object.keys(CKPT_FROM_PARAM))})`);
-  }
-  if (params.has('k')) {
-    const v = params.get('k');
-    const n = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (n >= EVERY_K.min && n <= EVERY_K.max) config.every_k = n;
-    else bad('k', `the checkpoint interval must be a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}`);
-  }
-  if (params.has('dev')) {
-    const v = params.get('dev');
-    if (v === CUSTOM_DEVICE || deviceIds.includes(v)) config.device = v;
-    else bad('dev', `not a device (use ${list([...deviceIds, CUSTOM_DEVICE])})`);
-  }
   if (params.has('cap')) {
     const v = params.get('cap');
-    const n = /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
-    if (n >= CUSTOM_CAPACITY_GB.min && n <= CUSTOM_CAPACITY_GB.max) config.custom_capacity_gb = n;
+    const n = /^\d{1,4}(\.\d{1,3})?$/.test(v) ? Number(v) : NaN;
+    if (params.get('dev') !== CUSTOM_DEVICE) bad('cap', 'a capacity only applies with dev=custom');
+    else if (n >= CUSTOM_CAPACITY_GB.min && n <= CUSTOM_CAPACITY_GB.max) config.custom_capacity_gb = n;
     else bad('cap', `the custom device capacity must be a number of GB from ${CUSTOM_CAPACITY_GB.min} to ${CUSTOM_CAPACITY_GB.max}`);
-  }
-  if (params.has('units')) {
-    const v = params.get('units');
-    if (UNIT_IDS.includes(v)) config.units = v;
-    else bad('units', `units must be ${list(UNIT_IDS)}`);
-  }
-  if (params.has('replay')) {
-    const v = params.get('replay');
-    if (v === '1' || v === '0') config.replay = v === '1';
-    else bad('replay', 'use replay=1 (chapter replay on) or replay=0 (off)');
   }
   if (params.has('off')) {
     const raw = params.get('off');
@@ -104,25 +92,113 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = 
       errors.push({ param: 'off', message: `off=${raw}: ${list(unknown.map((k) => `'${k}'`))} not a ledger component (known: ${list(COMPONENT_KEYS)}); ignored.` });
     }
   }
-  const hide = parseFlagList(params, 'hide', errors);
-  const lock = parseFlagList(params, 'lock', errors);
-  return { act, config, hide, lock, errors, hasConfig: Object.keys(config).length > 0 };
 }
 
-// The query string for a state (always the whole configuration, so a copied URL reproduces it).
-export function serializeUrlState({ act = 1, config, hide = [], lock = [] }) {
+function parseAct2(params, config, bad) {
+  parseShared(params, config, bad, { precisions: PRECISIONS2, batches: BATCH_SIZES2, devices: DEVICES2 });
+  if (params.has('workers')) {
+    const n = wholeNumber(params.get('workers'));
+    if (n >= WORKERS.min && n <= WORKERS.max) config.data_workers = n;
+    else bad('workers', `the number of data-loader workers must be a whole number from ${WORKERS.min} to ${WORKERS.max}`);
+  }
+  const onOff = (name, key, what) => {
+    if (!params.has(name)) return;
+    const v = params.get(name);
+    if (v === '1' || v === '0') config[key] = v === '1';
+    else bad(name, `use ${name}=1 (${what} on) or ${name}=0 (off)`);
+  };
+  onOff('prefetch', 'prefetch', 'prefetching');
+  onOff('pin', 'pinned_memory', 'pinned memory');
+  if (params.has('depth')) {
+    const n = wholeNumber(params.get('depth'));
+    if (params.get('prefetch') !== '1') bad('depth', 'the prefetch depth only applies with prefetch=1');
+    else if (n >= PREFETCH_DEPTH.min && n <= PREFETCH_DEPTH.max) config.prefetch_depth = n;
+    else bad('depth', `the prefetch depth must be a whole number of batches from ${PREFETCH_DEPTH.min} to ${PREFETCH_DEPTH.max}`);
+  }
+}
+
+// search: a query string ('?a=b' or 'a=b') or URLSearchParams. deviceIds: the catalog's device ids.
+// availableActs: act ids that can be shown (numbers, and 'measure' for the panel beside the acts).
+// Returns { act, config, config2, hide, lock, errors, hasConfig }: config holds the Act 1 knobs the
+// URL set validly (and `units`, which both acts share), config2 the Act 2 knobs.
+export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = {}) {
+  const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
+  const config = {};
+  const config2 = {};
+  const errors = [];
+  const kept = 'that setting was left as it was.';
+  const rejected = new Set();
+
+  // A parameter given more than once is ambiguous: none of its values is used.
+  const seen = new Map();
+  for (const [name, value] of params) seen.set(name, [...(seen.get(name) || []), value]);
+  for (const [name, values] of seen) {
+    if (values.length < 2) continue;
+    rejected.add(name);
+    errors.push({ param: name, message: `${name} is given ${values.length} times (${list(values.map((v) => `${name}=${v}`))}); none of them was used, so that setting was left as it was.` });
+  }
+  const usable = new URLSearchParams();
+  for (const [name, values] of seen) if (values.length === 1) usable.set(name, values[0]);
+  const bad = (param, message) => errors.push({ param, message: `${param}=${usable.get(param)}: ${message}; ${kept}` });
+
+  let act = null;
+  if (usable.has('act')) {
+    const raw = usable.get('act');
+    const n = /^\d{1,3}$/.test(raw) ? Number(raw) : raw; // acts are numbered; panels beside them are named
+    if (availableActs.includes(n)) act = n;
+    else if (Number.isInteger(n) && n >= 1 && n <= 2) {
+      errors.push({ param: 'act', message: `Act ${n} is not available yet, so Act ${availableActs[0]} is shown.` });
+    } else bad('act', `not an act of this lab (${list(availableActs.map(String))})`);
+  }
+  const isAct2 = act === 2;
+  for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
+    if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+  }
+  const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
+  if (isAct2) parseAct2(scoped, config2, bad);
+  else parseAct1(scoped, config, bad, errors, deviceIds);
+  if (usable.has('units')) {
+    const v = usable.get('units');
+    if (UNIT_IDS.includes(v)) config.units = v;
+    else bad('units', `units must be ${list(UNIT_IDS)}`);
+  }
+  const hide = parseFlagList(usable, 'hide', errors);
+  const lock = parseFlagList(usable, 'lock', errors);
+  return {
+    act, config, config2, hide, lock, errors,
+    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0,
+  };
+}
+
+// The query string for a state (always the whole configuration of the act shown, so a copied URL
+// reproduces it). Pass config2 for Act 2.
+export function serializeUrlState({ act = 1, config, config2 = null, hide = [], lock = [] }) {
   const p = new URLSearchParams();
   p.set('act', String(act));
-  p.set('opt', config.optimizer);
-  p.set('prec', config.precision);
-  p.set('batch', String(config.batch_size));
-  p.set('ckpt', CKPT_TO_PARAM[config.checkpointing]);
-  if (config.checkpointing === 'every_k') p.set('k', String(config.every_k));
-  p.set('dev', config.device);
-  if (config.device === CUSTOM_DEVICE) p.set('cap', String(config.custom_capacity_gb));
-  p.set('units', config.units);
-  p.set('replay', config.replay ? '1' : '0');
-  if (config.hidden_components && config.hidden_components.length) p.set('off', config.hidden_components.join(','));
+  if (act === 2 && config2) {
+    p.set('prec', config2.precision);
+    p.set('batch', String(config2.batch_size));
+    p.set('ckpt', CKPT_TO_PARAM[config2.checkpointing]);
+    if (config2.checkpointing === 'every_k') p.set('k', String(config2.every_k));
+    p.set('dev', config2.device);
+    p.set('workers', String(config2.data_workers));
+    p.set('prefetch', config2.prefetch ? '1' : '0');
+    if (config2.prefetch) p.set('depth', String(config2.prefetch_depth));
+    p.set('pin', config2.pinned_memory ? '1' : '0');
+    p.set('replay', config2.replay ? '1' : '0');
+    p.set('units', config.units);
+  } else {
+    p.set('opt', config.optimizer);
+    p.set('prec', config.precision);
+    p.set('batch', String(config.batch_size));
+    p.set('ckpt', CKPT_TO_PARAM[config.checkpointing]);
+    if (config.checkpointing === 'every_k') p.set('k', String(config.every_k));
+    p.set('dev', config.device);
+    if (config.device === CUSTOM_DEVICE) p.set('cap', String(config.custom_capacity_gb));
+    p.set('units', config.units);
+    p.set('replay', config.replay ? '1' : '0');
+    if (config.hidden_components && config.hidden_components.length) p.set('off', config.hidden_components.join(','));
+  }
   if (hide.length) p.set('hide', hide.join(','));
   if (lock.length) p.set('lock', lock.join(','));
   return `?${p.toString().replace(/%2C/g, ',')}`;

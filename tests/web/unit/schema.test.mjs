@@ -8,9 +8,9 @@ import { defaultState, withAct1 } from '../../../web/src/store.js';
 const schema = JSON.parse(readFileSync(new URL('../../../web/src/schema/lab-state.schema.json', import.meta.url), 'utf8'));
 
 test('the schema is versioned and names the lab', () => {
-  assert.equal(schema.properties.schema_version.const, 1);
+  assert.equal(schema.properties.schema_version.const, 2);
   assert.equal(schema.properties.lab_id.const, 'lab08-model-train');
-  assert.match(schema.$id, /v1$/);
+  assert.match(schema.$id, /v2$/);
 });
 
 test('a finished Act 1 validates', () => {

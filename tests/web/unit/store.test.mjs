@@ -2,7 +2,7 @@
 // migrations from unversioned (v0) states, and refusal of unreadable or newer states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore, defaultState, migrate, validateState, withConfig, withAct1, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS } from '../../../web/src/store.js';
+import { createStore, defaultState, migrate, validateState, withConfig, withAct1, withConfig2, withAct2, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS } from '../../../web/src/store.js';
 
 class MemoryStorage {
   constructor(init = {}) { this.data = new Map(Object.entries(init)); }
@@ -62,7 +62,8 @@ test('storage that starts failing on write switches to memory with a note', () =
 });
 
 test('an unversioned (v0) state keeps its valid config fields and act record', () => {
-  const v0 = { config: { optimizer: 'sgd', batch_size: 32, precision: 'fp64', units: 'gib' }, current_act: 1, acts: answered(defaultState()).acts, junk: true };
+  const { explored, ...act1 } = answered(defaultState()).acts.act1; // v0 records had no `explored`
+  const v0 = { config: { optimizer: 'sgd', batch_size: 32, precision: 'fp64', units: 'gib' }, current_act: 1, acts: { act1 }, junk: true };
   const { state, note } = migrate(v0);
   assert.deepEqual(validateState(state), []);
   assert.equal(state.config.optimizer, 'sgd');
@@ -132,4 +133,48 @@ test('with a deferred writer a burst of updates costs one write, and flush write
   assert.equal(writes, 1, 'the queued write finds nothing left to do');
   store.update((s) => withConfig(s, { batch_size: 32 }));
   assert.equal(queued.length, 2);
+});
+
+// A version-1 state as the lab stored it before Act 2 existed.
+const v1State = () => ({
+  schema_version: 1, lab_id: 'lab08-model-train', current_act: 1,
+  config: { ...defaultState().config, optimizer: 'momentum', units: 'gib' },
+  acts: { act1: { prediction: { choice: 'b', predicted_bytes: 6230444800, truth_bytes: 12460889600, error_ratio: 2, direction: 'under', answered_at: '2025-01-01T00:00:00.000Z' }, revealed: true, reflection: null, completed: false } },
+});
+
+test('a version-1 state migrates to version 2 keeping Act 1 and adding a fresh Act 2', () => {
+  const { state, note } = migrate(v1State());
+  assert.deepEqual(validateState(state), []);
+  assert.equal(state.schema_version, 2);
+  assert.equal(state.config.optimizer, 'momentum');
+  assert.equal(state.acts.act1.prediction.choice, 'b');
+  assert.equal(state.acts.act1.explored, true, 'a revealed Act 1 counts as explored');
+  assert.deepEqual(state.acts.act2, defaultState().acts.act2);
+  assert.deepEqual(state.config2, defaultState().config2);
+  assert.match(note, /older version/);
+});
+
+test('a version-1 state without acts starts fresh with a note instead of throwing', () => {
+  const { state, note } = migrate({ schema_version: 1, config: {} });
+  assert.deepEqual(validateState(state), []);
+  assert.match(note, /started fresh/);
+});
+
+test('Act 2 records and configuration persist', () => {
+  const storage = new MemoryStorage();
+  const a = createStore({ storage });
+  a.update((s) => withAct2(withConfig2(s, { data_workers: 8, prefetch: true }), { revealed: true }));
+  const b = createStore({ storage });
+  assert.equal(b.getState().config2.data_workers, 8);
+  assert.equal(b.getState().acts.act2.revealed, true);
+  assert.deepEqual(validateState(b.getState()), []);
+});
+
+test('reset clears both acts but keeps both configurations', () => {
+  const store = createStore();
+  store.update((s) => withAct2(withConfig2(answered(s), { batch_size: 64 }), { revealed: true }));
+  store.reset();
+  assert.equal(store.getState().acts.act1.prediction, null);
+  assert.equal(store.getState().acts.act2.revealed, false);
+  assert.equal(store.getState().config2.batch_size, 64);
 });

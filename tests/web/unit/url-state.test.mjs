@@ -89,3 +89,55 @@ test('the "Measure it" panel is reached with act=measure; numbered acts still pa
   assert.match(parseUrlState('?act=3', withPanel).errors[0].message, /not an act of this lab \(1, measure\)/);
   assert.match(serializeUrlState({ act: 'measure', config: DEFAULT_CONFIG }), /^\?act=measure&opt=adam/);
 });
+
+// ---- Act 2 and ambiguous links
+import { DEFAULT_CONFIG2, normalizeConfig2 } from '../../../web/src/scenario.js';
+const ctx2 = { deviceIds, availableActs: [1, 2, 'measure'] };
+
+test('an Act 2 configuration survives serialize → parse unchanged', () => {
+  const config2 = normalizeConfig2({ precision: 'fp32', batch_size: 128, checkpointing: 'every_k', every_k: 7, device: 'a100-sxm4-80gb', data_workers: 12, prefetch: true, prefetch_depth: 5, pinned_memory: true, replay: false });
+  const query = serializeUrlState({ act: 2, config: { ...DEFAULT_CONFIG, units: 'gib' }, config2, lock: ['workers'] });
+  const back = parseUrlState(query, ctx2);
+  assert.deepEqual(back.errors, []);
+  assert.equal(back.act, 2);
+  assert.deepEqual(normalizeConfig2(back.config2), config2);
+  assert.equal(back.config.units, 'gib');
+  assert.deepEqual(back.lock, ['workers']);
+});
+
+test('the default Act 2 configuration serializes to the chapter baseline', () => {
+  assert.equal(serializeUrlState({ act: 2, config: DEFAULT_CONFIG, config2: DEFAULT_CONFIG2 }),
+    '?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=0&prefetch=0&pin=0&replay=1&units=gb');
+});
+
+test('a repeated parameter is reported and none of its values is used', () => {
+  const r = parseUrlState('?batch=8&batch=16&opt=sgd', ctx);
+  assert.equal(r.config.batch_size, undefined);
+  assert.equal(r.config.optimizer, 'sgd');
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0].message, /batch is given 2 times \(batch=8, batch=16\); none of them was used/);
+});
+
+test('a parameter that only means something beside another is reported when it stands alone', () => {
+  const r = parseUrlState('?ckpt=none&k=4&cap=12', ctx);
+  assert.deepEqual(r.errors.map((e) => e.param).sort(), ['cap', 'k']);
+  assert.equal(r.config.every_k, undefined);
+  const r2 = parseUrlState('?act=2&prefetch=0&depth=3', ctx2);
+  assert.deepEqual(r2.errors.map((e) => e.param), ['depth']);
+  assert.equal(r2.config2.prefetch, false);
+});
+
+test('a setting of the other act is reported, not applied', () => {
+  const r = parseUrlState('?act=1&workers=8', ctx2);
+  assert.deepEqual(r.errors.map((e) => e.param), ['workers']);
+  assert.deepEqual(r.config2, {});
+  const r2 = parseUrlState('?act=2&opt=sgd&batch=8', ctx2);
+  assert.deepEqual(r2.errors.map((e) => e.param).sort(), ['batch', 'opt']);
+  assert.match(r2.errors.find((e) => e.param === 'batch').message, /16, 32, 64, 128, 256/);
+});
+
+test('Act 2 bad values each become a message and keep the knob', () => {
+  const r = parseUrlState('?act=2&workers=99&prefetch=yes&pin=2&dev=rtx4060-laptop-8gb&prec=fp16', ctx2);
+  assert.deepEqual(r.errors.map((e) => e.param).sort(), ['dev', 'pin', 'prec', 'prefetch', 'workers']);
+  assert.deepEqual(r.config2, {});
+});

@@ -1,5 +1,5 @@
 // A small JSON Schema checker for the subset lab-state.schema.json uses (type, const, enum, pattern,
-// minimum/maximum, properties/required/additionalProperties, items, oneOf). Pure; no code generation,
+// minimum/maximum, maxLength, properties/required/additionalProperties, items, maxItems, oneOf). Pure; no code generation,
 // so it runs under the page's strict CSP (general validators compile schemas with `new Function`).
 
 const typeOk = (t, v) => {
@@ -31,6 +31,12 @@ export function validate(schema, value, path = '$') {
   }
   if (typeof value === 'string' && schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) {
     fail(`must match ${schema.pattern}`);
+  }
+  if (typeof value === 'string' && schema.maxLength !== undefined && value.length > schema.maxLength) {
+    fail(`must be at most ${schema.maxLength} characters`);
+  }
+  if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems) {
+    fail(`must have at most ${schema.maxItems} items`);
   }
   if (schema.oneOf) {
     const passing = schema.oneOf.filter((s) => validate(s, value, path).length === 0).length;
