@@ -2,7 +2,7 @@
 // unlock. Native radios in a fieldset; the answer is locked once submitted (the act records it).
 import { h, uid, setText } from './dom.js';
 
-export function createPrediction({ question, options, onLock }) {
+export function createPrediction({ question, options, onLock, unlocks = 'The ledger below is now open.' }) {
   const name = uid('prediction');
   const errorId = uid('prediction-error');
   const error = h('p', { class: 'field-error', id: errorId, hidden: true, text: 'Choose one of the four answers first.' });
@@ -42,7 +42,7 @@ export function createPrediction({ question, options, onLock }) {
       lockedNote.hidden = !locked;
       if (locked) {
         const i = options.findIndex((o) => o.id === recorded);
-        setText(lockedNote, `Locked in: ${String.fromCharCode(65 + i)}. The ledger below is now open.`);
+        setText(lockedNote, `Locked in: ${String.fromCharCode(65 + i)}. ${unlocks}`);
       }
     },
   };
