@@ -28,6 +28,7 @@ export function defaultState() {
 export function defaultAct2() {
   return {
     prediction: null,
+    explored: false,
     revealed: false,
     design: { regime_reached: false, best: null },
     laptop: { moves: [], fit_achieved: false, floor_bytes: null, finished: false },

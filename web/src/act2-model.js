@@ -1,0 +1,206 @@
+// Act 2's view models (no DOM): the step bar's segments, the timeline's lanes, the three gauges, the
+// design-challenge check, the prediction's scoring and the laptop challenge's move log, all read from
+// the engine's evaluate/solve results. Rounded terms are rounded so that they add up to the rounded
+// total shown (largest remainder). Tested in tests/web/unit/act2-model.test.mjs.
+
+// Phase order on the step bar, with the words a student reads.
+export const STEP_SEGMENTS = [
+  { key: 'data_loading', label: 'Data loading', short: 'data' },
+  { key: 'transfer', label: 'Host→device transfer', short: 'transfer' },
+  { key: 'memory_bound', label: 'Memory-bound kernels', short: 'memory-bound' },
+  { key: 'compute', label: 'Compute-bound kernels (model)', short: 'compute' },
+  { key: 'recompute', label: 'Recompute (checkpointing)', short: 'recompute' },
+  { key: 'optimizer', label: 'Optimizer step', short: 'optimizer' },
+];
+
+// Rounds `values` to `decimals` so that the rounded values sum to the rounded total (largest
+// remainder); returns numbers.
+export function roundToSum(values, decimals) {
+  const f = 10 ** decimals;
+  const total = Math.round(values.reduce((a, b) => a + b, 0) * f);
+  const floors = values.map((v) => Math.floor(v * f));
+  let left = total - floors.reduce((a, b) => a + b, 0);
+  const order = values.map((v, i) => ({ i, r: v * f - floors[i] })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) { if (left <= 0) break; floors[i] += 1; left -= 1; }
+  return floors.map((x) => x / f);
+}
+
+const phaseOf = (pipeline, key) => pipeline.phases.find((p) => p.phase === key);
+
+// The step bar: exposed seconds per segment (they sum to the step time); hidden = work done in the
+// shadow of other work (prefetch). Percent and seconds labels are rounded to add up.
+export function stepBar(pipeline) {
+  const computeBound = phaseOf(pipeline, 'compute_bound');
+  const recompute = Math.min(pipeline.gpu.recompute_seconds, computeBound.exposed_seconds);
+  const raw = {
+    data_loading: phaseOf(pipeline, 'data_loading'),
+    transfer: phaseOf(pipeline, 'transfer'),
+    memory_bound: phaseOf(pipeline, 'memory_bound'),
+    compute: { exposed_seconds: computeBound.exposed_seconds - recompute, seconds: computeBound.seconds - recompute },
+    recompute: { exposed_seconds: recompute, seconds: recompute },
+    optimizer: phaseOf(pipeline, 'optimizer'),
+  };
+  const step = pipeline.step_seconds;
+  const exposed = STEP_SEGMENTS.map((s) => raw[s.key].exposed_seconds);
+  const sharesPct = roundToSum(exposed.map((x) => (100 * x) / step), 1);
+  const secondsShown = roundToSum(exposed, 2);
+  let start = 0;
+  const segments = STEP_SEGMENTS.map((s, i) => {
+    const seg = {
+      ...s, seconds: exposed[i], share: exposed[i] / step, work_seconds: raw[s.key].seconds,
+      hidden_seconds: Math.max(0, raw[s.key].seconds - exposed[i]),
+      share_pct_shown: sharesPct[i], seconds_shown: secondsShown[i], start_seconds: start,
+    };
+    start += exposed[i];
+    return seg;
+  });
+  return { step_seconds: step, step_seconds_shown: secondsShown.reduce((a, b) => a + b, 0), segments };
+}
+
+// Timeline lanes (one per resource), in a fixed order, with the words a student reads.
+export const LANES = [
+  { key: 'cpu_data', label: 'Loader workers (CPU)' },
+  { key: 'cpu_main', label: 'Training process (CPU)' },
+  { key: 'pcie', label: 'Host→device link' },
+  { key: 'gpu_memory', label: 'GPU: memory-bound' },
+  { key: 'gpu_compute', label: 'GPU: compute-bound' },
+  { key: 'gpu_optimizer', label: 'GPU: optimizer' },
+];
+export const PHASE_WORDS = {
+  data_loading: 'loading a batch', data_handoff: 'taking a batch from the workers', transfer_host: 'staging the copy',
+  transfer_dma: 'copying to the GPU', memory_bound: 'memory-bound kernels', compute_bound: 'compute-bound kernels',
+  optimizer: 'optimizer step',
+};
+
+const GPU_LANES = new Set(['gpu_memory', 'gpu_compute', 'gpu_optimizer']);
+
+// Lanes that have work, their segments, the span, and how long CPU/link work ran while the GPU was
+// busy on another step (the overlap prefetching buys).
+export function timelineLanes(pipeline) {
+  const segs = pipeline.schedule.segments;
+  const lanes = LANES.map((l) => ({ ...l, segments: segs.filter((s) => s.resource === l.key) }))
+    .filter((l) => l.segments.length > 0);
+  const end = segs.reduce((m, s) => Math.max(m, s.end_seconds), 0);
+  const gpu = segs.filter((s) => GPU_LANES.has(s.resource));
+  let overlap = 0;
+  for (const s of segs) {
+    if (GPU_LANES.has(s.resource)) continue;
+    for (const g of gpu) {
+      if (g.step === s.step) continue;
+      overlap += Math.max(0, Math.min(s.end_seconds, g.end_seconds) - Math.max(s.start_seconds, g.start_seconds));
+    }
+  }
+  return { lanes, end_seconds: end, steps: pipeline.schedule.steps, overlap_seconds: overlap };
+}
+
+// The gauges, kept apart. `order_holds` checks busy ≥ pipeline efficiency ≥ MFU.
+export function gauges(result) {
+  const p = result.pipeline;
+  const recompute = result.flops.recompute_per_token > 0;
+  return {
+    busy: p.busy_fraction,
+    pipeline_efficiency: p.pipeline_efficiency,
+    mfu: p.mfu,
+    hfu: recompute ? p.hfu : null,
+    mfu_ceiling: p.mfu_ceiling,
+    tokens_per_second: p.tokens_per_second,
+    epoch_hours: p.time_per_epoch_seconds / 3600,
+    bottleneck: p.bottleneck,
+    order_holds: p.busy_fraction + 1e-12 >= p.pipeline_efficiency && p.pipeline_efficiency + 1e-12 >= p.mfu,
+  };
+}
+
+// The chapter's optimized regime: data loading ≤ 5% and compute ≥ 75% of the step (chapter shares).
+export const REGIME = { max_data_share: 0.05, min_compute_share: 0.75 };
+
+export function regimeReached(pipeline) {
+  const s = pipeline.chapter_shares;
+  return s.data_loading <= REGIME.max_data_share + 1e-9 && s.compute >= REGIME.min_compute_share - 1e-9;
+}
+
+// The best configuration reached so far (higher MFU wins; only states that fit count).
+export function betterBest(best, config, result) {
+  if (!result.memory.fits || !result.memory.numerically_valid) return best;
+  const p = result.pipeline;
+  if (best && best.mfu >= p.mfu) return best;
+  return {
+    config: { ...config },
+    mfu: p.mfu,
+    busy_fraction: p.busy_fraction,
+    pipeline_efficiency: p.pipeline_efficiency,
+    shares: { ...p.chapter_shares },
+  };
+}
+
+// Scoring a fraction (MFU) prediction: how many times off, and in which direction.
+export function fractionError(predicted, truth) {
+  if (!(truth > 0)) throw new RangeError('truth must be positive');
+  if (!(predicted > 0)) return { ratio: Infinity, direction: 'zero' };
+  const ratio = Math.max(predicted, truth) / Math.min(predicted, truth);
+  if (ratio < 1.05) return { ratio, direction: 'exact' };
+  return { ratio, direction: predicted < truth ? 'under' : 'over' };
+}
+
+// Index of the option nearest to target on a ratio scale (being 2× off counts the same either way).
+export function nearestByRatio(values, target) {
+  let best = -1;
+  let bestDist = Infinity;
+  values.forEach((v, i) => {
+    const d = Math.abs(Math.log(v / target));
+    if (d < bestDist) { best = i; bestDist = d; }
+  });
+  return best;
+}
+
+// ---- The laptop challenge
+const MOVE_WORDS = {
+  optimizer: { sgd: 'SGD', momentum: 'SGD + Momentum', adam: 'Adam' },
+  precision: { fp32: 'FP32', mixed: 'mixed precision', fp16: 'pure FP16', bf16: 'pure BF16' },
+  checkpointing: { none: 'no checkpointing', selective: 'selective recompute', full: 'full recompute', every_k: 'checkpoint every k layers' },
+};
+
+// Words for the move from `prev` to `next` (one or more knobs changed).
+export function describeMove(prev, next) {
+  const parts = [];
+  for (const key of ['precision', 'optimizer', 'checkpointing']) {
+    if (prev[key] !== next[key]) {
+      const to = key === 'checkpointing' && next[key] === 'every_k' ? `checkpoint every ${next.every_k} layers` : MOVE_WORDS[key][next[key]];
+      parts.push(to);
+    } else if (key === 'checkpointing' && next[key] === 'every_k' && prev.every_k !== next.every_k) {
+      parts.push(`checkpoint every ${next.every_k} layers`);
+    }
+  }
+  if (prev.batch_size !== next.batch_size) parts.push(`batch ${next.batch_size}`);
+  return parts.length ? `→ ${parts.join(', ')}` : 'no change';
+}
+
+// One recorded move: the settings after it and the engine's peak memory, fit and trainability.
+export function laptopMove(move, config, result) {
+  const m = result.memory;
+  return {
+    move,
+    config: { optimizer: config.optimizer, precision: config.precision, checkpointing: config.checkpointing, every_k: config.every_k, batch_size: config.batch_size },
+    peak_bytes: m.peak_bytes,
+    fits: m.fits,
+    trainable: m.numerically_valid,
+  };
+}
+
+// 'fits' (fits and trains), 'stalls' (fits but pure 16-bit cannot train), 'over' (does not fit).
+export function laptopState(result) {
+  if (!result.memory.fits) return 'over';
+  return result.memory.numerically_valid ? 'fits' : 'stalls';
+}
+
+// The checkpointing reflection's numbers for one scenario: activation memory without checkpointing
+// over activation memory with it (saved inputs + the segment rebuilt during backward), and the
+// extra compute (recomputed FLOPs / model FLOPs).
+export function checkpointNumbers(withCkpt, withoutCkpt) {
+  const saved = withCkpt.memory.components.activations + (withCkpt.memory.transients.recompute_working_set || 0);
+  return {
+    ratio: withoutCkpt.memory.components.activations / saved,
+    overhead: withCkpt.flops.recompute_per_token / withCkpt.flops.model_per_token,
+    with_bytes: saved,
+    without_bytes: withoutCkpt.memory.components.activations,
+  };
+}

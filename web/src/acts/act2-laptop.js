@@ -1,0 +1,130 @@
+// Act 2's laptop challenge: fit GPT-2 XL training on the 8 GB laptop GPU. Every change is a move,
+// recorded with the engine's peak memory after it; the solver's floor (the least memory any
+// numerically valid configuration needs) ends the challenge with its derivation in bytes. Pure
+// 16-bit without a master copy is shown as "fits, but cannot train", never as success.
+import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { MoveChart } from '../charts/move-chart.js';
+import { DataTable } from '../charts/data-table.js';
+import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
+import { describeMove, laptopMove, laptopState } from '../act2-model.js';
+import { formatBytes, formatInt } from '../format.js';
+import { withAct2 } from '../store.js';
+import { LAPTOP } from './act2-text.js';
+
+const STATE_WORDS = { fits: 'fits and trains', stalls: 'fits, but cannot train (updates stall)', over: 'does not fit' };
+
+function select(label, values, words, onPick) {
+  const id = uid('lap');
+  const el = h('select', { id, onchange: () => onPick(el.value) }, values.map((v) => h('option', { value: String(v), text: words(v) })));
+  return { el, box: h('div', { class: 'control' }, h('label', { for: id, text: label }), el) };
+}
+
+export function createLaptopChallenge({ engine, store, announce }) {
+  const solved = engine.call('solve', { model: 'gpt2-xl', device: 'rtx4060-laptop-8gb' });
+  if (solved.error) throw new Error(`the solver failed: ${solved.error.message}`);
+  const floor = solved.floor;
+  const budget = solved.device.capacity_bytes;
+  const evaluate = (config) => engine.evaluate(toLaptopScenario(config));
+
+  const current = () => {
+    const moves = store.getState().acts.act2.laptop.moves;
+    return moves.length ? moves[moves.length - 1].config : { ...LAPTOP_START };
+  };
+  const record = (patch) => {
+    const prev = current();
+    const next = { ...prev, ...patch };
+    const r = evaluate(next);
+    if (r.error) { announce(`The engine could not compute that: ${r.error.message}`); return; }
+    store.update((s) => {
+      const lap = s.acts.act2.laptop;
+      const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', prev, evaluate(prev))];
+      const m = laptopMove(describeMove(prev, next), next, r);
+      const atFloor = m.trainable && m.peak_bytes <= floor.peak_bytes;
+      return withAct2(s, { laptop: {
+        ...lap, moves: [...moves, m].slice(-200), fit_achieved: lap.fit_achieved || (m.fits && m.trainable),
+        floor_bytes: floor.peak_bytes, finished: lap.finished || atFloor,
+      } });
+    });
+  };
+
+  const prec = select('Precision', PRECISIONS, (v) => LABELS.precision[v], (v) => record({ precision: v }));
+  const opt = select('Optimizer', OPTIMIZERS, (v) => LABELS.optimizer[v], (v) => record({ optimizer: v }));
+  const ckpt = select('Activation checkpointing', CHECKPOINTING, (v) => LABELS.checkpointing[v], (v) => record({ checkpointing: v }));
+  const k = select('Every k layers, k =', Array.from({ length: EVERY_K.max }, (_, i) => i + 1), String, (v) => record({ every_k: Number(v) }));
+  const batch = select('Batch size (sequences)', LAPTOP_BATCH_SIZES, String, (v) => record({ batch_size: Number(v) }));
+
+  const status = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const chartBox = h('div', { class: 'chart-box chart-box--fluid' });
+  const capNote = h('p', { class: 'control__note' });
+  const summary = h('p', { class: 'chart-summary' });
+  const twin = h('details', { class: 'twin' }, h('summary', { text: 'Your moves as a table' }));
+  const table = new DataTable(twin, { caption: 'Moves and the peak memory after each', className: 'move-table' });
+  const chart = new MoveChart(chartBox);
+  const limit = h('div', { class: 'limit', role: 'status' });
+  const giveUp = h('button', { type: 'button', class: 'btn', text: 'I cannot get it lower: show the limit',
+    onclick: () => { store.update((s) => withAct2(s, { laptop: { ...s.acts.act2.laptop, floor_bytes: floor.peak_bytes, finished: true } })); limit.focus(); } });
+  const restart = h('button', { type: 'button', class: 'btn btn--small', text: 'Start the challenge over',
+    onclick: () => store.update((s) => withAct2(s, { laptop: { moves: [], fit_achieved: false, floor_bytes: null, finished: false } })) });
+  limit.setAttribute('tabindex', '-1');
+
+  const el = h('div', { class: 'laptop' },
+    h('p', { class: 'panel__lead', text: LAPTOP.lead }),
+    h('div', { class: 'controls controls--laptop' }, prec.box, opt.box, ckpt.box, k.box, batch.box),
+    status, capNote, h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)), twin,
+    h('div', { class: 'laptop__actions' }, giveUp, restart), limit);
+
+  function render(state) {
+    const lap = state.acts.act2.laptop;
+    const c = current();
+    prec.el.value = c.precision; opt.el.value = c.optimizer; ckpt.el.value = c.checkpointing;
+    k.el.value = String(c.every_k); k.box.hidden = c.checkpointing !== 'every_k'; batch.el.value = String(c.batch_size);
+    const r = evaluate(c);
+    const st = laptopState(r);
+    const u = state.config.units;
+    status.className = `banner banner--${st === 'fits' ? 'ok' : st === 'stalls' ? 'invalid' : 'oom'}`;
+    status.dataset.state = st;
+    replaceChildren(status,
+      h('p', { class: 'banner__title' }, h('span', { class: 'banner__icon', 'aria-hidden': 'true', text: st === 'fits' ? '✓' : st === 'stalls' ? '⚠' : '✕' }),
+        ` Peak ${formatBytes(r.memory.peak_bytes, u)} against ${formatBytes(budget, u)} usable: ${STATE_WORDS[st]}.`),
+      st === 'stalls' ? h('p', { class: 'banner__text' }, LAPTOP.stallText, ' ', h('a', { href: '?act=measure', text: LAPTOP.stallLink }), '.') : null);
+    const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', c, r)];
+    const gib = (budget / 2 ** 30).toFixed(0);
+    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes. The chart’s height scale is logarithmic: each step up multiplies memory.`);
+    const sentence = `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far; peak memory now ${formatBytes(moves[moves.length - 1].peak_bytes, u)}, ${STATE_WORDS[st]}; the laptop holds ${formatBytes(budget, u)}.`;
+    chart.update(moves, { budgetBytes: budget, budgetText: `usable ${formatBytes(budget, u)}`, summary: sentence });
+    setText(summary, sentence);
+    table.update({
+      columns: ['Move', 'Change', `Peak (${u === 'gib' ? 'GiB' : 'GB'})`, 'State'],
+      rows: moves.map((m, i) => ({ key: String(i), header: i === 0 ? 'start' : String(i),
+        cells: [{ text: m.move }, { text: formatBytes(m.peak_bytes, u), value: m.peak_bytes }, { text: STATE_WORDS[m.fits ? (m.trainable ? 'fits' : 'stalls') : 'over'] }] })),
+    });
+    giveUp.hidden = lap.finished;
+    limit.hidden = !lap.finished;
+    if (lap.finished) renderLimit(u);
+  }
+
+  function renderLimit(u) {
+    const cfg = floor.configuration;
+    const staticFloor = floor.static_floor_bytes;
+    replaceChildren(limit,
+      h('h4', { text: lapFitText() }),
+      h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${LABELS.precision[cfg.precision].toLowerCase()}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored.` }),
+      h('table', { class: 'data-table floor-table' },
+        h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
+        h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
+        h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
+          h('th', { scope: 'row', text: d.words.split(':')[0] }),
+          h('td', { text: d.bytes_per_param === null ? '—' : String(d.bytes_per_param) }),
+          h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
+          h('td', { text: formatBytes(d.bytes, u) })))),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
+          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { text: formatBytes(floor.peak_bytes, u) })))),
+      h('p', { text: LAPTOP.beyond }));
+  }
+
+  function lapFitText() {
+    return store.getState().acts.act2.laptop.fit_achieved ? 'You found a configuration that fits and trains.' : 'Physical limit reached: GPT-2 XL cannot train on this laptop GPU';
+  }
+
+  return { el, render, floor, budget };
+}

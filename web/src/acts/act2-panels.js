@@ -1,0 +1,52 @@
+// Two read-only panels of Act 2: the chapter's walkthrough table beside the engine's values for the
+// same configurations (with the reconciliation), and the Math Peek for MFU, HFU and the Iron Law with
+// every symbol bound to the scenario on screen.
+import { h, replaceChildren } from '../ui/dom.js';
+import { formatBytes, formatInt } from '../format.js';
+import { CHAPTER, reconciliation, pct, secs, rate, hours } from './act2-text.js';
+
+const sci = (x) => {
+  const e = Math.floor(Math.log10(Math.abs(x)));
+  return `${(x / 10 ** e).toFixed(3)} × 10^${e}`;
+};
+
+// r: fixedNumbers(...).reference; units for bytes.
+export function renderReference(box, r, units) {
+  const gb = (x) => `${formatInt(x)} GB`;
+  const rows = [
+    ['Memory (FP32 baseline → mixed + checkpoint every 4 layers), batch 32', `${gb(CHAPTER.memory_before_gb)} → ${gb(CHAPTER.memory_after_gb)}`, `${formatBytes(r.memBefore, units)} → ${formatBytes(r.memAfter, units)}`],
+    ['GPU busy (baseline loop → tuned loop)', `${formatInt(CHAPTER.busy_before * 100)}% → ${formatInt(CHAPTER.busy_after * 100)}%`, `${pct(r.before.busy)} → ${pct(r.after.busy)}`],
+    ['Data loading share of the step', `${formatInt(CHAPTER.data_before * 100)}% → ${formatInt(CHAPTER.data_after * 100)}%`, `${pct(r.before.shares.data_loading)} → ${pct(r.after.shares.data_loading)}`],
+    ['GPU compute share of the step', `${formatInt(CHAPTER.compute_before * 100)}% → ${formatInt(CHAPTER.compute_after * 100)}%`, `${pct(r.before.shares.compute)} → ${pct(r.after.shares.compute)}`],
+    ['Throughput of the tuned loop', rate(CHAPTER.tokens_per_s), rate(r.after.tokens)],
+    ['Time per epoch of the tuned loop', hours(CHAPTER.epoch_hours), hours(r.after.epoch_hours)],
+    ['MFU of the tuned loop', `not stated; ${rate(CHAPTER.tokens_per_s)} implies ${pct(r.chapterMfu)}`, pct(r.after.mfu)],
+  ];
+  replaceChildren(box,
+    h('p', { class: 'panel__lead', text: 'Both loops are the chapter’s: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. The engine runs them with the chapter calibration.' }),
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data-table reference-table' },
+      h('caption', { text: 'The chapter’s walkthrough and the engine, same configurations' }),
+      h('thead', {}, h('tr', {}, ['Quantity', 'Chapter says', 'Engine computes'].map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }), h('td', { text: c }), h('td', { text: e })))))),
+    h('h4', { text: 'How the two fit together' }),
+    reconciliation(r, units).map((t) => h('p', { text: t })));
+}
+
+// result: evaluate() for the Act 2 scenario on screen.
+export function renderMathPeek(box, result) {
+  const p = result.pipeline;
+  const f = result.flops;
+  const il = f.iron_law;
+  const peakT = f.peak_flops_per_s / 1e12;
+  replaceChildren(box,
+    h('p', { class: 'math' }, 'MFU = model FLOPs per step ÷ (step time × peak FLOP/s)'),
+    h('p', { class: 'math', 'data-peek': 'mfu' },
+      `= ${sci(f.model_per_step)} FLOP ÷ (${secs(p.step_seconds)} × ${formatInt(peakT)} × 10^12 FLOP/s) = ${pct(p.mfu)}`),
+    h('p', { class: 'math-note', text: `Model FLOPs per step = 6·N + 12·L·h·s per token × ${formatInt(f.tokens_per_step)} tokens = ${formatInt(f.model_per_token)} FLOP/token × ${formatInt(f.tokens_per_step)}. The peak is the GPU’s dense rate at the selected precision.` }),
+    f.recompute_per_token > 0 ? h('p', { class: 'math', 'data-peek': 'hfu' },
+      `HFU = (model + recomputed FLOPs) ÷ (step time × peak) = ${sci(f.hardware_per_step)} ÷ (${secs(p.step_seconds)} × ${formatInt(peakT)} × 10^12) = ${pct(p.hfu)}`) : null,
+    h('p', { class: 'math' }, 'Iron Law: T_train = O_total ÷ (N_devices × R_peak × η)'),
+    h('p', { class: 'math', 'data-peek': 'iron' },
+      `= ${sci(il.total_model_flops)} FLOP ÷ (${formatInt(il.num_devices)} × ${formatInt(peakT)} × 10^12 FLOP/s × ${il.efficiency.toFixed(2)}) = ${hours(il.time_to_train_seconds / 3600)} for ${formatInt(il.train_tokens / 1e6)} million tokens`),
+    h('p', { class: 'math-note', text: `η = ${il.efficiency.toFixed(2)} is GPT-3’s measured efficiency (the chapter’s example); with this step’s MFU as η the same tokens would take ${hours(il.total_model_flops / (il.num_devices * f.peak_flops_per_s * p.mfu) / 3600)}.` }));
+}

@@ -1,0 +1,108 @@
+// Act 2's words: the questions, the reveal, the reference panel's reconciliation and the notes. Every
+// number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
+// scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
+import { formatPercent, formatInt, formatBytes, formatRatio } from '../format.js';
+
+export const TITLE = 'Act 2: The MFU gap';
+export const SHORT_TITLE = 'The MFU gap';
+
+export const pct = (x) => formatPercent(x, 1);
+export const secs = (s) => `${s.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} s`;
+export const hours = (h) => `${h.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} h`;
+export const rate = (t) => `${formatInt(t)} tokens/s`;
+
+export const INTRO = [
+  'A training step is more than matrix multiplication: the next batch has to be loaded and copied to the GPU, and many GPU kernels are limited by memory bandwidth rather than arithmetic. This act times one step of GPT-2 XL on the chapter’s V100 and shows where the seconds go.',
+  'Three different percentages describe the same step. Keep them apart: how often the GPU is busy, how much of the step is spent in compute-bound matrix multiplication (pipeline efficiency), and how much of the GPU’s peak arithmetic the model’s own FLOPs use (MFU).',
+];
+
+// The chapter's tuned loop, described for the question (the settings of CHAPTER_TUNED2).
+export const TUNED_WORDS = 'GPT-2 XL on one V100, mixed precision, Adam, checkpointing every 4 layers, batch 32 sequences of 1,024 tokens, 8 loader workers, pinned memory and prefetching';
+
+export const PREDICTION = {
+  question: `The chapter tunes its GPT-2 XL training loop until the GPU is busy most of the time (${TUNED_WORDS}). What fraction of the V100’s peak 16-bit arithmetic does the model’s own work use in that loop (its MFU)?`,
+  options: [
+    { id: 'a', value: 0.90, label: 'About 85–95%: a well-tuned loop runs close to peak' },
+    { id: 'b', value: 0.65, label: 'About 60–70%: some overhead is unavoidable' },
+    { id: 'c', value: 0.45, label: 'About 45%: loading, copies and kernel overhead eat half' },
+    { id: 'd', value: 0.212, label: 'About 15–30%: far below peak even when tuned' },
+  ],
+};
+
+export function revealLines(n, chosenText, errorText) {
+  return [
+    `You chose ${chosenText}. For the chapter’s tuned loop the engine computes an MFU of ${pct(n.tuned.mfu)}. ${errorText}`,
+    `Same step, three numbers: the GPU is busy ${pct(n.tuned.busy)} of the time, compute-bound matrix multiplication fills ${pct(n.tuned.pe)} of the step (pipeline efficiency), and the model’s FLOPs come to ${pct(n.tuned.mfu)} of peak (MFU).`,
+    `Busy time counts every kernel, including memory-bound ones that barely use the tensor cores. Pipeline efficiency counts only the matrix multiplications, and even those run at ${pct(n.tuned.kernel)} of peak at this batch size and spend ${pct(n.tuned.recompute_share)} of their time recomputing checkpointed activations, which MFU does not count as model work. So busy ≥ pipeline efficiency ≥ MFU, always.`,
+  ];
+}
+
+export function orderExplainer() {
+  return 'Busy ≥ pipeline efficiency ≥ MFU. Busy counts all GPU time; pipeline efficiency only the compute-bound part; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak).';
+}
+
+// The chapter's published walkthrough numbers (chapter, "GPT-2 XL training walkthrough" section).
+export const CHAPTER = {
+  memory_before_gb: 89, memory_after_gb: 32, busy_before: 0.45, busy_after: 0.85,
+  data_before: 0.40, data_after: 0.05, compute_before: 0.35, compute_after: 0.75,
+  tokens_per_s: 1200, epoch_hours: 8.3,
+};
+
+export function reconciliation(r, units) {
+  return [
+    `The chapter’s 45% and 85% are the share of time the GPU is busy; the engine, calibrated to the chapter’s profile, reproduces them exactly (${pct(r.before.busy)} and ${pct(r.after.busy)}). They are not MFU: in the same tuned step the model’s FLOPs use ${pct(r.after.mfu)} of the V100’s 16-bit peak.`,
+    `The chapter’s throughput, ${rate(CHAPTER.tokens_per_s)}, corresponds to an MFU of only ${pct(r.chapterMfu)} at the V100’s ${formatInt(r.chapterPeakTflops)} TFLOP/s 16-bit peak, priced at the chapter’s own mixed precision. The engine’s tuned step is faster (${rate(r.after.tokens)}); the chapter does not state how its 1,200 was measured, so the lab shows both and trusts neither blindly.`,
+    `Memory: the calibrated model gives ${formatBytes(r.memBefore, units)} for the FP32 baseline and ${formatBytes(r.memAfter, units)} after mixed precision and checkpointing every 4 layers, the chapter’s 89 GB and 32 GB (the chapter rounds 32.125 GB down).`,
+  ];
+}
+
+export const FIX_QUESTION = {
+  question: 'In the chapter’s baseline step, loading data takes 40% of the time. Which single change speeds the step up the most?',
+  options: [
+    { id: 'a', label: 'Buy a GPU with twice the peak FLOP/s', change: 'faster_gpu' },
+    { id: 'b', label: 'Switch from Adam to SGD to reduce memory pressure', change: 'sgd' },
+    { id: 'c', label: 'Load data in background workers that prefetch the next batches while the GPU computes', change: 'prefetch' },
+    { id: 'd', label: 'Halve the batch size to move less data to the GPU', change: 'half_batch' },
+  ],
+};
+
+export function fixFeedback(correct, scored, chosenId) {
+  const best = scored.find((s) => s.best);
+  const chosen = scored.find((s) => s.id === chosenId);
+  const lead = correct ? 'Right.' : 'Not quite.';
+  return `${lead} On the engine, your choice gives ${rate(chosen.tokens)} against ${rate(scored.baseline)} at the baseline; the fastest single change is “${best.label.toLowerCase()}” at ${rate(best.tokens)}. A faster GPU shrinks only the GPU’s part of the step, while the loader keeps it waiting just as long.`;
+}
+
+export const CKPT_QUESTION = {
+  prompt: 'Checkpointing reduces activation memory by about',
+  ratioOptions: [
+    { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },
+    { id: 'c', value: 12, label: '12×' }, { id: 'd', value: 48, label: '48×' },
+  ],
+  overheadOptions: [
+    { id: 'a', value: 0, label: '0% (memory for free)' }, { id: 'b', value: 0.1, label: '10%' },
+    { id: 'c', value: 0.33, label: '33%' }, { id: 'd', value: 1, label: '100%' },
+  ],
+  reasonOptions: [
+    { id: 'a', label: 'the backward pass has to recompute the activations that were dropped instead of stored' },
+    { id: 'b', label: 'the optimizer has to run twice per step' },
+    { id: 'c', label: 'checkpoints are written to disk and read back' },
+    { id: 'd', label: 'the GPU compresses the stored activations' },
+  ],
+  correctReason: 'a',
+};
+
+export function ckptScenarioText(n, units) {
+  return `For your Act 2 settings with checkpointing every ${n.k} layers (${n.replay ? 'chapter numbers' : 'physics model'}): activations fall from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)} (${formatRatio(n.ratio)}), and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
+}
+
+export function ckptFormulaText(n) {
+  return `With ${n.layers} layers and a checkpoint every k layers, the backward pass holds k layers of activations plus one stored input per segment, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A. The smallest is at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}); the chapter rounds “every 4 layers” to a flat 4×.`;
+}
+
+export const LAPTOP = {
+  lead: 'Start from the chapter’s baseline settings (FP32, Adam, batch 32, no checkpointing) and make GPT-2 XL training fit the 8 GB laptop GPU. Each change you make is recorded as a move. These numbers use the exact model (1,557,611,200 parameters).',
+  stallText: 'Fits, but cannot train: without an FP32 master copy, most updates are smaller than the gap between neighbouring 16-bit numbers and round away, so the weights stop changing (updates stall).',
+  stallLink: 'See it happen in “Measure it”',
+  beyond: 'Beyond one device, the static memory itself has to be split: shard the optimizer state, gradients and weights across GPUs (ZeRO / fully sharded data parallel) or offload them to CPU memory. That is the subject of distributed training.',
+};

@@ -1,0 +1,309 @@
+// Act 2, "The MFU gap": predict → explore the step → reveal → reference → design and laptop
+// challenges → reflect. Words live in act2-text.js, fixed engine numbers in act2-numbers.js, view
+// models in ../act2-model.js, charts in ../charts/. The act reads and writes only the store.
+import './act2.css';
+import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
+import { createPrediction } from '../ui/prediction.js';
+import { createFillIn } from '../ui/fill-in.js';
+import { createAct2Controls } from '../ui/act2-controls.js';
+import { PipelineBar } from '../charts/pipeline-bar.js';
+import { TimelineChart } from '../charts/timeline-chart.js';
+import { GaugeScale } from '../charts/gauge-scale.js';
+import { DataTable } from '../charts/data-table.js';
+import { DEVICES2, CHAPTER_TUNED2, toScenario2 } from '../scenario.js';
+import { stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { formatBytes, formatRatio } from '../format.js';
+import { withConfig2, withAct2 } from '../store.js';
+import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
+import { renderReference, renderMathPeek } from './act2-panels.js';
+import { createLaptopChallenge } from './act2-laptop.js';
+import * as T from './act2-text.js';
+
+export const id = 2;
+export const title = T.TITLE;
+export const shortTitle = T.SHORT_TITLE;
+
+const STEPS = [
+  { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
+  { id: 'explore', label: 'Explore the step', done: (a) => Boolean(a.explored) },
+  { id: 'reveal', label: 'Reveal', done: (a) => a.revealed },
+  { id: 'design', label: 'Design challenge', done: (a) => a.design.regime_reached },
+  { id: 'laptop', label: 'Laptop challenge', done: (a) => a.laptop.finished },
+  { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection_fix && a.reflection_ckpt) },
+];
+
+function panel(headingText, ...children) {
+  const headingId = uid('h');
+  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
+  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
+}
+
+const describeSegment = (s) => `${PHASE_WORDS[s.phase]} for step ${s.step}, ${T.secs(s.start_seconds)} to ${T.secs(s.end_seconds)}`;
+
+export function mount({ root, engine, store, flags, announce }) {
+  const evaluate = (s) => engine.evaluate(s);
+  const catalog = engine.catalog();
+  const n = fixedNumbers(evaluate, catalog);
+  const devices = DEVICES2.map((d) => catalog.devices.find((x) => x.id === d)).filter(Boolean);
+
+  // ---- 1. prediction
+  const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 2' });
+  const prediction = createPrediction({
+    question: T.PREDICTION.question, options: T.PREDICTION.options, unlocks: 'The pipeline instruments below are now open.',
+    onLock: (choice) => {
+      const opt = T.PREDICTION.options.find((o) => o.id === choice);
+      const { ratio, direction } = fractionError(opt.value, n.tuned.mfu);
+      store.update((s) => withAct2(s, { prediction: {
+        choice, predicted_mfu: opt.value, truth_mfu: n.tuned.mfu, error_ratio: Number.isFinite(ratio) ? ratio : null,
+        direction, answered_at: new Date().toISOString(), scenario: { ...CHAPTER_TUNED2 },
+      } }));
+      announce('Prediction locked in. The pipeline instruments are now open.');
+      stepPanel.heading.focus();
+    },
+  });
+  const predictPanel = panel('1. Predict', prediction.el);
+  const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the step timing, the gauges and the challenges open once you lock in a prediction.');
+
+  // ---- 2. the step: controls, bar, timeline
+  const controls = createAct2Controls({ devices, flags, onChange: (patch) => store.update((s) => withAct2(withConfig2(s, patch), { explored: true })) });
+  const status = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const barBox = h('div', { class: 'chart-box chart-box--fluid' });
+  const barSummary = h('p', { class: 'chart-summary', 'data-summary': 'bar' });
+  const barTwin = h('details', { class: 'twin' }, h('summary', { text: 'The step’s numbers as a table' }));
+  const bar = new PipelineBar(barBox, { label: 'One training step, by phase' });
+  const barTable = new DataTable(barTwin, { caption: 'One training step by phase', className: 'step-table' });
+  const tlBox = h('div', { class: 'chart-box chart-box--fluid' });
+  const tlSummary = h('p', { class: 'chart-summary', 'data-summary': 'timeline' });
+  const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
+  const timeline = new TimelineChart(tlBox);
+  const tlTable = new DataTable(tlTwin, { caption: 'Work on each resource, step by step', className: 'timeline-table' });
+  const stepPanel = panel('2. Where one step’s time goes',
+    h('p', { class: 'panel__lead', text: 'Change the data pipeline and the step itself; the bar shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.' }),
+    controls.el, status,
+    h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
+    h('h4', { text: 'Three steps on a timeline' }),
+    h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
+
+  // ---- 3. gauges
+  const gaugeBox = h('div', { class: 'chart-box chart-box--fluid' });
+  const gauge = new GaugeScale(gaugeBox);
+  const gaugeList = h('dl', { class: 'gauge-list' });
+  const bottleneck = h('p', { class: 'bottleneck' });
+  const gaugePanel = panel('3. Gauges, kept apart', h('p', { class: 'panel__lead', text: T.orderExplainer() }),
+    h('figure', { class: 'chart-figure' }, gaugeBox), gaugeList, bottleneck);
+
+  // ---- 4. reveal
+  const revealBody = h('div', { class: 'reveal', role: 'status' });
+  const revealHint = h('p', { class: 'control__note' });
+  const revealButton = h('button', { type: 'button', class: 'btn btn--primary', text: 'Reveal: how far off was my prediction?',
+    onclick: () => { store.update((s) => withAct2(s, { revealed: true })); revealPanel.heading.focus(); } });
+  const revealPanel = panel('4. Reveal', revealHint, revealButton, revealBody);
+
+  // ---- 5. reference, 6. design challenge, 7. laptop, 8. reflections, Math Peek
+  const refPanel = panel('5. The chapter’s walkthrough beside the engine');
+  const refBody = h('div');
+  refPanel.el.append(refBody);
+  const designBody = h('div', { class: 'design', role: 'status' });
+  const designPanel = panel('6. Design challenge: the chapter’s tuned regime, then the best MFU',
+    h('p', { class: 'panel__lead', text: `Starting from the chapter’s baseline, reach its tuned regime (data loading ≤ ${REGIME.max_data_share * 100}% and GPU compute ≥ ${REGIME.min_compute_share * 100}% of the step, the chapter’s own shares), then push MFU as high as the physics lets you.` }),
+    designBody);
+  const laptop = createLaptopChallenge({ engine, store, announce });
+  const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
+
+  const fix = createFillIn({
+    prompt: T.FIX_QUESTION.question,
+    blanks: [{ key: 'choice', legend: 'The most effective single fix', options: T.FIX_QUESTION.options }],
+    onSubmit: ({ choice }) => {
+      const correct = n.fixes.find((s) => s.id === choice).best;
+      store.update((s) => withAct2(s, { reflection_fix: { choice, correct, answered_at: new Date().toISOString() } }));
+    },
+  });
+  const ckptNow = h('p', { class: 'panel__note' });
+  const ckptFormula = h('p', { class: 'panel__note' });
+  const ckpt = createFillIn({
+    prompt: `${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
+    blanks: [
+      { key: 'ratio', legend: 'Blank 1: activation memory falls by about', options: T.CKPT_QUESTION.ratioOptions },
+      { key: 'overhead', legend: 'Blank 2: extra compute', options: T.CKPT_QUESTION.overheadOptions },
+      { key: 'reason', legend: 'Blank 3: because…', options: T.CKPT_QUESTION.reasonOptions },
+    ],
+    onSubmit: (a) => {
+      const c = ckptNumbers(evaluate, store.getState().config2);
+      const ri = nearestByRatio(T.CKPT_QUESTION.ratioOptions.map((o) => o.value), c.ratio);
+      const oi = nearestByRatio(T.CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), c.overhead);
+      store.update((s) => withAct2(s, { reflection_ckpt: {
+        ratio_choice: a.ratio, overhead_choice: a.overhead, reason_choice: a.reason,
+        ratio_correct: a.ratio === T.CKPT_QUESTION.ratioOptions[ri].id, overhead_correct: a.overhead === T.CKPT_QUESTION.overheadOptions[oi].id,
+        reason_correct: a.reason === T.CKPT_QUESTION.correctReason, engine_ratio: c.ratio, engine_overhead: c.overhead,
+        answered_at: new Date().toISOString(),
+      } }));
+    },
+  });
+  const reflectPanel = panel('8. Reflect', fix.el, h('hr'), ckpt.el, ckptNow, ckptFormula);
+  const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: MFU and the Iron Law with your numbers' }));
+  const peekBody = h('div');
+  peek.append(peekBody);
+  const done = h('p', { class: 'done', role: 'status' });
+
+  const unlocked = h('div', { class: 'act-unlocked' },
+    stepPanel.el, gaugePanel.el, peek, revealPanel.el, refPanel.el, designPanel.el, laptopPanel.el, reflectPanel.el, done);
+  const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
+  root.append(h('section', { class: 'act act2', 'aria-labelledby': 'act-title', 'data-act': '2' },
+    titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })), predictPanel.el, lockedHint, unlocked));
+
+  // ---- render
+  function renderInstrument(state) {
+    const c = state.config2;
+    const u = state.config.units;
+    const r = evaluate(toScenario2(c));
+    if (r.error) {
+      replaceChildren(status, h('strong', { text: 'The engine could not compute this setting. ' }), `${r.error.field}: ${r.error.message}`);
+      status.className = 'banner banner--error';
+      return null;
+    }
+    const m = r.memory;
+    const fits = m.fits;
+    status.className = `banner banner--${fits ? 'ok' : 'oom'}`;
+    status.dataset.state = fits ? 'fits' : 'over';
+    replaceChildren(status, h('p', { class: 'banner__title' },
+      h('span', { class: 'banner__icon', 'aria-hidden': 'true', text: fits ? '✓' : '✕' }),
+      fits ? ` Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
+        : ` Out of memory: this step needs ${formatBytes(m.peak_bytes, u)} and the ${r.device.name} holds ${formatBytes(m.usable_device_bytes, u)}, so it cannot run; the timing below is what it would take if it fitted.`),
+      r.device.id === 'v100-sxm2-32gb' ? h('p', { class: 'banner__text', text: `The “32 GB” V100 holds 32 GiB = ${formatBytes(m.usable_device_bytes, 'gb')}${u === 'gib' ? '' : ' (GB here are 10^9 bytes)'}.` }) : null);
+    const p = r.pipeline;
+    const b = stepBar(p);
+    const top = [...b.segments].sort((x, y) => y.seconds - x.seconds)[0];
+    const barSentence = `One step takes ${T.secs(b.step_seconds_shown)}; the largest part is ${top.label.toLowerCase()} (${top.share_pct_shown.toFixed(1)}%).`;
+    bar.update(b, { secs: T.secs, summary: barSentence });
+    setText(barSummary, barSentence);
+    barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
+      rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
+        { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
+        { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
+      { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%' }, { text: '' }] }] });
+    const tl = timelineLanes(p);
+    const tlSentence = p.prefetch_effective
+      ? `With prefetching, workers prepare the next batches in the shadow of the current step: ${T.secs(b.segments.reduce((t, x) => t + x.hidden_seconds, 0))} of each step’s loading and copying no longer lengthens it (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`
+      : `Without prefetching each step waits for its own batch: the GPU idles while data loads and copies (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`;
+    timeline.update(tl, { secs: T.secs, summary: tlSentence });
+    setText(tlSummary, tlSentence);
+    tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
+      rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
+        cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step) }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
+    timeline.svg.attr('aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
+    renderGauges(r, u);
+    return r;
+  }
+
+  function renderGauges(r) {
+    const g = gauges(r);
+    const marks = [
+      { key: 'busy', label: 'GPU busy', value: g.busy, text: `GPU busy ${T.pct(g.busy)}` },
+      { key: 'pe', label: 'Pipeline efficiency', value: g.pipeline_efficiency, text: `Pipeline efficiency ${T.pct(g.pipeline_efficiency)}` },
+      ...(g.hfu !== null ? [{ key: 'hfu', value: g.hfu, text: `HFU ${T.pct(g.hfu)}` }] : []),
+      { key: 'mfu', label: 'MFU', value: g.mfu, text: `MFU ${T.pct(g.mfu)}` },
+      { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
+    ];
+    gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)} ≥ MFU ${T.pct(g.mfu)}.` });
+    const item = (key, term, value) => [h('dt', { text: term }), h('dd', { 'data-gauge': key, text: value })];
+    replaceChildren(gaugeList,
+      item('busy', 'GPU busy (any kernel or copy running)', T.pct(g.busy)),
+      item('pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)),
+      item('mfu', 'MFU (model FLOPs ÷ step time × peak)', T.pct(g.mfu)),
+      g.hfu !== null ? item('hfu', 'HFU (MFU plus recomputed FLOPs)', T.pct(g.hfu)) : [],
+      item('ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)),
+      item('tokens', 'Throughput', T.rate(g.tokens_per_second)),
+      item('epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)));
+    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}`);
+    bottleneck.dataset.axis = g.bottleneck.axis;
+  }
+
+  function renderDesign(state, r) {
+    const a = state.acts.act2;
+    const u = state.config.units;
+    if (!r) return;
+    const reached = regimeReached(r.pipeline) && r.memory.fits;
+    const best = betterBest(a.design.best, state.config2, r);
+    if ((reached && !a.design.regime_reached) || best !== a.design.best) {
+      queueMicrotask(() => store.update((s) => withAct2(s, { design: { regime_reached: s.acts.act2.design.regime_reached || reached, best } })));
+    }
+    const sh = r.pipeline.chapter_shares;
+    const ceiling = r.pipeline.mfu_ceiling;
+    const k = r.pipeline.gpu.kernel_efficiency;
+    const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
+    replaceChildren(designBody,
+      h('p', { 'data-regime': reached ? 'reached' : 'not-reached' }, h('strong', { text: reached ? '✓ Tuned regime reached. ' : 'Not there yet. ' }),
+        `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`),
+      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and ${T.pct(overhead)} of their FLOPs are recomputation, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ''}.` }),
+      a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
+        `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}) with ${describe2(a.design.best.config)}.`) : null,
+      h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
+  }
+
+  function describe2(c) {
+    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `${c.checkpointing} checkpointing`}, batch ${c.batch_size}, ${c.data_workers} workers${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
+  }
+
+  function renderWords(state) {
+    const a = state.acts.act2;
+    const u = state.config.units;
+    const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
+    prediction.update(labels, a.prediction ? a.prediction.choice : null);
+    replaceChildren(stepList, STEPS.map((s, i) => {
+      const isDone = s.done(a);
+      return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
+        h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
+        h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
+    }));
+    setLocked(unlocked, !a.prediction);
+    lockedHint.hidden = Boolean(a.prediction);
+    revealButton.hidden = a.revealed;
+    revealButton.disabled = !a.explored;
+    setText(revealHint, a.revealed ? '' : a.explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
+    if (a.revealed && a.prediction) {
+      const i = T.PREDICTION.options.findIndex((o) => o.id === a.prediction.choice);
+      const err = fractionError(a.prediction.predicted_mfu, a.prediction.truth_mfu);
+      const errText = err.direction === 'exact' ? 'That is right on it.' : `You were off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
+      replaceChildren(revealBody, T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText).map((t, k) => h('p', { class: k === 0 ? 'reveal__key' : null, text: t })));
+      revealBody.dataset.revealed = 'true';
+    } else { revealBody.replaceChildren(); delete revealBody.dataset.revealed; }
+    setLocked(refPanel.el, !a.revealed);
+    if (a.revealed) renderReference(refBody, n.reference, u);
+    const fr = a.reflection_fix;
+    fix.update(fr ? { choice: fr.choice } : null, fr ? [{ ok: fr.correct, text: T.fixFeedback(fr.correct, n.fixes, fr.choice) }] : []);
+    const cr = a.reflection_ckpt;
+    const cn = ckptNumbers(evaluate, state.config2);
+    setText(ckptNow, T.ckptScenarioText(cn, u));
+    setText(ckptFormula, T.ckptFormulaText(cn));
+    ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
+      { ok: cr.ratio_correct, text: `Activation memory: the engine gives ${formatRatio(cr.engine_ratio)} for the settings you answered with.` },
+      { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
+      { ok: cr.reason_correct, text: cr.reason_correct ? 'Yes: dropped activations are rebuilt by running the forward pass again during backward.' : 'No: the cost is recomputation. Dropped activations are rebuilt by running the forward pass again during backward.' },
+    ] : []);
+    setLocked(reflectPanel.el, !a.revealed);
+    const complete = Boolean(a.revealed && a.design.regime_reached && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
+    setText(done, complete ? 'Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out.' : '');
+  }
+
+  let last = {};
+  function render(state) {
+    const configKey = JSON.stringify([state.config2, state.config.units]);
+    let r = last.result;
+    if (configKey !== last.config) { controls.update(state.config2); r = renderInstrument(state); renderPeek(state, r); }
+    const a = state.acts.act2;
+    const designKey = JSON.stringify([configKey, a.design]);
+    if (designKey !== last.design) renderDesign(state, r);
+    const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, configKey]);
+    if (wordsKey !== last.words) renderWords(state);
+    const lapKey = JSON.stringify([a.laptop, state.config.units]);
+    if (lapKey !== last.lap) laptop.render(state);
+    last = { config: configKey, words: wordsKey, design: designKey, lap: lapKey, result: r };
+  }
+  function renderPeek(state, r) { if (r) renderMathPeek(peekBody, r); }
+
+  render(store.getState());
+  const unsubscribe = store.subscribe((state) => render(state));
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
+}
+

@@ -1,0 +1,48 @@
+// The three gauges on one 0–100% scale, so their order is visible: GPU busy ≥ pipeline efficiency ≥
+// MFU, plus HFU when recompute is on and the MFU ceiling as a dashed mark. One row per mark (labels
+// never collide); positions in percent so the text keeps its size at any width.
+import { select } from 'd3-selection';
+
+const ROW_H = 26;
+
+export class GaugeScale {
+  constructor(container, { label = 'Busy, pipeline efficiency and MFU on one scale' } = {}) {
+    this.svg = select(container).append('svg').attr('class', 'chart gauge-scale').attr('width', '100%')
+      .attr('role', 'img').attr('aria-label', label);
+    this.gTrack = this.svg.append('g');
+    this.gRows = this.svg.append('g');
+  }
+
+  // marks: [{ key, label, value (0–1), text, dashed? }]
+  update(marks, { summary }) {
+    const h = marks.length * ROW_H + 24;
+    this.svg.attr('height', h).attr('aria-label', summary);
+    const trackY = marks.length * ROW_H + 6;
+    this.gTrack.selectAll('*').remove();
+    this.gTrack.append('rect').attr('class', 'gauge-track').attr('x', 0).attr('y', trackY).attr('width', '100%').attr('height', 6);
+    for (const f of [0, 0.5, 1]) {
+      this.gTrack.append('text').attr('class', 'gauge-tick').attr('y', trackY + 18)
+        .attr('x', `${f * 100}%`).attr('text-anchor', f === 0 ? 'start' : f === 1 ? 'end' : 'middle').text(`${f * 100}%`);
+    }
+    const rows = this.gRows.selectAll('g.gauge-row').data(marks, (d) => d.key).join((enter) => {
+      const e = enter.append('g').attr('class', 'gauge-row');
+      e.append('line').attr('class', 'gauge-stem');
+      e.append('circle').attr('r', 5);
+      e.append('text').attr('class', 'gauge-label');
+      return e;
+    });
+    rows.attr('data-gauge', (d) => d.key).attr('class', (d) => `gauge-row gauge-row--${d.key}${d.dashed ? ' gauge-row--dashed' : ''}`);
+    rows.each(function place(d, i) {
+      const g = select(this);
+      const x = `${Math.min(100, Math.max(0, d.value * 100))}%`;
+      const y = i * ROW_H + 12;
+      g.select('line').attr('x1', x).attr('x2', x).attr('y1', y).attr('y2', trackY + 6);
+      g.select('circle').attr('cx', x).attr('cy', y);
+      const right = d.value > 0.55;
+      g.select('text').attr('x', x).attr('dx', right ? -9 : 9).attr('y', y + 4)
+        .attr('text-anchor', right ? 'end' : 'start').text(d.text);
+    });
+  }
+
+  reset() { this.gRows.selectAll('*').remove(); this.gTrack.selectAll('*').remove(); }
+}

@@ -1,0 +1,45 @@
+// One training step as a stacked horizontal bar (SVG, positions in percent so the text keeps its size
+// at any width): one segment per phase from the engine's exposed seconds, labelled with its share
+// where it is wide enough; a legend list below gives every segment's seconds and share. The view model
+// is act2-model.js stepBar(); the data-table twin is built by the act.
+import { select } from 'd3-selection';
+import { h, replaceChildren } from '../ui/dom.js';
+
+const MIN_LABEL_SHARE = 0.09; // narrower segments carry no text inside (the legend has it)
+
+export class PipelineBar {
+  constructor(container, { label = 'One training step' } = {}) {
+    this.svg = select(container).append('svg')
+      .attr('class', 'chart pipeline-bar').attr('width', '100%').attr('height', 44)
+      .attr('role', 'img').attr('aria-label', label);
+    this.gSegs = this.svg.append('g');
+    this.legend = h('ul', { class: 'step-legend' });
+    container.append(this.legend);
+  }
+
+  // bar: stepBar(pipeline); fmt: { secs(s), pct(share%) } for the legend words.
+  update(bar, { secs, summary }) {
+    this.svg.attr('aria-label', summary);
+    const segs = bar.segments.filter((s) => s.seconds > 0);
+    const x = (s) => `${(100 * s.start_seconds) / bar.step_seconds}%`;
+    const w = (s) => `${(100 * s.seconds) / bar.step_seconds}%`;
+    const g = this.gSegs.selectAll('g.seg').data(segs, (d) => d.key).join((enter) => {
+      const e = enter.append('g');
+      e.append('rect').attr('y', 4).attr('height', 36);
+      e.append('text').attr('y', 27).attr('class', 'seg-label');
+      return e;
+    });
+    g.attr('class', (d) => `seg seg--${d.key}`).attr('data-phase', (d) => d.key);
+    g.select('rect').attr('x', x).attr('width', w);
+    g.select('text')
+      .attr('x', (d) => `${(100 * (d.start_seconds + d.seconds / 2)) / bar.step_seconds}%`)
+      .attr('text-anchor', 'middle')
+      .text((d) => (d.share >= MIN_LABEL_SHARE ? `${d.share_pct_shown.toFixed(1)}%` : ''));
+    replaceChildren(this.legend, bar.segments.map((s) => h('li', { 'data-phase': s.key, class: s.seconds > 0 ? null : 'step-legend__none' },
+      h('span', { class: `swatch swatch--phase-${s.key}`, 'aria-hidden': 'true' }),
+      `${s.label}: ${secs(s.seconds_shown)} (${s.share_pct_shown.toFixed(1)}%)`,
+      s.hidden_seconds > 0.005 ? h('span', { class: 'step-legend__hidden', text: ` + ${secs(s.hidden_seconds)} hidden behind other work` }) : null)));
+  }
+
+  reset() { this.gSegs.selectAll('*').remove(); this.legend.replaceChildren(); }
+}

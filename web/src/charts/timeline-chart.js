@@ -1,0 +1,61 @@
+// Several training steps as a timeline (Gantt): one lane per resource from the engine's schedule, one
+// bar per piece of work, coloured by phase and marked by step (alternate steps are hatched, so steps
+// read apart without colour). Positions are percentages, so lane names keep their size at any width.
+// Overlap from prefetching shows as CPU/link bars under another step's GPU bars. View model:
+// act2-model.js timelineLanes().
+import { select } from 'd3-selection';
+
+const LANE_H = 44; // lane name line + bar
+const BAR_H = 18;
+let count = 0;
+
+export class TimelineChart {
+  constructor(container, { label = 'Timeline of training steps' } = {}) {
+    this.hatchId = `timeline-hatch-${++count}`;
+    this.svg = select(container).append('svg').attr('class', 'chart timeline-chart').attr('width', '100%')
+      .attr('role', 'img').attr('aria-label', label);
+    this.svg.append('defs').append('pattern').attr('id', this.hatchId).attr('patternUnits', 'userSpaceOnUse')
+      .attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)')
+      .append('rect').attr('class', 'hatch-stroke').attr('width', 2).attr('height', 6);
+    this.gLanes = this.svg.append('g');
+    this.axis = this.svg.append('g').attr('class', 'timeline-axis');
+  }
+
+  // model: timelineLanes(pipeline); secs(s) formats seconds; summary: the one-sentence reading.
+  update(model, { secs, summary }) {
+    this.svg.attr('aria-label', summary).attr('height', model.lanes.length * LANE_H + 28);
+    const pctX = (t) => `${(100 * t) / model.end_seconds}%`;
+    const lanes = this.gLanes.selectAll('g.lane').data(model.lanes, (d) => d.key).join((enter) => {
+      const e = enter.append('g').attr('class', 'lane');
+      e.append('text').attr('class', 'lane-label').attr('x', 0).attr('y', 14);
+      e.append('line').attr('class', 'lane-rule').attr('x1', 0).attr('x2', '100%');
+      e.append('g').attr('class', 'lane-bars');
+      return e;
+    });
+    lanes.attr('transform', (d, i) => `translate(0,${i * LANE_H})`).attr('data-lane', (d) => d.key);
+    lanes.select('text').text((d) => d.label);
+    lanes.select('line').attr('y1', 20 + BAR_H + 2).attr('y2', 20 + BAR_H + 2);
+    const hatch = `url(#${this.hatchId})`;
+    lanes.select('g.lane-bars').selectAll('g.bar').data((d) => d.segments).join((enter) => {
+      const e = enter.append('g').attr('class', 'bar');
+      e.append('rect').attr('class', 'bar-fill').attr('y', 20).attr('height', BAR_H);
+      e.append('rect').attr('class', 'bar-hatch').attr('y', 20).attr('height', BAR_H);
+      return e;
+    }).attr('data-step', (d) => d.step).attr('data-phase', (d) => d.phase)
+      .each(function place(d) {
+        const g = select(this);
+        const width = `${Math.max(0.15, (100 * (d.end_seconds - d.start_seconds)) / model.end_seconds)}%`;
+        g.select('.bar-fill').attr('class', `bar-fill phase--${d.phase}`).attr('x', pctX(d.start_seconds)).attr('width', width);
+        g.select('.bar-hatch').attr('x', pctX(d.start_seconds)).attr('width', width)
+          .attr('fill', d.step % 2 === 0 ? hatch : 'none');
+      });
+    const y = model.lanes.length * LANE_H + 4;
+    const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * model.end_seconds);
+    this.axis.selectAll('text').data(ticks).join('text').attr('y', y + 14)
+      .attr('x', (t, i) => (i === 0 ? 0 : pctX(t)))
+      .attr('text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'))
+      .text((t) => secs(t));
+  }
+
+  reset() { this.gLanes.selectAll('*').remove(); this.axis.selectAll('*').remove(); }
+}

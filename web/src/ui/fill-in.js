@@ -1,0 +1,44 @@
+// Questions with one or more blanks, each a native radio group in a fieldset, checked on submit, with
+// feedback lines in a live region. Used by Act 2's reflections (the act records every answer).
+import { h, uid, replaceChildren } from './dom.js';
+
+function radioGroup(legend, options, name) {
+  const inputs = options.map((o) => {
+    const id = uid(`${name}-${o.id}`);
+    const input = h('input', { type: 'radio', name, id, value: o.id });
+    return { input, el: h('div', { class: 'radio', 'data-option': o.id }, input, h('label', { for: id, text: o.label })) };
+  });
+  return {
+    el: h('fieldset', {}, h('legend', { text: legend }), inputs.map((i) => i.el)),
+    value: () => (inputs.find((i) => i.input.checked) || { input: {} }).input.value || null,
+    set: (v) => { for (const i of inputs) i.input.checked = i.input.value === v; },
+    first: () => inputs[0].input,
+  };
+}
+
+// blanks: [{ key, legend, options: [{ id, label }] }]; onSubmit({ key: choiceId, ... }).
+export function createFillIn({ prompt, blanks, onSubmit, button = 'Check my answer' }) {
+  const groups = blanks.map((b) => ({ key: b.key, g: radioGroup(b.legend, b.options, uid(`fill-${b.key}`)) }));
+  const error = h('p', { class: 'field-error', hidden: true, text: blanks.length > 1 ? 'Answer every blank first.' : 'Choose an answer first.' });
+  const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true' });
+  const form = h('form', { class: 'reflection', novalidate: true },
+    prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
+    groups.map((x) => x.g.el), error, h('button', { type: 'submit', class: 'btn btn--primary', text: button }), feedback);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const answers = Object.fromEntries(groups.map((x) => [x.key, x.g.value()]));
+    const missing = groups.find((x) => !answers[x.key]);
+    if (missing) { error.hidden = false; missing.g.first().focus(); return; }
+    error.hidden = true;
+    onSubmit(answers);
+  });
+  return {
+    el: form,
+    // answers: the recorded { key: choiceId } or null; lines: [{ ok, text }].
+    update(answers, lines) {
+      if (answers) for (const x of groups) x.g.set(answers[x.key]);
+      replaceChildren(feedback, lines.map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
+        h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)));
+    },
+  };
+}
