@@ -1,0 +1,119 @@
+// Unit tests for web/src/act2-model.js (Act 2's DOM-free view models) on results of the real engine
+// (the WASM build under Node), plus hand-made edge cases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../../scripts/engine-node.mjs';
+import {
+  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS,
+} from '../../../web/src/act2-model.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
+
+const m = await loadEngine();
+const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
+const baseline = evaluate(toScenario2(DEFAULT_CONFIG2));
+const tuned = evaluate(toScenario2(CHAPTER_TUNED2));
+
+test('rounded terms add up to the rounded total', () => {
+  assert.deepEqual(roundToSum([33.333, 33.333, 33.334], 1), [33.3, 33.3, 33.4]);
+  const parts = [0.4449, 0.2501, 0.3050];
+  const r = roundToSum(parts.map((x) => x * 100), 1);
+  assert.equal(Math.round(r.reduce((a, b) => a + b, 0) * 10), 1000);
+  for (let seed = 1; seed < 50; seed += 1) {
+    const xs = Array.from({ length: 6 }, (_, i) => ((seed * 7919 * (i + 3)) % 1000) / 37);
+    const total = Math.round(xs.reduce((a, b) => a + b, 0) * 100);
+    assert.equal(Math.round(roundToSum(xs, 2).reduce((a, b) => a + b, 0) * 100), total);
+  }
+});
+
+test('the step bar sums to the step time, splits recompute out of compute and lands on the chapter profile', () => {
+  for (const r of [baseline, tuned]) {
+    const b = stepBar(r.pipeline);
+    const sum = b.segments.reduce((a, s) => a + s.seconds, 0);
+    assert.ok(Math.abs(sum - r.pipeline.step_seconds) < 1e-9 * r.pipeline.step_seconds);
+    assert.equal(Math.round(b.segments.reduce((a, s) => a + s.share_pct_shown, 0) * 10), 1000);
+    assert.deepEqual(b.segments.map((s) => s.key), STEP_SEGMENTS.map((s) => s.key));
+    const rec = b.segments.find((s) => s.key === 'recompute');
+    assert.ok(Math.abs(rec.seconds - r.pipeline.gpu.recompute_seconds) < 1e-9);
+  }
+  const base = stepBar(baseline.pipeline).segments;
+  assert.equal(base.find((s) => s.key === 'data_loading').share_pct_shown, 40);
+  assert.equal(base.find((s) => s.key === 'transfer').share_pct_shown, 25);
+  const t = stepBar(tuned.pipeline).segments;
+  assert.equal(t.find((s) => s.key === 'data_loading').share_pct_shown, 5);
+  assert.ok(t.find((s) => s.key === 'data_loading').hidden_seconds > 0, 'prefetch hides loading work');
+  assert.equal(base.find((s) => s.key === 'data_loading').hidden_seconds, 0);
+});
+
+test('timeline lanes follow the schedule, in a fixed order, and prefetch adds the workers lane', () => {
+  const a = timelineLanes(baseline.pipeline);
+  const b = timelineLanes(tuned.pipeline);
+  assert.ok(!a.lanes.some((l) => l.key === 'cpu_data'), 'no workers: the training process loads');
+  assert.ok(b.lanes.some((l) => l.key === 'cpu_data'));
+  assert.equal(a.steps, 3);
+  const count = a.lanes.reduce((n, l) => n + l.segments.length, 0);
+  assert.equal(count, baseline.pipeline.schedule.segments.length);
+  assert.ok(Math.abs(a.end_seconds - 3 * baseline.pipeline.step_seconds) < 1e-6 * a.end_seconds);
+});
+
+test('gauges keep busy ≥ pipeline efficiency ≥ MFU across batch, precision and loader settings', () => {
+  for (const batch of [16, 64, 256]) for (const precision of ['fp32', 'mixed']) for (const w of [0, 4]) {
+    const r = evaluate(toScenario2({ ...DEFAULT_CONFIG2, batch_size: batch, precision, data_workers: w, prefetch: w > 0 }));
+    const g = gauges(r);
+    assert.ok(g.order_holds, JSON.stringify({ batch, precision, w, g }));
+    assert.ok(g.mfu <= g.mfu_ceiling + 1e-12);
+  }
+  assert.equal(gauges(evaluate(toScenario2(DEFAULT_CONFIG2, { checkpointing: 'none' }))).hfu, null, 'no recompute: no HFU');
+  assert.ok(gauges(baseline).hfu > gauges(baseline).mfu);
+});
+
+test('the design challenge: the baseline is outside the tuned regime, the chapter’s tuned loop is inside', () => {
+  assert.equal(regimeReached(baseline.pipeline), false);
+  assert.equal(regimeReached(tuned.pipeline), true);
+  let best = betterBest(null, DEFAULT_CONFIG2, baseline);
+  assert.equal(best.mfu, baseline.pipeline.mfu);
+  best = betterBest(best, CHAPTER_TUNED2, tuned);
+  assert.equal(best.config.data_workers, 8);
+  assert.equal(betterBest(best, DEFAULT_CONFIG2, baseline), best, 'a lower MFU does not replace the best');
+  const oom = evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false, batch_size: 256, checkpointing: 'none' }));
+  assert.equal(oom.memory.fits, false);
+  assert.equal(betterBest(null, DEFAULT_CONFIG2, oom), null, 'a step that does not fit is never a best');
+});
+
+test('prediction scoring: ratio and direction, and the nearest option on a ratio scale', () => {
+  const e = fractionError(0.45, 0.15);
+  assert.ok(Math.abs(e.ratio - 3) < 1e-12);
+  assert.equal(e.direction, 'over');
+  assert.equal(fractionError(0.1, 0.2).direction, 'under');
+  assert.equal(fractionError(0.2, 0.2).direction, 'exact');
+  assert.equal(fractionError(0, 0.2).direction, 'zero');
+  assert.throws(() => fractionError(0.2, 0));
+  assert.equal(nearestByRatio([0.9, 0.65, 0.45, 0.212], 0.2567), 3);
+  assert.equal(nearestByRatio([2, 4, 12, 48], 11.4), 2);
+});
+
+test('laptop moves: words, recorded peak, and pure 16-bit never reads as a fit that trains', () => {
+  assert.equal(describeMove(LAPTOP_START, { ...LAPTOP_START, precision: 'mixed' }), '→ mixed precision');
+  assert.equal(describeMove(LAPTOP_START, { ...LAPTOP_START, checkpointing: 'every_k', every_k: 6, batch_size: 1 }), '→ checkpoint every 6 layers, batch 1');
+  const start = evaluate(toLaptopScenario(LAPTOP_START));
+  assert.equal(laptopState(start), 'over');
+  const pure = { ...LAPTOP_START, precision: 'fp16', optimizer: 'sgd', checkpointing: 'full', batch_size: 1 };
+  const r = evaluate(toLaptopScenario(pure));
+  assert.equal(r.memory.fits, true);
+  assert.equal(laptopState(r), 'stalls');
+  const mv = laptopMove('→ pure FP16', pure, r);
+  assert.equal(mv.peak_bytes, r.memory.peak_bytes);
+  assert.equal(mv.trainable, false);
+  const floorCfg = { ...LAPTOP_START, precision: 'mixed', optimizer: 'sgd', checkpointing: 'full', batch_size: 1 };
+  assert.equal(evaluate(toLaptopScenario(floorCfg)).memory.peak_bytes, 13750253056, 'the README’s full minimum');
+});
+
+test('checkpointing numbers: the chapter’s flat 4× and 33% in replay, the physics model otherwise', () => {
+  const withC = evaluate(toScenario2(DEFAULT_CONFIG2));
+  const without = evaluate(toScenario2(DEFAULT_CONFIG2, { checkpointing: 'none' }));
+  const c = checkpointNumbers(withC, without);
+  assert.ok(Math.abs(c.ratio - 4) < 1e-9);
+  assert.ok(Math.abs(c.overhead - 0.33) < 0.005);
+  const phys = checkpointNumbers(evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false })), evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false, checkpointing: 'none' })));
+  assert.ok(phys.ratio > 4 && phys.ratio < 48, String(phys.ratio));
+});
