@@ -42,11 +42,18 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
     flags.lock.includes('units') ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
   const shareId = uid('share');
   const share = h('input', { type: 'text', id: shareId, readonly: true, class: 'share__url', onfocus: () => share.select() });
-  const reset = h('button', { type: 'button', class: 'btn btn--small', text: 'Reset my answers',
-    onclick: () => { store.reset(); announce('Your answers were cleared. The prediction is open again.'); } });
+  // Reset asks first: it clears every prediction, reveal and reflection and cannot be undone.
+  const confirmBox = h('div', { class: 'reset-confirm', role: 'group', 'aria-label': 'Confirm the reset', hidden: true });
+  const reset = h('button', { type: 'button', class: 'btn btn--small', text: 'Reset my answers', 'aria-expanded': 'false',
+    onclick: () => { confirmBox.hidden = false; reset.setAttribute('aria-expanded', 'true'); keep.focus(); } });
+  const closeConfirm = () => { confirmBox.hidden = true; reset.setAttribute('aria-expanded', 'false'); reset.focus(); };
+  const keep = h('button', { type: 'button', class: 'btn btn--small', text: 'Keep my answers', onclick: closeConfirm });
+  const wipe = h('button', { type: 'button', class: 'btn btn--small btn--danger', text: 'Yes, clear them',
+    onclick: () => { store.reset(); closeConfirm(); announce('Your answers were cleared. The prediction is open again.'); } });
+  confirmBox.append(h('p', { text: 'Clear every prediction, reveal and reflection in this browser? This cannot be undone; your settings stay.' }), wipe, keep);
   const more = h('details', { class: 'share' }, h('summary', { text: 'Share or reset' }),
     h('label', { for: shareId, text: 'Link to this exact configuration' }), share,
-    h('p', { class: 'control__note', text: 'Answers are kept in this browser only; the link carries the settings, not your answers.' }), reset);
+    h('p', { class: 'control__note', text: 'Answers are kept in this browser only; the link carries the settings, not your answers.' }), reset, confirmBox);
   replaceChildren(tools, unitsGroup, more);
 
   // Navigation: one entry per act; acts without a mount are shown as coming soon (not links).

@@ -11,16 +11,42 @@ export function unitOf(units) {
   return UNITS[units] || UNITS.gb;
 }
 
-// Two decimals, or three when the value has an exact third decimal (so the chapter's 32.125 GB reads
-// as 32.125, not a rounded 32.13).
+// The lab's one number rule: two decimals always, thousands separators ("2,113.93 GB", "32.13 GB"),
+// a true minus sign. Each figure is rounded once, from exact bytes; sums of rounded terms go through
+// formatSum so that a sentence either adds up on screen or says "≈".
+const fixed2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function formatNumber2(x) {
+  if (!Number.isFinite(x)) return '—';
+  return fixed2.format(x).replace('-', '−');
+}
+
 export function formatAmount(bytes, units = 'gb') {
-  const u = unitOf(units);
-  const x = bytes / u.bytes;
+  const x = bytes / unitOf(units).bytes;
   if (!Number.isFinite(x)) return '—';
   if (x !== 0 && Math.abs(x) < 0.005) return x > 0 ? '<0.01' : '>−0.01';
-  const milli = x * 1000;
-  const exactThird = Math.abs(milli - Math.round(milli)) < 1e-6 && Math.round(milli) % 10 !== 0;
-  return x.toFixed(exactThird ? 3 : 2).replace('-', '−');
+  return formatNumber2(x);
+}
+
+// The value as shown, in hundredths of the unit (an integer): what a reader adds up.
+export function shownHundredths(bytes, units = 'gb') {
+  return Math.round(Number(fixed2.format(bytes / unitOf(units).bytes).replace(/,/g, '')) * 100);
+}
+
+// Terms and their total, each rounded from exact bytes. `op` is "=" when the shown terms add up to
+// the shown total, "≈" when rounding makes them differ (never a sum that does not add up).
+// total defaults to the exact sum of the terms.
+export function formatSum(termBytes, units = 'gb', totalBytes = termBytes.reduce((a, b) => a + b, 0)) {
+  const shown = termBytes.reduce((a, b) => a + shownHundredths(b, units), 0);
+  const exact = shown === shownHundredths(totalBytes, units);
+  return { terms: termBytes.map((b) => formatBytes(b, units)), total: formatBytes(totalBytes, units), op: exact ? '=' : '≈', exact };
+}
+
+// "a + b = c" (or "a + b ≈ c") from labelled terms: [{ label?, bytes }]; labels go before amounts.
+export function sumText(terms, units = 'gb', totalBytes) {
+  const s = formatSum(terms.map((t) => t.bytes), units, totalBytes);
+  const parts = terms.map((t, i) => (t.label ? `${t.label} ${s.terms[i]}` : s.terms[i]));
+  return `${parts.join(' + ')} ${s.op} ${s.total}`;
 }
 
 export function formatBytes(bytes, units = 'gb') {
@@ -32,7 +58,7 @@ export function formatBytesApprox(bytes, units = 'gb') {
   const u = unitOf(units);
   const x = bytes / u.bytes;
   if (x === 0) return `0 ${u.label}`;
-  const text = Math.abs(x) < 1 ? x.toFixed(1) : String(Math.round(x));
+  const text = Math.abs(x) < 1 ? x.toFixed(1) : intFormat.format(Math.round(x));
   return `${text} ${u.label}`;
 }
 
@@ -64,15 +90,16 @@ export function formatSteps(steps) {
   return steps >= 1000 ? `~${Math.round(steps / 1000)}K` : `~${steps}`;
 }
 
-// Bytes of the tiny reference model: MB/kB (10^6, 10^3) with units 'gb', MiB/KiB with 'gib'.
+// Bytes of the tiny reference model: MB/kB (10^6, 10^3) with units 'gb', MiB/KiB with 'gib'; two
+// decimals like every other amount.
 export function formatSmallBytes(bytes, units = 'gb') {
   if (!Number.isFinite(bytes)) return '—';
   const bin = units === 'gib';
   const big = bin ? 2 ** 20 : 1e6;
   const small = bin ? 1024 : 1e3;
   const abs = Math.abs(bytes);
-  if (abs >= big) return `${(bytes / big).toFixed(2)} ${bin ? 'MiB' : 'MB'}`;
-  if (abs >= small) return `${(bytes / small).toFixed(1)} ${bin ? 'KiB' : 'kB'}`;
+  if (abs >= big) return `${formatNumber2(bytes / big)} ${bin ? 'MiB' : 'MB'}`;
+  if (abs >= small) return `${formatNumber2(bytes / small)} ${bin ? 'KiB' : 'kB'}`;
   return `${formatInt(bytes)} B`;
 }
 

@@ -3,7 +3,9 @@
 // summary and the "what binds" banner. Only arithmetic on engine values (sums, differences) happens
 // here; every byte count comes from the engine. Tested against the real engine in tests/web/unit.
 import { OPTIMIZERS, LABELS, COMPONENT_KEYS } from './scenario.js';
-import { formatBytes, formatRatio } from './format.js';
+import { formatBytes, formatRatio, formatSum, sumText } from './format.js';
+import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
+import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
 export const COMPONENT_LABELS = {
   weights: 'Weights (compute copy)',
@@ -55,6 +57,7 @@ export function buildLedger(results, selected, hidden = []) {
       optimizer: opt, label: LABELS.optimizer[opt], selected: opt === selected, bytes, segments,
       visible_bytes: y, total_bytes: r.memory.total_bytes, peak_bytes: r.memory.peak_bytes,
       static_bytes: r.memory.static_bytes, fits: r.memory.fits, binding: r.memory.binding.kind,
+      valid: r.memory.numerically_valid !== false, state: fitState(r.memory),
     };
   });
   const budget = results[selected].memory.usable_device_bytes;
@@ -77,27 +80,40 @@ export function ledgerTableRows(ledger) {
   return rows;
 }
 
-// Binding state of one engine result, in words, in the chosen units.
+// Binding state of one engine result, in words, in the chosen units: { state, icon, title, text,
+// lines } for ui/banner.js (plus kind, fits, invalid for older callers). Terms add up (sumText) and
+// name only the components this result has (FP32 has no master copy).
 export function bannerFor(result, deviceName, units = 'gb') {
   const m = result.memory;
   const f = (b) => formatBytes(b, units);
+  const facts = scenarioFacts(result);
   const staticAll = m.static_bytes + m.components.reserve;
+  const withReserve = [{ label: 'static memory', bytes: m.static_bytes }, { label: 'framework reserve', bytes: m.components.reserve }].filter((t) => t.bytes > 0);
+  const staticSum = sumText(withReserve, units, staticAll);
   const kind = m.binding.kind;
+  const state = fitState(m);
   let title;
   let text;
   if (kind === 'none') {
-    title = 'Fits in memory';
+    title = state === 'invalid' ? 'Fits in memory, but cannot train: updates stall' : 'Fits in memory';
     text = `Peak ${f(m.peak_bytes)} of the ${f(m.usable_device_bytes)} usable on the ${deviceName}: ${f(m.binding.headroom_bytes)} to spare.`;
   } else if (kind === 'static') {
     title = 'Out of memory: static memory binds';
-    text = `Weights, master copy, gradients, optimizer state and reserve (${f(staticAll)}) already exceed the ${f(m.usable_device_bytes)} usable on the ${deviceName}, before a single activation is stored. A smaller batch or checkpointing cannot fix this.`;
+    const about = formatSum([m.static_bytes, m.components.reserve], units, staticAll).exact ? '' : 'about ';
+    const reserve = m.components.reserve > 0 ? ` plus the framework reserve (${f(m.components.reserve)}), ${about}${f(staticAll)} in all,` : '';
+    text = `Static memory alone (${sumText(staticTerms(facts), units, m.static_bytes)})${reserve} is more than the `
+      + `${f(m.usable_device_bytes)} usable on the ${deviceName}, before a single activation is stored. A smaller batch or checkpointing cannot fix this.`;
   } else {
     title = 'Out of memory: activations bind';
-    text = `Static memory (${f(staticAll)}) fits on the ${deviceName}, but activations and transients (${f(m.peak_bytes - staticAll)}) exceed the ${f(m.usable_device_bytes - staticAll)} left after it.`;
+    text = `${staticSum} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `
+      + `activations, logits and transients need ${f(m.peak_bytes - staticAll)} more at the peak.`;
   }
   const invalid = m.numerically_valid ? null
-    : 'Numerically invalid for training: pure 16-bit weights have no FP32 master copy, so small updates round away and training stalls.';
-  return { kind, fits: m.fits, title, text, invalid };
+    : `${kind === 'none' ? 'It fits, but it cannot train' : 'Even on a larger device it could not train'}: ${INVALID_WHY}. Mixed precision (16-bit compute with an FP32 master copy) can.`;
+  return {
+    state, icon: STATE_ICONS[state], title, text, lines: invalid ? [invalid] : [],
+    kind, fits: m.fits, invalid, words: staticWords(facts),
+  };
 }
 
 const CKPT_WORDS = {
@@ -114,9 +130,10 @@ export function ledgerSummary(ledger, config, deviceName, units = 'gb') {
   const f = (b) => formatBytes(b, units);
   const sel = ledger.columns.find((c) => c.selected);
   const sgd = ledger.columns.find((c) => c.optimizer === 'sgd');
-  const state = sel.fits
-    ? `it fits, ${f(ledger.budget_bytes - sel.peak_bytes)} under the ${f(ledger.budget_bytes)} usable`
-    : `out of memory: ${f(sel.peak_bytes - ledger.budget_bytes)} over the ${f(ledger.budget_bytes)} usable`;
-  const tax = sel.optimizer === 'sgd' ? '' : `; its optimizer state costs ${f(sel.static_bytes - sgd.static_bytes)} more than SGD's (${formatRatio(sel.static_bytes / sgd.static_bytes)} the static memory)`;
+  let state;
+  if (!sel.fits) state = `out of memory: ${f(sel.peak_bytes - ledger.budget_bytes)} over the ${f(ledger.budget_bytes)} usable`;
+  else if (!sel.valid) state = `it fits in memory, ${f(ledger.budget_bytes - sel.peak_bytes)} under the ${f(ledger.budget_bytes)} usable, but it cannot train: ${INVALID_WHY}`;
+  else state = `it fits, ${f(ledger.budget_bytes - sel.peak_bytes)} under the ${f(ledger.budget_bytes)} usable`;
+  const tax = sel.optimizer === 'sgd' ? '' : `. Its optimizer state adds ${f(sel.static_bytes - sgd.static_bytes)} to SGD’s static memory (${f(sgd.static_bytes)} → ${f(sel.static_bytes)}, ${formatRatio(sel.static_bytes / sgd.static_bytes)} as much)`;
   return `GPT-2 XL with ${describeConfig(config)} peaks at ${f(sel.peak_bytes)} on the ${deviceName}: ${state}${tax}.`;
 }

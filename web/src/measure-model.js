@@ -66,7 +66,7 @@ const OPS = {
   gelu: 'GELU', fc2: 'MLP down-projection', res2: 'second residual add', lnf: 'final LayerNorm',
   head: 'output head (logits)', loss: 'cross-entropy loss',
 };
-const STAGE_WORDS = { fwd: 'forward', bwd: 'backward', rec: 'recompute (in backward)' };
+const STAGE_WORDS = { fwd: 'forward', bwd: 'backward', rec: 'recomputed during backward' };
 
 export function stageOf(phase) {
   if (phase === 'opt') return 'optimizer';
@@ -75,16 +75,17 @@ export function stageOf(phase) {
   return head === 'fwd' ? 'forward' : 'backward'; // bwd.* and rec.* (recompute runs inside backward)
 }
 
-// 'bwd.L3.fc2' → 'backward, layer 3, MLP down-projection'.
+// 'bwd.L3.fc2' → 'layer 4’s MLP down-projection, backward': layers counted from 1 as a student
+// counts them (the engine's names count from 0), the operation before the pass.
 export function phaseWords(phase) {
   if (phase === 'init') return 'after initialisation';
   if (phase === 'data') return 'batch loaded';
   if (phase === 'opt') return 'optimizer step';
   const parts = phase.split('.');
   const stage = STAGE_WORDS[parts[0]] || parts[0];
-  const layer = parts.length === 3 ? `, layer ${parts[1].replace(/^L/, '')}` : '';
-  const op = parts.at(-1);
-  return `${stage}${layer}, ${OPS[op] || op}`;
+  const op = OPS[parts.at(-1)] || parts.at(-1);
+  const layer = parts.length === 3 ? `layer ${Number(parts[1].replace(/^L/, '')) + 1}’s ` : '';
+  return `${layer}${op}, ${stage}`;
 }
 
 // ---- measured vs predicted bytes
@@ -231,6 +232,22 @@ export function speedSummary(report) {
   const base = `Over ${report.time.steps} steps the model ran at ${formatFlopRate(tp.model_flops_per_s)} (${formatInt(tp.tokens_per_s)} tokens/s)`;
   if (!report.peak) return `${base}.`;
   return `${base}: ${formatPercent(tp.mfu, 1)} of the ${formatFlopRate(report.peak.flops_per_s)} this engine’s matmul kernel reached on its own on this CPU.`;
+}
+
+// The speed figures while a run is going: the first report (after one chunk) carries the FLOPs and
+// tokens per step and the measured peak; the step times so far (progress messages, the engine's own
+// per-step seconds) give the median. Without this the cards would show the first chunk, JIT warm-up
+// included, until the run ends. Returns a report-shaped object for speedRows / speedSummary.
+export function liveSpeedReport(report, stepSeconds) {
+  const times = stepSeconds.filter((t) => Number.isFinite(t) && t > 0).sort((a, b) => a - b);
+  if (!report || !times.length) return report;
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  const f = report.flops;
+  const tokens = report.model.tokens_per_step;
+  const tp = { ...(report.throughput || {}), model_flops_per_s: f.model_per_step / median, executed_flops_per_s: f.executed_per_step / median, tokens_per_s: tokens / median };
+  if (report.peak) { tp.mfu = tp.model_flops_per_s / report.peak.flops_per_s; tp.hfu = tp.executed_flops_per_s / report.peak.flops_per_s; }
+  return { ...report, time: { ...report.time, steps: times.length, median_seconds_per_step: median }, throughput: tp };
 }
 
 // ---- progress

@@ -15,7 +15,7 @@ export function describeError(predictedBytes, actualBytes, units = 'gb') {
   const { ratio, direction } = errorRatio(predictedBytes, actualBytes);
   switch (direction) {
     case 'zero': return `You underestimated by the full ${formatBytes(actualBytes, units)}.`;
-    case 'exact': return `That is within ${formatRatio(ratio)} of the engine's value: spot on.`;
+    case 'exact': return 'That is spot on: within 5% of the engine’s value.';
     case 'under': return `You were off by ${formatRatio(ratio)} (too low).`;
     default: return `You were off by ${formatRatio(ratio)} (too high).`;
   }

@@ -1,7 +1,7 @@
-// Unit tests for web/src/format.js: bytes in GB and GiB, the exact-third-decimal rule, ratios.
+// Unit tests for web/src/format.js: bytes in GB and GiB, the one two-decimal rule, sums that add up, ratios.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatAmount, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf } from '../../../web/src/format.js';
+import { formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf } from '../../../web/src/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
   assert.equal(formatBytes(12460889600), '12.46 GB');
@@ -15,10 +15,35 @@ test('the GiB toggle divides by 2^30', () => {
   assert.equal(unitOf('gib').bytes, 1073741824);
 });
 
-test("an exact third decimal is kept, so the chapter's 32.125 GB is not rounded", () => {
-  assert.equal(formatBytes(32125000000), '32.125 GB');
+test('one rule everywhere: two decimals, never three, so the chapter’s 32.125 GB reads 32.13 GB', () => {
+  assert.equal(formatBytes(32125000000), '32.13 GB');
   assert.equal(formatBytes(56.5e9), '56.50 GB');
-  assert.equal(formatAmount(8125000000), '8.125');
+  assert.equal(formatAmount(8125000000), '8.13');
+  assert.equal(formatAmount(8.275e9), '8.28');
+});
+
+test('thousands separators from 1,000 units up (GB, GiB, approximations)', () => {
+  assert.equal(formatBytes(2113.93e9), '2,113.93 GB');
+  assert.equal(formatBytes(1e12), '1,000.00 GB');
+  assert.equal(formatBytes(999.994e9), '999.99 GB');
+  assert.equal(formatBytes(1200 * 2 ** 30, 'gib'), '1,200.00 GiB');
+  assert.equal(formatBytesApprox(2113.93e9), '2,114 GB');
+});
+
+test('formatSum says "=" only when the shown terms add up to the shown total, else "≈"', () => {
+  // 0.214 + 0.536 = 0.750 exactly, but shown 0.21 + 0.54 = 0.75: adds up.
+  assert.deepEqual(formatSum([0.214e9, 0.536e9]), { terms: ['0.21 GB', '0.54 GB'], total: '0.75 GB', op: '=', exact: true });
+  // 0.206 + 0.536 = 0.742: shown 0.21 + 0.54 would be 0.75, not 0.74, so the sum says ≈.
+  const s = formatSum([205852672, 536870912]);
+  assert.deepEqual(s.terms, ['0.21 GB', '0.54 GB']);
+  assert.equal(s.total, '0.74 GB');
+  assert.equal(s.op, '≈');
+  assert.equal(sumText([{ label: 'logits', bytes: 205852672 }, { label: 'reserve', bytes: 536870912 }]), 'logits 0.21 GB + reserve 0.54 GB ≈ 0.74 GB');
+  assert.equal(sumText([{ bytes: 6e9 }, { bytes: 6e9 }, { bytes: 12e9 }]), '6.00 GB + 6.00 GB + 12.00 GB = 24.00 GB');
+  // An explicit total that the terms do not reach is never written with "=".
+  assert.equal(formatSum([1e9, 1e9], 'gb', 2.5e9).op, '≈');
+  assert.equal(shownHundredths(32125000000), 3213);
+  assert.equal(shownHundredths(2 ** 30, 'gib'), 100);
 });
 
 test('tiny, zero, negative and non-finite values read sensibly', () => {
@@ -53,8 +78,8 @@ test('the tiny reference model reads in MB / kB (MiB / KiB with the GiB toggle),
   const { formatSmallBytes, formatFlopRate, formatTickBytes } = await import('../../../web/src/format.js');
   assert.equal(formatSmallBytes(3271680), '3.27 MB');
   assert.equal(formatSmallBytes(3271680, 'gib'), '3.12 MiB');
-  assert.equal(formatSmallBytes(729088), '729.1 kB');
-  assert.equal(formatSmallBytes(2048, 'gib'), '2.0 KiB');
+  assert.equal(formatSmallBytes(729088), '729.09 kB');
+  assert.equal(formatSmallBytes(2048, 'gib'), '2.00 KiB');
   assert.equal(formatSmallBytes(512), '512 B');
   assert.equal(formatSmallBytes(0), '0 B');
   assert.equal(formatFlopRate(6997248997), '7.00 GFLOP/s');

@@ -107,9 +107,9 @@ test('the timeline puts the peak in its phase, below the sum of every category�
 });
 
 test('phase names read as words', () => {
-  assert.equal(phaseWords('bwd.L3.fc2'), 'backward, layer 3, MLP down-projection');
-  assert.equal(phaseWords('fwd.head'), 'forward, output head (logits)');
-  assert.equal(phaseWords('rec.L0.attn'), 'recompute (in backward), layer 0, attention scores and softmax');
+  assert.equal(phaseWords('bwd.L3.fc2'), 'layer 4’s MLP down-projection, backward');
+  assert.equal(phaseWords('fwd.head'), 'output head (logits), forward');
+  assert.equal(phaseWords('rec.L0.attn'), 'layer 1’s attention scores and softmax, recomputed during backward');
   assert.equal(phaseWords('opt'), 'optimizer step');
   assert.equal(stageOf('rec.L1.fc'), 'backward');
   assert.equal(stageOf('init'), 'setup');

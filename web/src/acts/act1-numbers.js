@@ -1,7 +1,9 @@
 // Every number Act 1's prose quotes, taken from engine results (pure: pass in an `evaluate` function,
 // the browser's adapter or the Node engine). Fixed numbers do not depend on the knobs; current numbers
-// follow the configuration on screen.
+// follow the configuration on screen. `facts` holds each scenario whole (sentences.js), so a sentence
+// quotes one scenario's numbers and names it; the flat fields are kept for the tests and older callers.
 import { toScenario, MODEL_ID, REPLAY_DEVICE } from '../scenario.js';
+import { scenarioFacts } from '../sentences.js';
 
 function must(result) {
   if (result.error) throw new Error(`engine: ${result.error.field}: ${result.error.message}`);
@@ -9,20 +11,39 @@ function must(result) {
 }
 
 export function fixedNumbers(evaluate) {
-  const ev = (s) => must(evaluate({ model: MODEL_ID, batch_size: 1, checkpointing: 'none', ...s })).memory;
+  const full = (s) => must(evaluate({ model: MODEL_ID, batch_size: 1, checkpointing: 'none', ...s }));
+  const ev = (s) => full(s).memory;
   const sgd = ev({ precision: 'fp32', optimizer: 'sgd' });
   const mom = ev({ precision: 'fp32', optimizer: 'momentum' });
-  const adam = ev({ precision: 'fp32', optimizer: 'adam' });
-  const adamMixed = ev({ precision: 'mixed', optimizer: 'adam' });
-  const replay = (s) => ev({ chapter_replay: true, device: REPLAY_DEVICE, optimizer: 'adam', batch_size: 32, ...s });
-  const rFp32 = replay({ precision: 'fp32' });
-  const rMixed = replay({ precision: 'mixed' });
-  const rCkpt = replay({ precision: 'mixed', checkpointing: { every_k_layers: 4 } });
-  const rH100 = replay({ precision: 'mixed', device: 'h100-sxm-80gb' });
+  const adamR = full({ precision: 'fp32', optimizer: 'adam' });
+  const adam = adamR.memory;
+  const adamMixedR = full({ precision: 'mixed', optimizer: 'adam' });
+  const adamMixed = adamMixedR.memory;
+  const replayR = (s) => full({ chapter_replay: true, device: REPLAY_DEVICE, optimizer: 'adam', batch_size: 32, ...s });
+  const rFp32R = replayR({ precision: 'fp32' });
+  const rMixedR = replayR({ precision: 'mixed' });
+  const rCkptR = replayR({ precision: 'mixed', checkpointing: { every_k_layers: 4 } });
+  const rH100R = replayR({ precision: 'mixed', device: 'h100-sxm-80gb' });
+  const [rFp32, rMixed, rCkpt, rH100] = [rFp32R, rMixedR, rCkptR, rH100R].map((r) => r.memory);
   const phys = (ckpt) => ev({ precision: 'mixed', optimizer: 'adam', batch_size: 32, checkpointing: ckpt });
   const wo = (m) => m.components.weights + m.components.master_weights + m.components.optimizer_state;
   const params = must(evaluate({ model: MODEL_ID })).model.parameters;
+  const sgdLaptop = full({ precision: 'fp32', optimizer: 'sgd', device: 'rtx4060-laptop-8gb' });
+  const adamH100 = full({ precision: 'fp32', optimizer: 'adam', device: 'h100-sxm-80gb' });
+  const facts = {
+    sgdFp32: scenarioFacts(full({ precision: 'fp32', optimizer: 'sgd' })),
+    momFp32: scenarioFacts(full({ precision: 'fp32', optimizer: 'momentum' })),
+    adamFp32: scenarioFacts(adamR),
+    adamMixed: scenarioFacts(adamMixedR),
+    sgdLaptop: scenarioFacts(sgdLaptop),
+    adamH100: scenarioFacts(adamH100),
+    replayFp32: scenarioFacts(rFp32R),
+    replayMixed: scenarioFacts(rMixedR),
+    replayCkpt: scenarioFacts(rCkptR),
+    replayH100: scenarioFacts(rH100R),
+  };
   return {
+    facts,
     params,
     oneVector: mom.optimizer_vectors[0].bytes,
     adamDelta: adam.static_bytes - sgd.static_bytes,

@@ -1,8 +1,10 @@
 // Act 1's words and sourced constants: the prediction, the reflection and its feedback, the
 // convergence figures and the "Chapter says / Physics says / Why" notes. Numbers inside the prose are
 // filled in from engine results passed as `n` (see act1-numbers.js); nothing here is a typed-in value
-// except the chapter's own claims, which are quoted as the chapter's and carry a line reference.
-import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple } from '../format.js';
+// except the chapter's own claims, which are quoted as the chapter's. A sentence quotes one scenario
+// (n.facts.*, checked by oneScenario) and its sums add up on screen (sumText).
+import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS } from '../format.js';
+import { oneScenario, staticTerms } from '../sentences.js';
 
 export const TITLE = 'Act 1 — The optimizer memory tax';
 export const SHORT_TITLE = 'The optimizer memory tax';
@@ -14,11 +16,12 @@ export const INTRO = [
   + 'your answer is locked in.',
 ];
 
-// Convergence figures: chapter "Model Training", GPT-2 optimizer notebook (training_chapter.qmd L900):
-// "GPT-2 converges in ~50K steps vs. ~150K+ steps with SGD+Momentum". Plain SGD has no figure there,
-// and the plan's "90K steps" for Momentum is not from the chapter, so it is left out.
+// Convergence figures: chapter "Model Training", the worked example "GPT-2 Optimizer Memory
+// Requirements" (training_chapter.qmd L900): "GPT-2 converges in ~50K steps vs. ~150K+ steps with
+// SGD+Momentum". Plain SGD has no figure there, and the "90K steps" for Momentum that circulates is not
+// from the chapter, so it is left out.
 export const CONVERGENCE = {
-  source: 'the chapter’s GPT-2 optimizer walkthrough, line 900',
+  source: 'the chapter’s worked example “GPT-2 Optimizer Memory Requirements”',
   sgd: { steps: null, text: 'not given in the chapter' },
   momentum: { steps: 150000, text: '~150K+ (the chapter’s “SGD + Momentum”)' },
   adam: { steps: 50000, text: '~50K' },
@@ -37,24 +40,43 @@ export const PREDICTION = {
   correct: 'c',
 };
 
+// Static memory and the rest of the total, as terms that add up to the engine's total.
+function totalTerms(f) {
+  const terms = [{ label: 'static memory', bytes: f.static }, { label: 'activations', bytes: f.activations }];
+  if (f.logits > 0) terms.push({ label: 'logits', bytes: f.logits });
+  if (f.reserve > 0) terms.push({ label: 'reserve', bytes: f.reserve });
+  return terms;
+}
+
+export const REVEAL_HINT = 'Not yet: explore the ledger first. Change at least one setting above (optimizer, precision, batch, '
+  + 'checkpointing, device or Chapter replay) or hide a component, and watch the chart answer. Then the reveal opens.';
+
 export function revealText(n, choiceLabel, errorSentence, u) {
+  const { adamFp32: a, sgdFp32: s, momFp32: mom } = n.facts;
+  oneScenario(a, s, mom);
+  const f = (b) => formatBytes(b, u);
   return [
     `You predicted: ${choiceLabel}.`,
-    `The engine computes ${formatBytes(n.adamDelta, u)} more for Adam than for SGD. ${errorSentence}`,
-    `Adam stores two moment vectors, m and v, each one FP32 number per parameter: 2 × 4 B × ${formatInt(n.params)} `
-      + `parameters. The chapter rounds the model to 1.5 billion parameters and says 12 GB. Momentum stores one `
-      + `vector (${formatBytes(n.oneVector, u)}), which is what the “one extra vector” answer describes.`,
-    `Before a single activation, FP32 Adam training holds ${formatBytes(n.adamStaticFp32, u)}: weights `
-      + `${formatBytes(n.weightsFp32, u)} + gradients ${formatBytes(n.weightsFp32, u)} + m and v `
-      + `${formatBytes(n.adamDelta, u)}. That is ${formatMultiple(n.adamStaticFp32 / n.weightsFp32)} the weights.`,
+    `The engine computes ${f(a.static - s.static)} more for Adam than for SGD (GPT-2 XL in FP32). ${errorSentence}`,
+    `Adam stores two moment vectors, m and v, each one FP32 number (4 B) per parameter: 2 × 4 B × ${formatInt(a.params)} `
+      + `parameters = ${f(a.optimizer_state)}. The chapter rounds the model to 1.5 billion parameters and says 12 GB. Momentum stores one `
+      + `such vector (${f(mom.optimizer_state)}), which is what the “one extra vector” answer describes.`,
+    `Before a single activation is stored, FP32 Adam training holds ${sumText(staticTerms(a, { splitVectors: true }), u, a.static)}: `
+      + `${formatMultiple(a.static / a.weights)} the weights.`,
   ];
 }
 
 export function tradeoffText(n, u) {
+  const f = (b) => formatBytes(b, u);
+  const { momFp32: mom, adamFp32: adam, sgdLaptop: lap, adamH100: h } = n.facts;
+  oneScenario(mom, adam, lap, h);
+  const fewer = Math.round(CONVERGENCE.momentum.steps / CONVERGENCE.adam.steps);
   return `The chapter reports GPT-2 converging in about 50K steps with Adam against 150K or more with `
-    + `SGD + Momentum (${CONVERGENCE.source}). Relative to Momentum, Adam's second vector costs `
-    + `${formatBytes(n.oneVector, u)} and buys roughly 3× fewer steps. Whether that is worth it depends on `
-    + `whether the extra memory fits: on the 8 GB laptop GPU nothing fits at all, on an 80 GB H100 it does.`;
+    + `SGD + Momentum (${CONVERGENCE.source}). Relative to Momentum, Adam’s second vector costs `
+    + `${f(adam.optimizer_state - mom.optimizer_state)} and buys roughly ${fewer}× fewer steps. Whether that is worth it depends on `
+    + `whether the extra memory fits. On the 8 GB laptop GPU even SGD in FP32 needs ${sumText(staticTerms(lap), u, lap.static)} `
+    + `before any activation, more than the ${f(lap.usable)} it can use (pure 16-bit would fit, but cannot train). On the H100, `
+    + `FP32 Adam at batch 1 peaks at ${f(h.peak)} of the ${f(h.usable)} usable.`;
 }
 
 // Mixed-precision reflection. The ratio is scored against the engine (nearest option wins).
@@ -77,38 +99,65 @@ export const REFLECTION = {
 };
 
 export function ratioFeedback(correct, n, u) {
-  const base = `The engine computes ${formatBytes(n.replayFp32Total, u)} in FP32 and ${formatBytes(n.replayMixedTotal, u)} `
-    + `in mixed precision: ${formatRatio(n.replayRatio)}.`;
+  const { replayFp32: fp, replayMixed: mx } = n.facts;
+  const name = oneScenario(fp, mx);
+  const base = `For ${name}, the engine computes ${formatBytes(fp.total, u)} in FP32 and ${formatBytes(mx.total, u)} `
+    + `in mixed precision: FP32 needs ${formatRatio(fp.total / mx.total)} as much.`;
   return correct ? `Right. ${base}` : `Not quite. ${base}`;
 }
 
 export function reasonFeedback(id, n, u) {
   const f = (b) => formatBytes(b, u);
-  const statics = `Adam's static memory is ${f(n.adamStaticFp32)} in FP32 and ${f(n.adamStaticMixed)} in mixed precision`;
+  const { replayFp32: fp, replayMixed: mx } = n.facts;
+  const name = oneScenario(fp, mx);
+  const statics = `In ${name}, Adam’s static memory is ${f(fp.static)} in FP32 and ${f(mx.static)} in mixed precision`;
   switch (id) {
     case 'a': return `Not everything halves. ${statics}: the FP32 master copy and the two FP32 moments stay 32-bit. A 2× saving would need the optimizer state in 16 bits too.`;
-    case 'b': return `This is the plan's “4W → 2.5W”, and it forgets that Adam's two moments stay FP32 and that the master copy adds 4 B back: 2 + 2 + 4 + 8 = 16 B per parameter, the same as 4 + 4 + 8. ${statics}.`;
-    case 'c': return `Right. ${statics}, and activations fall from ${f(n.replayFp32Act)} to ${f(n.replayMixedAct)}. The saving depends on how much of the total is activations.`;
-    default: return `The optimizer state is still there in mixed precision, in FP32: ${f(n.adamStateMixed)} for Adam's m and v. ${statics}.`;
+    case 'b': return `This is the popular “4W → 2.5W” shortcut, and it forgets that Adam’s two moments stay FP32 and that the master copy adds 4 B back: 2 + 2 + 4 + 8 = 16 B per parameter, the same as 4 + 4 + 8. ${statics}.`;
+    case 'c': return `Right. ${statics}, and activations fall from ${f(fp.activations)} to ${f(mx.activations)}: `
+      + `${sumText(totalTerms(fp), u, fp.total)} in FP32, ${sumText(totalTerms(mx), u, mx.total)} in mixed precision. The saving depends on how much of the total is activations.`;
+    default: return `The optimizer state is still there in mixed precision, in FP32: ${f(mx.optimizer_state)} for Adam’s m and v. ${statics}.`;
   }
 }
 
-export function currentRatioText(n, u) {
-  return `On the configuration now on your ledger, FP32 needs ${formatBytes(n.curFp32Total, u)} and mixed precision `
-    + `${formatBytes(n.curMixedTotal, u)}: ${formatRatio(n.curRatio)}. The more of the total that is activations, the closer the saving gets to 2×.`;
+// cur: currentNumbers() for the configuration on the ledger (one scenario, two precisions).
+export function currentRatioText(cur, u) {
+  return `On the configuration now on your ledger, FP32 needs ${formatBytes(cur.curFp32Total, u)} and mixed precision `
+    + `${formatBytes(cur.curMixedTotal, u)}: FP32 needs ${formatRatio(cur.curRatio)} as much. The more of the total that is activations, the closer the saving gets to 2×.`;
+}
+
+// "34.36 GB = 32.00 GiB": a device's bytes in both units, the chosen one first.
+export function bothUnits(bytes, u) {
+  const other = u === 'gib' ? 'gb' : 'gib';
+  return `${formatBytes(bytes, u)} = ${formatBytes(bytes, other)}`;
 }
 
 // What Chapter replay changes, with the engine's own replay inputs.
 export function replayAssumptions(n, u) {
-  return `Uses the chapter’s own assumptions: ${formatInt(n.replayParams)} parameters, its ${formatBytes(n.replayFp32Act, u)} `
-    + `activation figure (FP32, batch 32), no framework reserve, on the ${formatBytes(n.v100Bytes, u)} (32 GiB) V100.`;
+  const fp = n.facts.replayFp32;
+  return `Uses the chapter’s own assumptions: ${formatInt(fp.params)} parameters, its ${formatBytes(fp.activations, u)} `
+    + `activation figure (FP32, batch 32), no framework reserve, on the V100 (its “32 GB” is 32 GiB: ${bothUnits(fp.usable, u)}).`;
 }
 
 export function replayNoteText(n, u) {
-  return `The engine now uses the chapter’s assumptions: ${formatInt(n.replayParams)} parameters, ${formatBytes(n.replayFp32Act, u)} `
+  const { replayFp32: fp, replayMixed: mx, replayCkpt: ck } = n.facts;
+  oneScenario(fp, mx, ck);
+  return `The engine now uses the chapter’s assumptions: ${formatInt(fp.params)} parameters, ${formatBytes(fp.activations, u)} `
     + 'of FP32 activations at batch 32 (scaled with batch and precision, divided by k for “checkpoint every k layers”), '
-    + 'no logits or framework reserve, and the V100. The three walkthrough steps reproduce the chapter’s totals exactly; '
-    + 'the notes below say where physics differs.';
+    + `no logits or framework reserve, and the V100. The three walkthrough steps reproduce the chapter’s totals: `
+    + `${formatBytes(fp.total, u)} → ${formatBytes(mx.total, u)} → ${formatBytes(ck.total, u)}; the notes below say where physics differs.`;
+}
+
+// Why a device's name and its budget line differ: names count GiB, the line is what the driver
+// reports usable. device: a catalog entry ({ name, capacity_bytes }) or a custom capacity.
+export function deviceNoteText(device, u) {
+  const usable = `the driver reports ${bothUnits(device.capacity_bytes, u)} usable, and that is the dashed budget line`;
+  if (device.custom) return `A custom device holds what you type, in GB (10^9 bytes): ${bothUnits(device.capacity_bytes, u)}.`;
+  const sold = /(\d+) GB$/.exec(device.name);
+  if (!sold) return `${usable.charAt(0).toUpperCase()}${usable.slice(1)}.`;
+  const soldBytes = Number(sold[1]) * UNITS.gib.bytes;
+  return `The “${sold[1]} GB” in the name counts binary gigabytes: ${sold[1]} GiB (2^30 bytes each) = ${formatBytes(soldBytes, 'gb')} `
+    + `(10^9 bytes each); ${usable}.`;
 }
 
 // "Chapter says / Physics says / Why" notes for Act 1 (LAB_SPEC §7). `physics` is filled from engine values.
@@ -116,42 +165,57 @@ export const NOTES = [
   {
     id: 'adam-3x',
     chapter: 'Adam needs 3× the memory of SGD (1× for SGD, 2× for Momentum, 3× for Adam).',
-    physics: (n, u) => `Counting weights + optimizer state, the ratio is ${formatMultiple(n.adamWO / n.sgdWO)} (${formatBytes(n.sgdWO, u)} → ${formatBytes(n.adamWO, u)}). Counting gradients too, it is ${formatMultiple(n.adamStaticFp32 / n.sgdStaticFp32)} (${formatBytes(n.sgdStaticFp32, u)} → ${formatBytes(n.adamStaticFp32, u)}).`,
+    physics: (n, u) => {
+      const { sgdFp32: s, adamFp32: a } = n.facts;
+      oneScenario(s, a);
+      return `Counting weights + optimizer state, the ratio is ${formatMultiple(n.adamWO / n.sgdWO)} (${formatBytes(n.sgdWO, u)} → ${formatBytes(n.adamWO, u)}). Counting gradients too, it is ${formatMultiple(a.static / s.static)} (${formatBytes(s.static, u)} → ${formatBytes(a.static, u)}).`;
+    },
     why: 'Both are true of different totals. Gradients live for the whole step, so any “will it fit” check must count them; then Adam is 2× SGD, not 3×.',
   },
   {
     id: 'adam-12gb',
     chapter: 'Adam’s state for GPT-2 XL is 1.5B × 8 bytes = 12 GB.',
-    physics: (n, u) => `GPT-2 XL has exactly ${formatInt(n.params)} parameters, so m and v take ${formatBytes(n.adamDelta, u)}.`,
+    physics: (n, u) => `GPT-2 XL has exactly ${formatInt(n.facts.adamFp32.params)} parameters, so m and v take ${formatBytes(n.facts.adamFp32.optimizer_state, u)}.`,
     why: 'The chapter rounds the parameter count down to 1.5 billion.',
   },
   {
     id: 'mixed',
-    chapter: 'Mixed precision roughly halves memory; the lab plan says static memory falls from 4W to 2.5W (about 1.5×).',
-    physics: (n, u) => `With Adam, static memory is ${formatBytes(n.adamStaticFp32, u)} in FP32 and ${formatBytes(n.adamStaticMixed, u)} in mixed precision (16 B per parameter both ways). In the chapter’s walkthrough the total falls ${formatRatio(n.replayRatio)}, all of it from activations.`,
+    chapter: 'Mixed precision roughly halves memory; a popular shortcut says static memory falls from 4W to 2.5W (about 1.5×).',
+    physics: (n, u) => {
+      const { adamFp32: a, adamMixed: m, replayFp32: fp, replayMixed: mx } = n.facts;
+      return `For ${oneScenario(a, m)}, Adam’s static memory is ${formatBytes(a.static, u)} in FP32 and ${formatBytes(m.static, u)} in mixed precision (16 B per parameter both ways). `
+        + `In ${oneScenario(fp, mx)}, the total falls from ${formatBytes(fp.total, u)} to ${formatBytes(mx.total, u)} (${formatRatio(fp.total / mx.total)}), all of it from activations (${formatBytes(fp.activations, u)} → ${formatBytes(mx.activations, u)}).`;
+    },
     why: 'The FP32 master copy gives back the 4 B that 16-bit weights and gradients save, and Adam’s moments stay FP32. Only activations shrink.',
   },
   {
     id: '89gb',
     chapter: 'The FP32 baseline needs 89 GB, 65 GB of it activations (batch 32, 1,024 tokens).',
     physics: (n, u) => `Counting each saved tensor (Korthikanti et al. 2022) at batch 32 gives ${formatBytes(n.physAct32Mixed, u)} of 16-bit activations with the attention scores stored, or ${formatBytes(n.physAct32Selective, u)} with selective recompute.`,
-    why: 'The chapter’s 65 GB is an empirical figure, not derived from layer shapes. Chapter replay uses it to reproduce 89.0 → 56.5 → 32.125 GB; everywhere else the lab uses the per-tensor model.',
+    why: (n, u) => `The chapter’s 65 GB is an empirical figure, not derived from layer shapes. Chapter replay uses it to reproduce ${formatBytes(n.facts.replayFp32.total, u)} → ${formatBytes(n.facts.replayMixed.total, u)} → ${formatBytes(n.facts.replayCkpt.total, u)}; everywhere else the lab uses the per-tensor model.`,
   },
   {
     id: 'v100-32gb',
     chapter: 'The optimized 32 GB configuration fits on a 32 GB V100.',
-    physics: (n, u) => `The optimized total is ${formatBytes(n.replayCkptTotal, u)}; the V100 holds ${formatBytes(n.v100Bytes, u)} (32 GiB).`,
-    why: 'The chapter counts model memory in GB (10^9 B) but device memory in GiB (2^30 B); the 7% between them is why it fits.',
+    physics: (n, u) => {
+      const { replayCkpt: ck } = n.facts;
+      return `The optimized total is ${bothUnits(ck.total, u)}; the V100 holds ${bothUnits(ck.usable, u)}.`;
+    },
+    why: `The chapter counts model memory in GB (10^9 B), but the V100’s “32 GB” is 32 GiB (2^30 B each), ${formatPercent(UNITS.gib.bytes / UNITS.gb.bytes - 1)} more bytes. That margin is why the optimized run fits.`,
   },
   {
     id: 'h100',
-    chapter: 'The lab plan uses an H100 training node; the chapter’s walkthrough uses a V100.',
-    physics: (n, u) => `With the chapter’s numbers, mixed precision alone at batch 32 needs ${formatBytes(n.replayMixedTotal, u)}: over the V100’s ${formatBytes(n.v100Bytes, u)}, ${n.h100MixedFits ? 'but within' : 'and over'} the H100’s ${formatBytes(n.h100Bytes, u)}.`,
+    chapter: 'Exercises built on this chapter often picture an H100 training node; the chapter’s own walkthrough uses a V100.',
+    physics: (n, u) => {
+      const { replayMixed: v, replayH100: h } = n.facts;
+      oneScenario(v, h);
+      return `With the chapter’s numbers, mixed precision alone at batch 32 needs ${formatBytes(v.total, u)}: over the V100’s ${formatBytes(v.usable, u)}, ${h.fits ? 'but within' : 'and over'} the H100’s ${formatBytes(h.usable, u)}.`;
+    },
     why: 'Checkpointing is needed in the walkthrough because of the V100; on an H100 the same run fits without it. Chapter replay is pinned to the V100.',
   },
   {
     id: 'momentum-steps',
-    chapter: 'The lab plan lists Momentum at about 90K steps.',
+    chapter: 'Some summaries give Momentum about 90K steps.',
     physics: () => 'Not from the chapter: it gives only Adam (~50K steps) and SGD + Momentum (~150K+ steps), so the lab leaves 90K out.',
     why: 'Step counts are measurements of particular training runs; the lab only shows the ones with a source.',
   },

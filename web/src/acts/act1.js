@@ -8,13 +8,15 @@ import { createControls } from '../ui/controls.js';
 import { NotesPanel } from '../ui/notes.js';
 import { MathPeek } from '../ui/math-peek.js';
 import { OptimizerTable } from '../ui/optimizer-table.js';
+import { Banner } from '../ui/banner.js';
 import { LedgerChart } from '../charts/ledger-chart.js';
 import { LedgerTable } from '../charts/ledger-table.js';
 import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS } from '../ledger-model.js';
-import { OPTIMIZERS, toScenario } from '../scenario.js';
+import { OPTIMIZERS, toScenario, REPLAY_DEVICE } from '../scenario.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
+import { formatBytesApprox } from '../format.js';
 import * as T from './act1-text.js';
 
 export const id = 1;
@@ -23,7 +25,8 @@ export const shortTitle = T.SHORT_TITLE;
 
 const STEPS = [
   { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
-  { id: 'explore', label: 'Explore the ledger', done: (a) => a.revealed },
+  // Exploring = changing at least one ledger control or component toggle after the prediction.
+  { id: 'explore', label: 'Explore the ledger', done: (a) => Boolean(a.explored) },
   { id: 'reveal', label: 'Reveal', done: (a) => a.revealed },
   { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection) },
 ];
@@ -62,16 +65,26 @@ export function mount({ root, engine, store, flags, announce }) {
   const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the ledger, the comparison table and the notes open once you lock in a prediction.');
 
   // ---- ledger instrument
+  // Any change to the ledger's settings counts as exploring (it is what unlocks the reveal).
+  const explore = (s, patch) => {
+    const next = withConfig(s, patch);
+    return next.acts.act1.explored || !next.acts.act1.prediction ? next : withAct1(next, { explored: true });
+  };
+  const deviceById = new Map(catalog.devices.map((d) => [d.id, d]));
   const controls = createControls({
     devices: catalog.devices, flags,
-    onChange: (patch) => store.update((s) => withConfig(s, patch)),
-    onReplayStep: (step) => store.update((s) => withConfig(s, { ...step.config, replay: true })),
+    onChange: (patch) => store.update((s) => explore(s, patch)),
+    onReplayStep: (step) => store.update((s) => explore(s, { ...step.config, replay: true })),
     replayText: (u) => T.replayAssumptions(n, u),
+    deviceText: (cfg) => T.deviceNoteText(cfg.device === 'custom' && !cfg.replay
+      ? { custom: true, capacity_bytes: Math.round(cfg.custom_capacity_gb * 1e9) }
+      : deviceById.get(cfg.replay ? REPLAY_DEVICE : cfg.device) || { name: '', capacity_bytes: NaN }, cfg.units),
   });
-  const banner = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const bannerView = new Banner();
+  const banner = bannerView.el;
   const summaryId = uid('ledger-summary');
   const summary = h('p', { class: 'chart-summary', id: summaryId });
-  const chartBox = h('div', { class: 'chart-box', tabindex: '0', role: 'group', 'aria-label': 'Ledger chart (scrolls sideways on narrow screens)' });
+  const chartBox = h('div', { class: 'chart-box ledger-box' });
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
   const ledgerPanel = panel('2. Training memory ledger',
@@ -92,9 +105,12 @@ export function mount({ root, engine, store, flags, announce }) {
 
   // ---- reveal and reflection
   const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
-  const revealButton = h('button', { type: 'button', class: 'btn btn--primary', text: 'Reveal: how far off was my prediction?' });
-  const revealPanel = panel('3. Reveal', h('p', { class: 'panel__lead', text: 'Explore the ledger first; when you are ready, compare your prediction with the engine.' }), revealButton, revealBody);
+  const revealHintId = uid('reveal-hint');
+  const revealHint = h('p', { class: 'reveal-hint', id: revealHintId, text: T.REVEAL_HINT });
+  const revealButton = h('button', { type: 'button', class: 'btn btn--primary', 'aria-describedby': revealHintId, text: 'Reveal: how far off was my prediction?' });
+  const revealPanel = panel('3. Reveal', h('p', { class: 'panel__lead', text: 'Explore the ledger first; when you are ready, compare your prediction with the engine.' }), revealHint, revealButton, revealBody);
   revealButton.addEventListener('click', () => {
+    if (!store.getState().acts.act1.explored) return;
     store.update((s) => withAct1(s, { revealed: true }));
     revealPanel.heading.focus();
   });
@@ -137,24 +153,9 @@ export function mount({ root, engine, store, flags, announce }) {
 
   // ---- render
   let last = {};
-  const bannerParts = {
-    icon: h('span', { class: 'banner__icon', 'aria-hidden': 'true' }),
-    title: h('span'),
-    text: h('p', { class: 'banner__text' }),
-    invalid: h('p', { class: 'banner__text banner__invalid' }),
-  };
-  const bannerBody = [h('p', { class: 'banner__title' }, bannerParts.icon, ' ', bannerParts.title), bannerParts.text, bannerParts.invalid];
-  // Updates the banner's words in place (a live region: only changed text is announced).
   function renderBanner(b) {
-    if (banner.firstChild !== bannerBody[0]) replaceChildren(banner, bannerBody);
-    const cls = `banner banner--${b.fits ? 'ok' : 'oom'}`;
-    if (banner.className !== cls) banner.className = cls;
+    bannerView.update(b);
     banner.dataset.binding = b.kind;
-    setText(bannerParts.icon, b.fits ? '✓' : '✕');
-    setText(bannerParts.title, b.title);
-    setText(bannerParts.text, b.text);
-    setText(bannerParts.invalid, b.invalid || '');
-    bannerParts.invalid.hidden = !b.invalid;
   }
   function renderToggles(ledger, config) {
     const key = ledger.present.join(',');
@@ -165,7 +166,7 @@ export function mount({ root, engine, store, flags, announce }) {
           const cid = uid(`comp-${k}`);
           const box = h('input', { type: 'checkbox', id: cid, value: k, 'data-component': k,
             disabled: flags.lock.includes('comp'),
-            onchange: () => store.update((s) => withConfig(s, {
+            onchange: () => store.update((s) => explore(s, {
               hidden_components: box.checked ? s.config.hidden_components.filter((x) => x !== k) : [...s.config.hidden_components, k],
             })) });
           return h('div', { class: 'toggle' }, box, h('label', { for: cid }, h('span', { class: `swatch swatch--${k}`, 'aria-hidden': 'true' }), COMPONENT_LABELS[k]));
@@ -182,8 +183,7 @@ export function mount({ root, engine, store, flags, announce }) {
     for (const opt of OPTIMIZERS) {
       const r = evaluate(toScenario(config, { optimizer: opt }));
       if (r.error) {
-        replaceChildren(banner, h('strong', { text: 'The engine could not compute this setting. ' }), `${r.error.field}: ${r.error.message}`);
-        banner.className = 'banner banner--error';
+        bannerView.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
         return;
       }
       results[opt] = r;
@@ -194,7 +194,14 @@ export function mount({ root, engine, store, flags, announce }) {
     const sentence = ledgerSummary(ledger, config, deviceName, u);
     const b = bannerFor(sel, deviceName, u);
     renderBanner(b);
-    chart.update(ledger, { units: u, deviceName, summary: sentence });
+    const a1 = state.acts.act1;
+    // After the reveal the chart draws the prediction beside Adam's real extra memory over SGD.
+    const overlay = a1.revealed && a1.prediction ? {
+      predicted_bytes: a1.prediction.predicted_bytes,
+      predicted_label: `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)} extra (for FP32)`,
+      gap_bytes: results.adam.memory.static_bytes - results.sgd.memory.static_bytes,
+    } : null;
+    chart.update(ledger, { units: u, deviceName, summary: sentence, overlay });
     setText(summary, sentence);
     renderToggles(ledger, config);
     // What is not on screen right after a change (the table twin, the comparison table, the Math
@@ -205,7 +212,7 @@ export function mount({ root, engine, store, flags, announce }) {
       for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
       const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb]);
       if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision }); lastOptKey = optKey; }
-      peek.update(sel, u);
+      peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
       setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, config), u));
     };
     afterPaint();
@@ -241,11 +248,13 @@ export function mount({ root, engine, store, flags, announce }) {
     }));
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
-    notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u) })));
+    notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
     replaceChildren(replayNote, state.config.replay
       ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteText(n, u) })]
       : []);
     revealButton.hidden = a.revealed;
+    revealButton.disabled = !a.explored;
+    revealHint.hidden = a.revealed || Boolean(a.explored);
     if (a.revealed && a.prediction) {
       const p = a.prediction;
       const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
@@ -269,7 +278,8 @@ export function mount({ root, engine, store, flags, announce }) {
   }
 
   function render(state) {
-    const configKey = JSON.stringify(state.config);
+    const a1 = state.acts.act1;
+    const configKey = JSON.stringify([state.config, a1.revealed, a1.prediction && a1.prediction.predicted_bytes]);
     if (configKey !== last.config) { controls.update(state.config); renderInstrument(state); }
     const wordsKey = JSON.stringify([state.acts.act1, state.config.units, state.config.replay]);
     if (wordsKey !== last.words) renderWords(state);

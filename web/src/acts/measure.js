@@ -13,7 +13,7 @@ import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
-  speedRows, speedSummary, arithmeticSentence, progressText,
+  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport,
 } from '../measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
@@ -46,7 +46,7 @@ export function mount({ root, engine, store }) {
   let units = store.getState().config.units;
   const settings = { ...DEFAULT_SETTINGS };
   let active = null; // { kind, handle, cancelled }
-  const tr = { losses: [], total: 0, report: null, reportSeq: 0 };
+  const tr = { losses: [], seconds: [], total: 0, report: null, reportSeq: 0 };
   const setReport = (report) => { tr.report = report; tr.reportSeq += 1; describeModel(report); };
   const st = { pure: STALL.default_pure, steps: STALL.default_steps, reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] } };
 
@@ -111,6 +111,7 @@ export function mount({ root, engine, store }) {
     const twins = force || !active || performance.now() - lastTwins > 1000;
     if (twins) lastTwins = performance.now();
     renderTrain(twins);
+    renderSpeed();
     renderStall(twins);
   }
 
@@ -149,13 +150,27 @@ export function mount({ root, engine, store }) {
       timeline.table.update(timelineTable(tl, units));
     }
     bytes.table.update(bytesTable(pairs));
-    speedEmpty.hidden = true;
-    speedList.hidden = false;
-    replaceChildren(speedList, speedRows(r).map((row) => h('div', { class: 'speed__row', 'data-key': row.key },
-      h('dt', { text: row.label }), h('dd', { 'data-value': String(row.value), text: row.text }))));
-    setText(speedSentence, speedSummary(r));
     setText(peakMethod, r.peak ? `How the peak was measured (the engine’s words): ${r.peak.method}.` : '');
     setText(arithmeticNote, arithmeticSentence(r));
+  }
+
+  // The speed cards follow every chunk while a run goes (the median of the steps so far), and the
+  // engine's final report when it ends.
+  let drawnSpeedKey = '';
+  function renderSpeed() {
+    const r = tr.report;
+    if (!r) return;
+    const running = Boolean(active && active.kind === 'train');
+    const key = `${tr.reportSeq}|${running ? tr.seconds.length : 'final'}`;
+    if (key === drawnSpeedKey) return;
+    drawnSpeedKey = key;
+    const shown = running ? liveSpeedReport(r, tr.seconds) : r;
+    speedEmpty.hidden = true;
+    speedList.hidden = false;
+    speedList.dataset.live = String(running);
+    replaceChildren(speedList, speedRows(shown).map((row) => h('div', { class: 'speed__row', 'data-key': row.key },
+      h('dt', { text: row.label }), h('dd', { 'data-value': String(row.value), text: row.text }))));
+    setText(speedSentence, running ? `So far: ${speedSummary(shown)}` : speedSummary(shown));
   }
 
   function renderStall(twins) {
@@ -203,12 +218,12 @@ export function mount({ root, engine, store }) {
   async function runTrain() {
     if (active) return;
     const request = trainRequest(settings);
-    Object.assign(tr, { losses: [], total: request.steps, report: null }); // the memory charts keep the last run until the first report
+    Object.assign(tr, { losses: [], seconds: [], total: request.steps, report: null }); // the memory charts keep the last run until the first report
     loss.chart.reset();
     begin('train');
     const handle = engine.startTraining(request, {
       onStarted: (status) => { tr.total = status.steps_total; trainStatus.progress(0, tr.total, progressText(0, tr.total)); },
-      onProgress: (m) => { tr.losses.push(...m.losses); trainStatus.progress(m.stepsDone, m.stepsTotal, progressText(m.stepsDone, m.stepsTotal)); schedule(); },
+      onProgress: (m) => { tr.losses.push(...m.losses); tr.seconds.push(...(m.seconds || [])); trainStatus.progress(m.stepsDone, m.stepsTotal, progressText(m.stepsDone, m.stepsTotal)); schedule(); },
       onReport: (report) => { setReport(report); schedule(); },
     });
     active = { kind: 'train', handle, cancelled: false };

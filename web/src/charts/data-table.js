@@ -1,7 +1,7 @@
 // A chart's data-table twin for the "Measure it" charts: a real <table> with a caption, column headers
 // and a row header per row; exact values ride along in data attributes (data-value) so tests and
 // screen-reader users get the same numbers the chart draws. The caller supplies rows as plain data.
-import { h, replaceChildren } from '../ui/dom.js';
+import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 
 export class DataTable {
   constructor(container, { caption, className = '' }) {
@@ -9,7 +9,7 @@ export class DataTable {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.table = h('table', { class: `data-table ${className}`.trim() }, this.caption, this.thead, this.tbody);
-    container.append(h('div', { class: 'table-scroll' }, this.table));
+    container.append(scrollBox(this.table, `${caption || 'Table'} (scrolls sideways on narrow screens)`));
   }
 
   // columns: [label, ...] (the first heads the row-header column); rows: [{ key, header, cells:

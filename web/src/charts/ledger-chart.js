@@ -1,17 +1,21 @@
 // The training-memory ledger as an SVG stacked-column chart (d3-scale, d3-axis, d3-selection): one
 // column per optimizer at the current settings, one segment per component, the device's usable
-// memory as a budget line, and over-budget columns drawn with a hatch pattern and an "over budget"
-// label (never colour alone). The data-table twin is charts/ledger-table.js; the view model is
-// ledger-model.js. Reads only the model it is given.
+// memory as a budget line. Over-budget columns are hatched and say "over budget"; columns that fit
+// but cannot train (pure 16-bit) are dotted and say "cannot train" (never colour alone, never the
+// success look). The SVG is drawn at the box's own width (no sideways scrolling at 390 px): narrow
+// boxes get short column names, the budget label in the top margin, and labels that give way to the
+// budget line. After the reveal it draws the student's prediction beside Adam's real extra memory.
+// Table twin: charts/ledger-table.js; view model: ledger-model.js. Reads only the model it is given.
 import { select } from 'd3-selection';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
 import { formatAmount, formatBytes, unitOf } from '../format.js';
 import { SHORT_LABELS } from '../ledger-model.js';
 
-const W = 640;
 const H = 400;
-const M = { top: 44, right: 118, bottom: 58, left: 64 };
+const WIDE = 560; // below this the budget label moves to the top margin and names get shorter
+const NARROW_NAMES = { sgd: 'SGD', momentum: 'Momentum', adam: 'Adam(W)' };
+const CHAR_PX = 6.4; // average glyph width at the 11–12 px chart fonts, for "does this label fit"
 let chartCount = 0;
 
 // Sets attributes (and text) only where they changed: setAttribute invalidates style even when the
@@ -32,45 +36,70 @@ function set(sel, attrs, text) {
   return sel;
 }
 
+// A text line at baseline y covers about [y - 12, y + 4]; does it cross the line at yb?
+const crosses = (y, yb) => yb >= y - 12 && yb <= y + 4;
+
 export class LedgerChart {
   constructor(container, { label = 'Training memory ledger' } = {}) {
     const n = ++chartCount;
+    this.container = container;
     this.hatchId = `ledger-hatch-${n}`;
+    this.dotsId = `ledger-dots-${n}`;
     this.svg = select(container).append('svg')
       .attr('class', 'chart ledger-chart')
-      .attr('viewBox', `0 0 ${W} ${H}`)
       .attr('role', 'img')
       .attr('aria-label', label);
     const defs = this.svg.append('defs');
     defs.append('pattern').attr('id', this.hatchId).attr('patternUnits', 'userSpaceOnUse')
       .attr('width', 8).attr('height', 8).attr('patternTransform', 'rotate(45)')
       .append('rect').attr('class', 'hatch-stroke').attr('width', 3).attr('height', 8);
-    this.gAxis = this.svg.append('g').attr('class', 'axis axis--y').attr('transform', `translate(${M.left},0)`);
-    this.axisTitle = this.svg.append('text').attr('class', 'axis-title')
-      .attr('transform', `translate(16,${(M.top + H - M.bottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle');
+    defs.append('pattern').attr('id', this.dotsId).attr('patternUnits', 'userSpaceOnUse')
+      .attr('width', 7).attr('height', 7)
+      .append('circle').attr('class', 'hatch-stroke').attr('cx', 3.5).attr('cy', 3.5).attr('r', 1.6);
+    this.gAxis = this.svg.append('g').attr('class', 'axis axis--y');
+    this.axisTitle = this.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
     this.gCols = this.svg.append('g').attr('class', 'columns');
     this.gBudget = this.svg.append('g').attr('class', 'budget');
-    this.gBudget.append('line').attr('class', 'budget-line').attr('x1', M.left).attr('x2', W - M.right + 4);
+    this.gBudget.append('line').attr('class', 'budget-line');
     this.budgetLabel = this.gBudget.append('text').attr('class', 'budget-label').attr('text-anchor', 'start');
-    this.budgetName = this.budgetLabel.append('tspan').attr('x', W - M.right + 8).text('Device budget');
-    this.budgetValue = this.budgetLabel.append('tspan').attr('x', W - M.right + 8).attr('dy', '1.2em');
+    this.budgetName = this.budgetLabel.append('tspan').text('Device budget');
+    this.budgetValue = this.budgetLabel.append('tspan');
+    this.gOverlay = this.svg.append('g').attr('class', 'overlay');
+    // Redraw at the new width when the box changes size (phone rotation, zoom, sidebar).
+    if (typeof ResizeObserver === 'function') {
+      this.resizer = new ResizeObserver(() => { if (this.last && this.width() !== this.drawnWidth) this.update(...this.last); });
+      this.resizer.observe(container);
+    }
   }
 
-  update(model, { units = 'gb', deviceName = '', summary = '' } = {}) {
+  width() {
+    return Math.max(280, Math.min(720, Math.floor(this.container.clientWidth || 640)));
+  }
+
+  update(model, opts = {}) {
+    this.last = [model, opts];
+    const { units = 'gb', deviceName = '', summary = '', overlay = null } = opts;
+    const W = this.width();
+    this.drawnWidth = W;
+    const wide = W >= WIDE;
+    const M = wide ? { top: 44, right: 118, bottom: overlay ? 76 : 58, left: 64 } : { top: 54, right: 10, bottom: overlay ? 92 : 58, left: 46 };
+    set(this.svg, { viewBox: `0 0 ${W} ${H}`, 'data-layout': wide ? 'wide' : 'narrow' });
     const u = unitOf(units);
     // The scale runs in display units so that the ticks are round numbers in GB or GiB.
     const yUnits = scaleLinear().domain([0, (model.max_bytes * 1.06) / u.bytes]).range([H - M.bottom, M.top]).nice();
     const y = (bytes) => yUnits(bytes / u.bytes);
     const x = scaleBand().domain(model.columns.map((c) => c.optimizer)).range([M.left, W - M.right])
-      .paddingInner(0.35).paddingOuter(0.25);
+      .paddingInner(wide ? 0.35 : 0.22).paddingOuter(wide ? 0.25 : 0.12);
     if (summary) set(this.svg, { 'aria-label': `Training memory ledger chart. ${summary}` });
 
-    const axisKey = `${yUnits.domain().join(',')}|${u.id}`;
+    const axisKey = `${yUnits.domain().join(',')}|${u.id}|${W}|${M.left}|${M.bottom}`;
     if (axisKey !== this.axisKey) {
       this.axisKey = axisKey;
-      this.gAxis.call(axisLeft(yUnits).ticks(6));
-      this.axisTitle.text(`Memory (${u.label})`);
+      this.gAxis.attr('transform', `translate(${M.left},0)`).call(axisLeft(yUnits).ticks(6));
+      this.axisTitle.attr('transform', `translate(${wide ? 16 : 11},${(M.top + H - M.bottom) / 2}) rotate(-90)`).text(`Memory (${u.label})`);
     }
+    const r = (v) => Math.round(v * 10) / 10;
+    const yb = r(y(model.budget_bytes));
 
     const cols = this.gCols.selectAll('g.col').data(model.columns, (c) => c.optimizer).join((enter) => {
       const g = enter.append('g').attr('class', 'col');
@@ -84,13 +113,17 @@ export class LedgerChart {
       g.append('text').attr('class', 'col-sub').attr('text-anchor', 'middle');
       return g;
     });
-    set(cols, { 'data-optimizer': (c) => c.optimizer, class: (c) => `col${c.selected ? ' col--selected' : ''}${c.fits ? '' : ' col--over'}` });
+    set(cols, {
+      'data-optimizer': (c) => c.optimizer, 'data-state': (c) => c.state || (c.fits ? 'ok' : 'oom'),
+      class: (c) => `col${c.selected ? ' col--selected' : ''}${c.fits ? '' : ' col--over'}${c.state === 'invalid' ? ' col--invalid' : ''}`,
+    });
 
     const bw = x.bandwidth();
-    const hatchFill = `url(#${this.hatchId})`;
-    const r = (v) => Math.round(v * 10) / 10;
+    const fill = (c) => `url(#${c.fits ? this.dotsId : this.hatchId})`;
+    const hiddenNote = model.hidden.length ? ' (all parts)' : '';
     cols.each(function drawColumn(c) {
       const g = select(this);
+      const state = c.state || (c.fits ? 'ok' : 'oom');
       const x0 = r(x(c.optimizer));
       const mid = r(x0 + bw / 2);
       const top = r(y(c.visible_bytes));
@@ -101,28 +134,109 @@ export class LedgerChart {
         class: (s) => `seg seg--${s.key}`, 'data-key': (s) => s.key,
         x: x0, width: r(bw), y: segTop, height: segHeight,
       });
+      // A segment label: name and amount if both fit the column, else the amount, else nothing; it
+      // moves within its segment (or gives way) where the budget line crosses it.
+      const labelOf = (s) => {
+        const hgt = segHeight(s);
+        if (hgt < 15) return { text: '', y: 0 };
+        const amount = formatAmount(s.bytes, units);
+        const full = `${SHORT_LABELS[s.key]} ${amount}`;
+        let text = full.length * CHAR_PX <= bw - 4 ? full : amount;
+        if (text.length * CHAR_PX > bw - 2) text = '';
+        let ly = segTop(s) + hgt / 2 + 4;
+        if (text && crosses(ly, yb)) {
+          const above = yb - 8;
+          const below = yb + 16;
+          if (above - 11 >= segTop(s) + 1) ly = above;
+          else if (below + 3 <= segTop(s) + hgt - 1) ly = below;
+          else text = '';
+        }
+        return { text, y: r(ly) };
+      };
       set(g.select('g.seg-labels').selectAll('text').data(c.segments, (s) => s.key).join('text'), {
         class: (s) => `seg-label seg-label--${s.key}`, 'text-anchor': 'middle',
-        x: mid, y: (s) => r(segTop(s) + segHeight(s) / 2 + 4),
-      }, (s) => (segHeight(s) >= 15 ? `${SHORT_LABELS[s.key]} ${formatAmount(s.bytes, units)}` : ''));
-      set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: hatchFill, display: c.fits ? 'none' : null });
+        x: mid, y: (s) => labelOf(s).y,
+      }, (s) => labelOf(s).text);
+      set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: fill(c), display: state === 'ok' ? 'none' : null });
       set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
-      set(g.select('text.col-total'), { x: mid, y: top - (c.fits ? 8 : 22) }, `${formatBytes(c.peak_bytes, units)} peak`);
-      set(g.select('text.col-over'), { x: mid, y: top - 8 }, c.fits ? '' : '✕ over budget');
-      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, c.label);
+      // Above the column: the state word (if any) right above it, the peak above that; the pair moves
+      // above the budget line when the line would run through it.
+      const flag = state === 'oom' ? '✕ over budget' : state === 'invalid' ? '⚠ cannot train' : '';
+      // The block spans [y1 - span - 12, y1 + 4]; when the line runs through it, it sits just above
+      // the line instead (then the line is at least 4 px above the column top, so the block clears it).
+      const span = flag ? 14 : 0;
+      let y1 = top - 8;
+      if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
+      const y2 = y1 - span;
+      const peakText = `${formatBytes(c.peak_bytes, units)} peak${hiddenNote}`;
+      set(g.select('text.col-total'), { x: mid, y: r(y2), 'font-size': !wide && peakText.length * CHAR_PX > bw + 24 ? 10 : null }, peakText);
+      set(g.select('text.col-over'), { x: mid, y: r(y1) }, flag);
+      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : NARROW_NAMES[c.optimizer] || c.label);
       set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
     });
 
-    const yb = r(y(model.budget_bytes));
-    set(this.gBudget.select('line'), { y1: yb, y2: yb });
-    set(this.budgetLabel, { y: yb - 4 });
-    set(this.budgetValue, {}, formatBytes(model.budget_bytes, units));
+    set(this.gBudget.select('line'), { x1: M.left, x2: wide ? W - M.right + 4 : W - M.right, y1: yb, y2: yb });
+    if (wide) {
+      set(this.budgetLabel, { x: W - M.right + 8, y: yb - 4, 'text-anchor': 'start' });
+      set(this.budgetName, { x: W - M.right + 8, dy: null }, 'Device budget');
+      set(this.budgetValue, { x: W - M.right + 8, dy: '1.2em' }, formatBytes(model.budget_bytes, units));
+    } else {
+      // Narrow: one line in the top margin, away from every column label.
+      set(this.budgetLabel, { x: M.left, y: 14, 'text-anchor': 'start' });
+      set(this.budgetName, { x: M.left, dy: null }, '– – Device budget: ');
+      set(this.budgetValue, { x: null, dy: null }, formatBytes(model.budget_bytes, units));
+    }
     set(this.gBudget, { 'data-device': deviceName });
+    this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
+  }
+
+  // After the reveal: the student's prediction (dashed) and Adam's real extra memory over SGD at the
+  // settings on screen (solid), as two brackets from the bottom of Adam's m, named in a key below.
+  drawOverlay(model, overlay, { x, y, bw, r, M, W, units }) {
+    const adam = model.columns.find((c) => c.optimizer === 'adam');
+    const m = adam && adam.segments.find((s) => s.key === 'adam_m');
+    const v = adam && adam.segments.find((s) => s.key === 'adam_v');
+    const show = Boolean(overlay && m && v);
+    this.gOverlay.attr('display', show ? null : 'none');
+    if (!show) { this.gOverlay.selectAll('*').remove(); return; }
+    const x1 = r(x('adam') + bw + 6);
+    const base = r(y(m.y0));
+    const realTop = r(y(v.y1));
+    const guessTop = r(y(m.y0 + overlay.predicted_bytes));
+    const rows = [
+      { key: 'guess', x: x1 + 8, top: guessTop, text: `your prediction: ${overlay.predicted_label}` },
+      { key: 'real', x: x1, top: realTop, text: `Adam’s real extra over SGD here: ${formatBytes(overlay.gap_bytes, units)}` },
+    ];
+    const g = this.gOverlay.selectAll('g.bracket').data(rows, (d) => d.key).join((enter) => {
+      const e = enter.append('g');
+      e.append('line').attr('class', 'bracket-line');
+      e.append('line').attr('class', 'bracket-cap bracket-cap--top');
+      e.append('line').attr('class', 'bracket-cap bracket-cap--base');
+      return e;
+    });
+    g.attr('class', (d) => `bracket bracket--${d.key}`);
+    g.select('.bracket-line').attr('x1', (d) => d.x).attr('x2', (d) => d.x).attr('y1', base).attr('y2', (d) => d.top);
+    g.select('.bracket-cap--top').attr('x1', (d) => d.x - 4).attr('x2', (d) => d.x + 4).attr('y1', (d) => d.top).attr('y2', (d) => d.top);
+    g.select('.bracket-cap--base').attr('x1', (d) => d.x - 4).attr('x2', (d) => d.x + 4).attr('y1', base).attr('y2', base);
+    // The key: one line per bracket under the column names, wrapped to the chart's width.
+    const keyTop = H - M.bottom + 58;
+    const key = this.gOverlay.selectAll('g.overlay-key').data(rows, (d) => d.key).join((enter) => {
+      const e = enter.append('g');
+      e.append('line').attr('class', 'bracket-line');
+      e.append('text').attr('class', 'overlay-label');
+      return e;
+    });
+    key.attr('class', (d) => `overlay-key overlay-key--${d.key}`);
+    key.select('line').attr('x1', M.left).attr('x2', M.left + 18).attr('y1', (d, i) => keyTop + i * 16 - 4).attr('y2', (d, i) => keyTop + i * 16 - 4);
+    key.select('text').attr('x', M.left + 24).attr('y', (d, i) => keyTop + i * 16)
+      .attr('font-size', (d) => (d.text.length * CHAR_PX > W - M.left - 30 ? 10 : null)).text((d) => d.text);
   }
 
   reset() {
     this.axisKey = null;
+    this.last = null;
     this.gCols.selectAll('*').remove();
+    this.gOverlay.selectAll('*').remove();
     this.svg.attr('aria-label', 'Training memory ledger chart');
   }
 }

@@ -1,7 +1,7 @@
 // The ledger chart's data-table twin: the same numbers as a real <table> (components × optimizers,
 // then total, peak and the device budget), with exact byte counts in data attributes. Hidden
 // components stay listed and say so, because the engine's totals still include them.
-import { h, replaceChildren } from '../ui/dom.js';
+import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 import { formatBytes } from '../format.js';
 import { ledgerTableRows } from '../ledger-model.js';
 
@@ -11,7 +11,7 @@ export class LedgerTable {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.table = h('table', { class: 'data-table ledger-table' }, this.caption, this.thead, this.tbody);
-    container.append(h('div', { class: 'table-scroll' }, this.table));
+    container.append(scrollBox(this.table, `${caption || 'Table'} (scrolls sideways on narrow screens)`));
   }
 
   update(ledger, { units = 'gb', caption } = {}) {
@@ -23,9 +23,11 @@ export class LedgerTable {
       h('th', { scope: 'row' }, row.label, row.hidden ? h('span', { class: 'tag', text: ' (hidden in chart)' }) : null),
       row.values.map((v, i) => {
         const col = ledger.columns[i];
-        const over = row.key === 'peak' && !col.fits;
-        return h('td', { 'data-optimizer': col.optimizer, 'data-bytes': String(v), class: over ? 'cell--over' : null },
-          v > 0 ? formatBytes(v, units) : '—', over ? ' (over budget)' : '');
+        // The peak cell carries the column's state in words: over budget, or fits but cannot train.
+        const peak = row.key === 'peak';
+        const note = peak && col.state === 'oom' ? ' (over budget)' : peak && col.state === 'invalid' ? ' (fits, cannot train)' : '';
+        return h('td', { 'data-optimizer': col.optimizer, 'data-bytes': String(v), 'data-state': peak ? col.state : null, class: note ? 'cell--over' : null },
+          v > 0 ? formatBytes(v, units) : '—', note);
       })));
     replaceChildren(this.tbody, rows);
   }

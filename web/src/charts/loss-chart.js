@@ -51,15 +51,31 @@ export class LossChart {
     }
     if (summary) this.svg.attr('aria-label', `${this.label}. ${summary}`);
 
-    // The last finite value of each series (a diverged run's losses end in nulls).
-    const drawn = series.map((s) => ({ ...s, last: s.values.findLastIndex(Number.isFinite) })).filter((s) => s.last >= 0);
+    // The last finite value of each series (a diverged run's losses end in nulls). A diverged series
+    // is labelled where it broke off (a dashed marker at that step), not in the right-hand column.
+    const drawn = series.map((s) => ({ ...s, last: s.values.findLastIndex(Number.isFinite), bad: s.values.findIndex((v) => !Number.isFinite(v)) }))
+      .filter((s) => s.last >= 0);
+    const broken = drawn.filter((s) => s.bad >= 0);
     // Labels at the right: reference labels and line-end labels share one column, nudged apart.
     const items = [
       ...refs.map((r) => ({ kind: 'ref', key: r.key, yy: y(r.value) })),
-      ...drawn.map((s) => ({ kind: 'series', key: s.key, yy: y(s.values[s.last]) })),
+      ...drawn.filter((s) => s.bad < 0).map((s) => ({ kind: 'series', key: s.key, yy: y(s.values[s.last]) })),
     ].sort((a, b) => a.yy - b.yy);
     for (let i = 1; i < items.length; i += 1) items[i].yy = Math.max(items[i].yy, items[i - 1].yy + 14);
     const labelY = (kind, k) => items.find((it) => it.kind === kind && it.key === k).yy + 4;
+    const mid = (M.left + W - M.right) / 2;
+    const breaks = broken.map((s, i) => ({ key: s.key, x: x(s.bad + 1), y: M.top + 12 + i * 16, text: `${s.label}: not a number from step ${s.bad + 1} (diverged)` }));
+    this.gBreaks ||= this.svg.append('g').attr('class', 'breaks');
+    const gb = this.gBreaks.selectAll('g.break').data(breaks, (d) => d.key).join((enter) => {
+      const g = enter.append('g');
+      g.append('line');
+      g.append('text').attr('class', 'break-label');
+      return g;
+    });
+    gb.attr('class', (d) => `break break--${d.key}`);
+    gb.select('line').attr('x1', (d) => d.x).attr('x2', (d) => d.x).attr('y1', M.top).attr('y2', H - M.bottom);
+    gb.select('text').attr('x', (d) => (d.x > mid ? d.x - 6 : d.x + 6)).attr('y', (d) => d.y)
+      .attr('text-anchor', (d) => (d.x > mid ? 'end' : 'start')).text((d) => d.text);
 
     const refs2 = this.gRefs.selectAll('g.ref').data(refs, (r) => r.key).join((enter) => {
       const g = enter.append('g');
@@ -79,7 +95,7 @@ export class LossChart {
     this.gLines.selectAll('circle.last').data(drawn, (s) => s.key).join('circle')
       .attr('class', (s) => `last series-dot--${s.key}`).attr('r', 3.5)
       .attr('cx', (s) => x(s.last + 1)).attr('cy', (s) => y(s.values[s.last]));
-    this.gLabels.selectAll('text').data(drawn, (s) => s.key).join('text')
+    this.gLabels.selectAll('text').data(drawn.filter((s) => s.bad < 0), (s) => s.key).join('text')
       .attr('class', (s) => `line-label line-label--${s.key}`)
       .attr('x', W - M.right + 6).attr('y', (s) => labelY('series', s.key))
       .text((s) => s.label);
@@ -90,6 +106,7 @@ export class LossChart {
     this.gLines.selectAll('*').remove();
     this.gLabels.selectAll('*').remove();
     this.gRefs.selectAll('*').remove();
+    if (this.gBreaks) this.gBreaks.selectAll('*').remove();
     this.svg.attr('aria-label', this.label);
   }
 }

@@ -10,6 +10,7 @@ import { axisLeft } from 'd3-axis';
 import { area, line, stack, curveStepAfter } from 'd3-shape';
 import { formatSmallBytes, formatTickBytes } from '../format.js';
 import { h, replaceChildren } from '../ui/dom.js';
+import { phaseWords } from '../measure-model.js';
 
 const W = 640;
 const H = 360;
@@ -102,7 +103,7 @@ export class MemoryTimelineChart {
     this.gPeak.select('circle').attr('cx', px).attr('cy', py);
     const right = px > (M.left + W - M.right) / 2;
     this.peakText.attr('x', right ? px - 8 : px + 8).attr('y', py - 8).attr('text-anchor', right ? 'end' : 'start')
-      .text(`peak ${formatSmallBytes(tl.peak_bytes, units)} at ${tl.peak_phase}`);
+      .text(`peak ${formatSmallBytes(tl.peak_bytes, units)}: ${phaseWords(tl.peak_phase)}`);
 
     replaceChildren(this.legend,
       tl.categories.map((c) => h('li', {}, h('span', { class: `swatch swatch--${c.key}`, 'aria-hidden': 'true' }), c.label)),

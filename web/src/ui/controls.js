@@ -22,7 +22,8 @@ function radioGroup(key, legend, name, values, labels, onPick) {
   return { el: fs, set: (v) => { for (const [val, input] of inputs) input.checked = val === v; }, inputs: [...inputs.values()] };
 }
 
-export function createControls({ devices, flags, onChange, onReplayStep, replayText = '' }) {
+// replayText(units) and deviceText(config) return the notes under the replay switch and the device.
+export function createControls({ devices, flags, onChange, onReplayStep, replayText = '', deviceText = null }) {
   const hidden = new Set(flags.hide);
   const locked = new Set(flags.lock);
   const parts = {};
@@ -99,12 +100,14 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   });
   const capWrap = h('div', { class: 'control__sub' }, h('label', { for: capId, text: 'Custom capacity (GB, 10^9 bytes)' }), cap, capErr);
   const replayPin = h('p', { class: 'control__note', text: 'Chapter replay runs on the chapter’s V100 32 GB.', hidden: true });
+  const devNote = h('p', { class: 'control__note device-note' });
   parts.dev = {
-    el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin),
+    el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin, devNote),
     set: (v, cfg) => {
       dev.value = cfg.replay ? REPLAY_DEVICE : v;
       capWrap.hidden = v !== CUSTOM_DEVICE || cfg.replay;
       replayPin.hidden = !cfg.replay;
+      if (deviceText) setText(devNote, deviceText(cfg));
       dev.disabled = cfg.replay || locked.has('dev');
       if (document.activeElement !== cap) { cap.value = String(cfg.custom_capacity_gb); capErr.hidden = true; cap.setAttribute('aria-invalid', 'false'); }
     },
@@ -120,7 +123,16 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   parts.replay = {
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
       h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, steps),
-    set: (v, cfg, text) => { replay.checked = v; steps.hidden = !v; if (text) setText(replayDesc, text); },
+    set: (v, cfg, text) => {
+      replay.checked = v;
+      steps.hidden = !v;
+      if (text) setText(replayDesc, text);
+      // The step whose settings are on the ledger now is pressed (none after any other change).
+      REPLAY_STEPS.forEach((s, i) => {
+        const on = v && Object.entries(s.config).every(([k, val]) => cfg[k] === val);
+        stepButtons[i].setAttribute('aria-pressed', String(on));
+      });
+    },
     inputs: [replay, ...stepButtons],
   };
 

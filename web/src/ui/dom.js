@@ -41,3 +41,9 @@ export function setLocked(el, locked) {
   el.hidden = locked;
   el.inert = locked;
 }
+
+// A box that may scroll sideways (a wide table on a phone): focusable and named, so keyboard users
+// can scroll it too (axe: scrollable-region-focusable).
+export function scrollBox(child, label) {
+  return h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label }, child);
+}

@@ -7,7 +7,7 @@ export class NotesPanel {
     this.list = h('div', { class: 'notes__list' });
     this.el = h('section', { class: 'notes', 'aria-labelledby': 'notes-heading' },
       h('h3', { id: 'notes-heading', text: heading }),
-      h('p', { class: 'notes__lead', text: 'Where the chapter or the lab plan and the physics disagree, both are shown; the physics numbers are computed by the engine for the case described.' }),
+      h('p', { class: 'notes__lead', text: 'Where the chapter (or a popular shortcut) and the physics disagree, both are shown; the physics numbers are computed by the engine for the case described.' }),
       this.list);
     container.append(this.el);
   }

@@ -1,7 +1,7 @@
 // The optimizer comparison table: SGD / Momentum / Adam for GPT-2 XL in FP32 under both conventions
 // ("weights + optimizer state", the chapter's 1×/2×/3×, and "static incl. gradients", 2×/3×/4×), the
 // static memory at the precision on screen, and the chapter's convergence figures (sourced constants).
-import { h, replaceChildren } from './dom.js';
+import { h, replaceChildren, scrollBox } from './dom.js';
 import { formatBytes, formatMultiple, unitOf } from '../format.js';
 import { OPTIMIZERS, LABELS } from '../scenario.js';
 import { CONVERGENCE } from '../acts/act1-text.js';
@@ -37,8 +37,8 @@ export class OptimizerTable {
       h('th', { scope: 'col' }, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: 'FP32' })),
       this.precHead,
       h('th', { scope: 'col' }, 'Steps to converge', h('br'), h('span', { class: 'th-sub', text: 'GPT-2, from the chapter' }))));
-    this.table = h('table', { class: 'data-table optimizer-table' }, this.caption, thead, this.tbody);
-    container.append(h('div', { class: 'table-scroll' }, this.table));
+    this.table = h('table', { class: 'data-table optimizer-table table--reflow' }, this.caption, thead, this.tbody);
+    container.append(scrollBox(this.table, 'Optimizer comparison table (scrolls sideways on narrow screens)'));
   }
 
   update(fp32, current, { units = 'gb', precision }) {
@@ -46,12 +46,14 @@ export class OptimizerTable {
     const unit = fp32.sgd.memory.components.weights;
     this.caption.textContent = `Optimizer memory for GPT-2 XL. Multiples are of the FP32 weights (W = ${f(unit)}, ${unitOf(units).label}). Step counts are the chapter's (${CONVERGENCE.source}).`;
     replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
+    // data-label: the column's name, shown before each value when a phone reflows the rows.
+    const at = `Static incl. gradients at ${LABELS.precision[precision]}`;
     replaceChildren(this.tbody, optimizerRows(fp32, current).map((r) => h('tr', { 'data-optimizer': r.optimizer },
       h('th', { scope: 'row', text: LABELS.optimizer[r.optimizer] }),
-      h('td', { text: r.vectors.length ? `${r.vectors.length} (${r.vectors.join(', ')})` : 'none' }),
-      h('td', { 'data-bytes': String(r.wo_bytes) }, `${f(r.wo_bytes)} `, h('strong', { text: `(${formatMultiple(r.wo_multiple)})` })),
-      h('td', { 'data-bytes': String(r.static_bytes) }, `${f(r.static_bytes)} `, h('strong', { text: `(${formatMultiple(r.static_multiple)})` })),
-      h('td', { 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)),
-      h('td', { class: r.steps.steps ? null : 'cell--unsourced', text: r.steps.text }))));
+      h('td', { 'data-label': 'Extra vectors', text: r.vectors.length ? `${r.vectors.length} (${r.vectors.join(', ')})` : 'none' }),
+      h('td', { 'data-label': 'Weights + optimizer state (FP32)', 'data-bytes': String(r.wo_bytes) }, `${f(r.wo_bytes)} `, h('strong', { text: `(${formatMultiple(r.wo_multiple)})` })),
+      h('td', { 'data-label': 'Static incl. gradients (FP32)', 'data-bytes': String(r.static_bytes) }, `${f(r.static_bytes)} `, h('strong', { text: `(${formatMultiple(r.static_multiple)})` })),
+      h('td', { 'data-label': at, 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)),
+      h('td', { 'data-label': 'Steps to converge', class: r.steps.steps ? null : 'cell--unsourced', text: r.steps.text }))));
   }
 }

@@ -11,21 +11,26 @@ export function createRunStatus({ startLabel, progressLabel, onStart, onCancel, 
   const start = h('button', { type: 'button', class: 'btn btn--primary', text: startLabel, onclick: () => onStart() });
   const cancel = h('button', { type: 'button', class: 'btn', text: 'Cancel', disabled: true, onclick: () => onCancel() });
   const progress = h('progress', { id: progressId, max: 1, value: 0 });
-  const text = h('p', { class: 'run-status__text', role: 'status', 'aria-live': 'polite' });
+  // What is seen follows the bar at once; what a screen reader hears (a separate live region) is
+  // throttled, so the text never lags the bar and the reader is not flooded.
+  const text = h('p', { class: 'run-status__text', 'aria-hidden': 'true' });
+  const live = h('p', { class: 'visually-hidden run-status__live', role: 'status', 'aria-live': 'polite' });
   const el = h('div', { class: `run-status ${className}`.trim(), 'data-state': 'idle' },
     h('div', { class: 'run-status__buttons' }, start, cancel),
     h('div', { class: 'run-status__progress' }, h('label', { for: progressId, text: progressLabel }), progress),
-    text);
+    text, live);
   let lastText = 0;
   let pending = null;
   let timer = null;
 
-  const say = (t) => { clearTimeout(timer); timer = null; pending = null; lastText = performance.now(); setText(text, t); };
+  const announce = (t) => { clearTimeout(timer); timer = null; pending = null; lastText = performance.now(); setText(live, t); };
+  const say = (t) => { setText(text, t); announce(t); };
   const sayThrottled = (t) => {
+    setText(text, t);
     const wait = THROTTLE_MS - (performance.now() - lastText);
-    if (wait <= 0) { say(t); return; }
+    if (wait <= 0) { announce(t); return; }
     pending = t;
-    if (!timer) timer = setTimeout(() => { timer = null; if (pending !== null) say(pending); }, wait);
+    if (!timer) timer = setTimeout(() => { timer = null; if (pending !== null) announce(pending); }, wait);
   };
 
   return {
