@@ -60,8 +60,10 @@ export function createLaptopChallenge({ engine, store, announce }) {
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'Your moves as a table' }));
   const table = new DataTable(twin, { caption: 'Moves and the peak memory after each', className: 'move-table' });
   const chart = new MoveChart(chartBox);
+  const scroll = twin.querySelector('.table-scroll');
+  if (scroll) { scroll.tabIndex = 0; scroll.setAttribute('role', 'region'); scroll.setAttribute('aria-label', 'Moves table (scrolls sideways on narrow screens)'); }
   const limit = h('div', { class: 'limit', role: 'status' });
-  const giveUp = h('button', { type: 'button', class: 'btn', text: 'I cannot get it lower: show the limit',
+  const giveUp = h('button', { type: 'button', class: 'btn laptop__limit-btn', text: 'I cannot get it lower: show the limit',
     onclick: () => { store.update((s) => withAct2(s, { laptop: { ...s.acts.act2.laptop, floor_bytes: floor.peak_bytes, finished: true } })); limit.focus(); } });
   const restart = h('button', { type: 'button', class: 'btn btn--small', text: 'Start the challenge over',
     onclick: () => store.update((s) => withAct2(s, { laptop: { moves: [], fit_achieved: false, floor_bytes: null, finished: false } })) });
@@ -109,7 +111,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
     replaceChildren(limit,
       h('h4', { text: lapFitText() }),
       h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${LABELS.precision[cfg.precision].toLowerCase()}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored.` }),
-      h('table', { class: 'data-table floor-table' },
+      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Floor derivation table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
@@ -118,7 +120,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
           h('td', { text: formatBytes(d.bytes, u) })))),
         h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
-          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { text: formatBytes(floor.peak_bytes, u) })))),
+          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { text: formatBytes(floor.peak_bytes, u) }))))),
       h('p', { text: LAPTOP.beyond }));
   }
 

@@ -24,7 +24,7 @@ export function renderReference(box, r, units) {
   ];
   replaceChildren(box,
     h('p', { class: 'panel__lead', text: 'Both loops are the chapter’s: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. The engine runs them with the chapter calibration.' }),
-    h('div', { class: 'table-scroll' }, h('table', { class: 'data-table reference-table' },
+    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Chapter and engine table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table reference-table' },
       h('caption', { text: 'The chapter’s walkthrough and the engine, same configurations' }),
       h('thead', {}, h('tr', {}, ['Quantity', 'Chapter says', 'Engine computes'].map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }), h('td', { text: c }), h('td', { text: e })))))),

@@ -95,7 +95,7 @@ export function mount({ root, engine, store, flags, announce }) {
   // ---- 4. reveal
   const revealBody = h('div', { class: 'reveal', role: 'status' });
   const revealHint = h('p', { class: 'control__note' });
-  const revealButton = h('button', { type: 'button', class: 'btn btn--primary', text: 'Reveal: how far off was my prediction?',
+  const revealButton = h('button', { type: 'button', class: 'btn btn--primary reveal-button', text: 'Reveal: how far off was my prediction?',
     onclick: () => { store.update((s) => withAct2(s, { revealed: true })); revealPanel.heading.focus(); } });
   const revealPanel = panel('4. Reveal', revealHint, revealButton, revealBody);
 
@@ -111,6 +111,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
   const fix = createFillIn({
+    name: 'fix',
     prompt: T.FIX_QUESTION.question,
     blanks: [{ key: 'choice', legend: 'The most effective single fix', options: T.FIX_QUESTION.options }],
     onSubmit: ({ choice }) => {
@@ -121,6 +122,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const ckptNow = h('p', { class: 'panel__note' });
   const ckptFormula = h('p', { class: 'panel__note' });
   const ckpt = createFillIn({
+    name: 'ckpt',
     prompt: `${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
     blanks: [
       { key: 'ratio', legend: 'Blank 1: activation memory falls by about', options: T.CKPT_QUESTION.ratioOptions },
@@ -150,6 +152,12 @@ export function mount({ root, engine, store, flags, announce }) {
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
   root.append(h('section', { class: 'act act2', 'aria-labelledby': 'act-title', 'data-act': '2' },
     titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })), predictPanel.el, lockedHint, unlocked));
+
+  // Tables wider than a phone scroll inside their box: make each box reachable by keyboard and named.
+  for (const [twin, name] of [[barTwin, 'Step table'], [tlTwin, 'Timeline table']]) {
+    const box = twin.querySelector('.table-scroll');
+    if (box) { box.tabIndex = 0; box.setAttribute('role', 'region'); box.setAttribute('aria-label', `${name} (scrolls sideways on narrow screens)`); }
+  }
 
   // ---- render
   function renderInstrument(state) {

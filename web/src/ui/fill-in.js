@@ -17,11 +17,11 @@ function radioGroup(legend, options, name) {
 }
 
 // blanks: [{ key, legend, options: [{ id, label }] }]; onSubmit({ key: choiceId, ... }).
-export function createFillIn({ prompt, blanks, onSubmit, button = 'Check my answer' }) {
+export function createFillIn({ name = null, prompt, blanks, onSubmit, button = 'Check my answer' }) {
   const groups = blanks.map((b) => ({ key: b.key, g: radioGroup(b.legend, b.options, uid(`fill-${b.key}`)) }));
   const error = h('p', { class: 'field-error', hidden: true, text: blanks.length > 1 ? 'Answer every blank first.' : 'Choose an answer first.' });
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true' });
-  const form = h('form', { class: 'reflection', novalidate: true },
+  const form = h('form', { class: 'reflection', novalidate: true, 'data-question': name },
     prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
     groups.map((x) => x.g.el), error, h('button', { type: 'submit', class: 'btn btn--primary', text: button }), feedback);
   form.addEventListener('submit', (event) => {
