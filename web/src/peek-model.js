@@ -2,7 +2,7 @@
 // result's numbers. A formula is shown bound only when, evaluated with those numbers, it gives the
 // engine's own figure (the check is in code, so a formula that does not hold is never printed as if
 // it did); otherwise the line shows the engine's figures alone. Sums use formatSum (= or ≈).
-// Line: { key, label, formula, op, value } (op '' for a definition). Rendered by ui/math-peek.js.
+// Line: { key, label, formula, op, value, note? } (op '' for a definition; note follows the value). Rendered by ui/math-peek.js.
 import { formatBytes, formatInt, formatSum } from './format.js';
 
 const VECTOR_WORDS = { momentum: 'momentum', adam_m: 'Adam m', adam_v: 'Adam v' };
@@ -74,20 +74,22 @@ function activationLine(result, f, without) {
   const md = result.model;
   const act = m.components.activations;
   const mode = modeOf(sc);
-  const fullText = mode === 'none' ? '' : `; without checkpointing ${without && !without.error ? f(without.memory.components.activations) : 'more'}`;
+  const note = mode === 'none' || !without || without.error ? '' : `(without checkpointing: ${f(without.memory.components.activations)})`;
   if (sc.chapter_replay) {
     // The chapter's flat figure, scaled: A₃₂ × b/32 × s/1,024 × e/4 ÷ k (k = 1 without checkpointing).
     const k = mode === 'every_k' ? sc.checkpointing.every_k_layers : 1;
     const a32 = (act * k * 32 * 1024 * 4) / (sc.batch_size * sc.seq_len * d.element_bytes);
     return { key: 'activations', label: 'Activations', op: '=', value: f(act),
-      formula: `the chapter’s ${f(a32)} (FP32, batch 32) × ${sc.batch_size}/32 × ${formatInt(sc.seq_len)}/1,024 × ${d.element_bytes}/4${k > 1 ? ` ÷ k (k = ${k})` : ''}${fullText}` };
+      formula: `the chapter’s ${f(a32)} (FP32, batch 32) × ${sc.batch_size}/32 × ${formatInt(sc.seq_len)}/1,024 × ${d.element_bytes}/4${k > 1 ? ` ÷ k (k = ${k})` : ''}`, note };
   }
   const dims = { s: sc.seq_len, b: sc.batch_size, h: md.hidden, a: md.heads, e: d.element_bytes };
   const per = perLayerFormula(mode === 'every_k' ? 'full' : mode, dims);
   const holds = per && per.bytes === d.per_layer_saved_bytes && d.layers_saving * d.per_layer_saved_bytes === act;
-  const layers = mode === 'every_k' ? `⌈L/k⌉ = ${d.layers_saving} segment inputs` : `L = ${d.layers_saving} layers`;
-  const perText = holds ? `${per.formula} = ${formatInt(per.bytes)} B` : `${formatInt(d.per_layer_saved_bytes)} B (engine)`;
-  const rebuilt = mode === 'full' || mode === 'every_k' ? '; the rebuilt layers count in the peak' : '';
-  return { key: 'activations', label: 'Activations', op: '=', value: f(act),
-    formula: `${layers} × per layer; per layer ${perText}${rebuilt}${fullText}`, bound: holds };
+  const layers = mode === 'every_k' ? `⌈L/k⌉ × per segment input = ${d.layers_saving}` : `L × per layer = ${d.layers_saving}`;
+  const perText = holds ? `per layer ${per.formula} = ${formatInt(per.bytes)} B` : 'per layer as the engine counts it';
+  const rebuilt = mode === 'full' || mode === 'every_k' ? '; the layers rebuilt in backward count in the peak' : '';
+  const withoutText = note ? `; ${note.slice(1, -1)}` : '';
+  const op = d.layers_saving * d.per_layer_saved_bytes === act ? '=' : '≈';
+  return { key: 'activations', label: 'Activations', op, value: f(act), note: `(${perText}${rebuilt}${withoutText})`,
+    formula: `${layers} × ${formatInt(d.per_layer_saved_bytes)} B`, bound: holds };
 }

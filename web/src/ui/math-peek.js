@@ -8,7 +8,8 @@ function line(l) {
   return h('div', { class: 'peek-line', 'data-line': l.key },
     h('dt', { text: l.label }),
     h('dd', {}, h('span', { class: 'peek-formula', text: l.formula }),
-      l.op ? [h('span', { class: 'peek-eq', text: ` ${l.op} ` }), h('strong', { class: 'peek-value', text: l.value })] : null));
+      l.op ? [h('span', { class: 'peek-eq', text: ` ${l.op} ` }), h('strong', { class: 'peek-value', text: l.value })] : null,
+      l.note ? h('span', { class: 'peek-note', text: ` ${l.note}` }) : null));
 }
 
 export class MathPeek {
