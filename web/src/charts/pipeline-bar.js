@@ -5,7 +5,7 @@
 import { select } from 'd3-selection';
 import { h, replaceChildren } from '../ui/dom.js';
 
-const MIN_LABEL_SHARE = 0.09; // narrower segments carry no text inside (the legend has it)
+const MIN_LABEL_PX = 48; // narrower segments carry no text inside (the legend has it)
 
 export class PipelineBar {
   constructor(container, { label = 'One training step' } = {}) {
@@ -21,6 +21,7 @@ export class PipelineBar {
   update(bar, { secs, summary }) {
     this.svg.attr('aria-label', summary);
     const segs = bar.segments.filter((s) => s.seconds > 0);
+    const widthPx = this.svg.node().getBoundingClientRect().width || 640;
     const x = (s) => `${(100 * s.start_seconds) / bar.step_seconds}%`;
     const w = (s) => `${(100 * s.seconds) / bar.step_seconds}%`;
     const g = this.gSegs.selectAll('g.seg').data(segs, (d) => d.key).join((enter) => {
@@ -34,11 +35,11 @@ export class PipelineBar {
     g.select('text')
       .attr('x', (d) => `${(100 * (d.start_seconds + d.seconds / 2)) / bar.step_seconds}%`)
       .attr('text-anchor', 'middle')
-      .text((d) => (d.share >= MIN_LABEL_SHARE ? `${d.share_pct_shown.toFixed(1)}%` : ''));
+      .text((d) => (d.share * widthPx >= MIN_LABEL_PX ? `${d.share_pct_shown.toFixed(1)}%` : ''));
     replaceChildren(this.legend, bar.segments.map((s) => h('li', { 'data-phase': s.key, class: s.seconds > 0 ? null : 'step-legend__none' },
       h('span', { class: `swatch swatch--phase-${s.key}`, 'aria-hidden': 'true' }),
-      `${s.label}: ${secs(s.seconds_shown)} (${s.share_pct_shown.toFixed(1)}%)`,
-      s.hidden_seconds > 0.005 ? h('span', { class: 'step-legend__hidden', text: ` + ${secs(s.hidden_seconds)} hidden behind other work` }) : null)));
+      h('span', {}, `${s.label}: ${secs(s.seconds_shown)} (${s.share_pct_shown.toFixed(1)}%)`,
+        s.hidden_seconds > 0.005 ? h('span', { class: 'step-legend__hidden', text: ` + ${secs(s.hidden_seconds)} hidden behind other work` }) : null))));
   }
 
   reset() { this.gSegs.selectAll('*').remove(); this.legend.replaceChildren(); }
