@@ -11,6 +11,7 @@ std::string catalog();                                   // models, devices, enu
 std::string version();                                   // engine version string
 std::string solve(const std::string& request_json);      // the memory solver (facade_solve.cpp)
 std::string train(const std::string& request_json);      // reference-engine training run (facade_train.cpp)
+std::string verify_ledger(const std::string& ledger_json);  // re-computes a design ledger (facade_ledger.cpp)
 
 // Building blocks shared by every facade function (facade.cpp).
 using Handler = nlohmann::json (*)(const nlohmann::json&);

@@ -15,12 +15,14 @@ emscripten::val as_view(std::string text) {
 }
 emscripten::val evaluate(const std::string& request) { return as_view(lab::facade::evaluate(request)); }
 emscripten::val solve(const std::string& request) { return as_view(lab::facade::solve(request)); }
+emscripten::val verify_ledger(const std::string& ledger) { return as_view(lab::facade::verify_ledger(ledger)); }
 emscripten::val catalog() { return as_view(lab::facade::catalog()); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(lab_core) {
   emscripten::function("evaluate", &evaluate);
   emscripten::function("solve", &solve);
+  emscripten::function("verify_ledger", &verify_ledger);
   emscripten::function("catalog", &catalog);
   emscripten::function("version", &lab::facade::version);
 }

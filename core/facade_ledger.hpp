@@ -1,0 +1,30 @@
+// verify_ledger: re-computes every engine value a design ledger records (web/src/schema/
+// design-ledger.schema.json) and reports recorded vs recomputed per field. Reads only; it cannot
+// authenticate the student's own answers. The settings → scenario mapping mirrors web/src/scenario.js.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <nlohmann/json.hpp>
+
+namespace lab::facade {
+
+inline constexpr int kLedgerSchemaVersion = 2;            // web/src/schema/design-ledger.schema.json
+inline constexpr std::size_t kLedgerMaxBytes = 1u << 20;  // 1 MiB: a finished lab's ledger is ~20 KB
+inline constexpr int kLedgerMaxDepth = 32;                // a ledger nests 8 levels; deeper is hostile
+inline constexpr std::size_t kLedgerMaxMoves = 200;       // laptop-challenge moves re-computed at most
+inline constexpr const char* kLabId = "lab08-model-train";
+inline constexpr const char* kLaptopDevice = "rtx4060-laptop-8gb";
+
+// Recorded knob settings → the engine scenario the page evaluated (throw InputError naming the
+// field under `path`). Act 1: scenario.js toScenario; Act 2: toScenario2; laptop moves: the laptop
+// challenge's scenario (GPT-2 XL on the 8 GB laptop GPU, no replay).
+nlohmann::json act1_scenario(const nlohmann::json& config, const std::string& path);
+nlohmann::json act2_scenario(const nlohmann::json& config2, const std::string& path);
+nlohmann::json laptop_scenario(const nlohmann::json& move_config, const std::string& path);
+
+// Ledger text → the verification report (README "Design ledger"). Never throws.
+nlohmann::json verify_ledger_json(const std::string& ledger_text);
+// Largest nesting depth of arrays/objects in JSON text (strings skipped); stops counting past `limit`.
+int json_nesting_depth(const std::string& text, int limit);
+
+}  // namespace lab::facade

@@ -1,0 +1,260 @@
+// The design ledger (the lab's output), DOM-free: buildDesignLedger(state, engine) is the one builder that
+// export, verify and the embedding's postMessage share; plus the calibration summary, the readable text,
+// and reading a ledger back (size, JSON, version, migration, schema). Verification itself is the engine's
+// verify_ledger (core/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
+import ledgerSchemaRaw from './schema/design-ledger.schema.json' with { type: 'json' };
+import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' };
+import { validate } from './schema/validate.js';
+import { migrate as migrateState, LAB_ID } from './store.js';
+import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
+import { formatBytes, formatPercent, formatRatio } from './format.js';
+
+export const LEDGER_SCHEMA_VERSION = 2;
+export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade_ledger.hpp kLedgerMaxBytes
+export const CHAPTER = 8;
+
+// JSON Schema $refs to lab-state.schema.json (with an optional #/json/pointer) replaced by the target,
+// because validate.js (CSP-safe, no code generation) does not follow references.
+export function resolveRefs(schema, docs = { 'lab-state.schema.json': labStateSchema }) {
+  if (Array.isArray(schema)) return schema.map((s) => resolveRefs(s, docs));
+  if (!schema || typeof schema !== 'object') return schema;
+  if (typeof schema.$ref === 'string') {
+    const [file, pointer = ''] = schema.$ref.split('#');
+    let target = docs[file];
+    if (!target) throw new Error(`unresolved schema reference ${schema.$ref}`);
+    for (const part of pointer.split('/').filter(Boolean)) target = target[part];
+    return resolveRefs(target, docs);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, resolveRefs(v, docs)]));
+}
+export const LEDGER_SCHEMA = resolveRefs(ledgerSchemaRaw);
+
+export function validateLedger(ledger) {
+  return validate(LEDGER_SCHEMA, ledger);
+}
+
+// Engine results used in the ledger: the keys verify_ledger re-computes (core/facade_ledger_checks.cpp).
+function memorySnapshot(r) {
+  const m = r.memory;
+  return { peak_bytes: m.peak_bytes, total_bytes: m.total_bytes, static_bytes: m.static_bytes,
+    usable_device_bytes: m.usable_device_bytes, fits: m.fits, binding_kind: m.binding.kind };
+}
+function pipelineSnapshot(r) {
+  const p = r.pipeline;
+  return { step_seconds: p.step_seconds, busy_fraction: p.busy_fraction, pipeline_efficiency: p.pipeline_efficiency,
+    mfu: p.mfu, hfu: p.hfu, tokens_per_second: p.tokens_per_second, bottleneck_axis: p.bottleneck.axis,
+    peak_bytes: r.memory.peak_bytes, fits: r.memory.fits };
+}
+function must(result, what) {
+  if (!result || result.error) throw new Error(`engine (${what}): ${result ? `${result.error.field}: ${result.error.message}` : 'no answer'}`);
+  return result;
+}
+
+export const QUANTITIES = {
+  act1: 'Act 1: extra memory Adam needs over SGD (GPT-2 XL, FP32)',
+  act2: 'Act 2: MFU of a well-configured GPT-2 XL training loop',
+};
+const PROMPTS = {
+  act1: 'Mixed precision reduces total training memory by about ___× because ___',
+  act2_fix: 'The most effective single fix for the chapter’s baseline loop',
+  act2_ckpt: 'Checkpointing every k layers reduces activations by ___× at ___% extra compute because ___',
+};
+
+function predictionsOf(state) {
+  const out = [];
+  const p1 = state.acts.act1.prediction;
+  if (p1) out.push({ id: 'act1', act: 1, quantity: QUANTITIES.act1, choice: p1.choice, predicted: p1.predicted_bytes,
+    truth: p1.truth_bytes, unit: 'bytes', error_ratio: p1.error_ratio, direction: p1.direction, answered_at: p1.answered_at });
+  const p2 = state.acts.act2 && state.acts.act2.prediction;
+  if (p2) out.push({ id: 'act2', act: 2, quantity: QUANTITIES.act2, choice: p2.choice, predicted: p2.predicted_mfu,
+    truth: p2.truth_mfu, unit: 'fraction', error_ratio: p2.error_ratio, direction: p2.direction, answered_at: p2.answered_at });
+  return out;
+}
+
+function reflectionsOf(state) {
+  const out = [];
+  const r1 = state.acts.act1.reflection;
+  if (r1) out.push({ id: 'act1', act: 1, prompt: PROMPTS.act1, answers: { ratio_choice: r1.ratio_choice, reason_choice: r1.reason_choice },
+    correct: r1.ratio_correct && r1.reason_correct, engine_values: { ratio: r1.engine_ratio }, answered_at: r1.answered_at });
+  const a2 = state.acts.act2;
+  if (a2 && a2.reflection_fix) out.push({ id: 'act2_fix', act: 2, prompt: PROMPTS.act2_fix, answers: { choice: a2.reflection_fix.choice },
+    correct: a2.reflection_fix.correct, engine_values: null, answered_at: a2.reflection_fix.answered_at });
+  const rc = a2 && a2.reflection_ckpt;
+  if (rc) out.push({ id: 'act2_ckpt', act: 2, prompt: PROMPTS.act2_ckpt,
+    answers: { ratio_choice: rc.ratio_choice, overhead_choice: rc.overhead_choice, reason_choice: rc.reason_choice },
+    correct: rc.ratio_correct && rc.overhead_correct && rc.reason_correct,
+    engine_values: { ratio: rc.engine_ratio, overhead: rc.engine_overhead }, answered_at: rc.answered_at });
+  return out;
+}
+
+function decisionsOf(state) {
+  const a2 = state.acts.act2;
+  if (!a2) return [];
+  const out = [];
+  if (a2.design.regime_reached) out.push({ id: 'regime_reached', kind: 'regime_reached', description: 'reached the chapter’s optimized regime (data loading ≤ 5%, compute ≥ 75%)', config: null });
+  if (a2.design.best) out.push({ id: 'design_best', kind: 'design_best', description: 'the best-MFU configuration of the design challenge', config: a2.design.best.config });
+  a2.laptop.moves.forEach((m, i) => out.push({ id: `laptop_move_${i + 1}`, kind: 'laptop_move', description: m.move, config: m.config }));
+  if (a2.laptop.finished) out.push({ id: 'laptop_finished', kind: 'laptop_finished', description: a2.laptop.fit_achieved ? 'fitted training in 8 GB' : 'reached the laptop’s physical limit', config: null });
+  return out;
+}
+
+const laptopStarted = (a2) => Boolean(a2) && (a2.laptop.moves.length > 0 || a2.laptop.floor_bytes !== null);
+
+// The ledger for a lab state (store.js shape, version 2). `engine`: { evaluate(scenario) → result,
+// solve(request) → result, version() } with results as objects (ledgerEngine() adapts engine.js).
+export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
+  const r1 = must(engine.evaluate(toScenario(state.config)), 'Act 1 settings');
+  const r2 = must(engine.evaluate(toScenario2(state.config2)), 'Act 2 settings');
+  const a2 = state.acts.act2;
+  const best = a2.design.best;
+  const chosen = best ? best.config : state.config2;
+  let laptop = null;
+  if (laptopStarted(a2)) {
+    const floor = must(engine.solve({ model: MODEL_ID, device: LAPTOP_DEVICE }), 'laptop floor').floor;
+    laptop = { floor_peak_bytes: floor.peak_bytes, static_floor_bytes: floor.static_floor_bytes, floor_text: floor.text };
+  }
+  const binding = (id, scenario, r) => ({ id, scenario, kind: r.memory.binding.kind, message: r.memory.binding.message,
+    headroom_bytes: r.memory.binding.headroom_bytes });
+  return {
+    ledger_schema_version: LEDGER_SCHEMA_VERSION,
+    lab_id: LAB_ID,
+    engine_version: engine.version(),
+    timestamp: now.toISOString(),
+    chapter: CHAPTER,
+    optimizer_chosen: state.config.optimizer,
+    precision_chosen: chosen.precision,
+    gradient_checkpointing: chosen.checkpointing !== 'none',
+    final_mfu_pct: best ? best.mfu * 100 : null,
+    baseline_mfu_estimate_pct: a2.prediction ? a2.prediction.predicted_mfu * 100 : null,
+    laptop_fit_achieved: a2.laptop.fit_achieved,
+    laptop_minimum_memory_gb: laptop ? laptop.floor_peak_bytes / 1e9 : null,
+    laptop_floor_derivation: laptop ? laptop.floor_text : null,
+    predictions: predictionsOf(state),
+    knob_settings: { act1: state.config, act2: state.config2 },
+    binding_constraints: [binding('act1', 'Act 1 settings (training memory ledger)', r1), binding('act2', 'Act 2 settings (pipeline)', r2)],
+    decisions: decisionsOf(state),
+    reflections: reflectionsOf(state),
+    result_snapshot: { act1: memorySnapshot(r1), act2: pipelineSnapshot(r2), laptop },
+    calibration: calibrationSummary(state),
+    lab_state: structuredClone(state),
+  };
+}
+
+// engine.js's adapter → the engine interface this module uses.
+export function ledgerEngine(engine) {
+  return {
+    evaluate: (s) => engine.evaluate(s),
+    solve: (r) => engine.call('solve', r),
+    verifyLedger: (text) => engine.call('verify_ledger', text),
+    version: () => engine.version(),
+  };
+}
+
+// ---- Calibration: every prediction, how far off and which way, and one sentence over all of them.
+const NOUN = { act1: 'memory', act2: 'MFU' };
+function shown(value, unit, units) {
+  return unit === 'bytes' ? formatBytes(value, units) : formatPercent(value, 1);
+}
+
+export function calibrationSummary(state, units = 'gb') {
+  const items = predictionsOf(state).map((p) => {
+    const said = `you said ${shown(p.predicted, p.unit, units)}, the engine says ${shown(p.truth, p.unit, units)}`;
+    const how = { exact: 'spot on', zero: 'you expected none at all', under: `${formatRatio(p.error_ratio)} too low`, over: `${formatRatio(p.error_ratio)} too high` }[p.direction];
+    return { id: p.id, quantity: p.quantity, predicted: p.predicted, truth: p.truth, unit: p.unit,
+      error_ratio: p.error_ratio, direction: p.direction, phrase: `${p.quantity}: ${said} (${how}).` };
+  });
+  return { items, sentence: calibrationSentence(items) };
+}
+
+function calibrationSentence(items) {
+  if (!items.length) return 'No predictions recorded yet.';
+  const clause = (it) => {
+    const noun = NOUN[it.id];
+    switch (it.direction) {
+      case 'exact': return `were spot on about ${noun}`;
+      case 'zero': return `expected no extra ${noun} at all`;
+      case 'under': return `under-estimated ${noun} by about ${formatRatio(it.error_ratio)}`;
+      default: return `over-estimated ${noun} by about ${formatRatio(it.error_ratio)}`;
+    }
+  };
+  const parts = items.map(clause);
+  return `You ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
+}
+
+// ---- The readable summary a student pastes into a report (plain text, one fact a line).
+const yesNo = (b) => (b ? 'yes' : 'no');
+function settings1(c) {
+  const ck = c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `checkpointing ${LABELS.checkpointing[c.checkpointing].toLowerCase()}`;
+  return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, device ${c.replay ? 'chapter replay (V100 32 GB)' : c.device}`;
+}
+function settings2(c) {
+  const ck = c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `checkpointing ${c.checkpointing}`;
+  return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, ${c.device}, ${c.data_workers} workers, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', chapter calibration' : ''}`;
+}
+
+export function ledgerText(ledger, units = 'gb') {
+  const s = ledger.result_snapshot;
+  const st = ledger.lab_state;
+  const lines = [`Lab 08 (Model Training): design ledger, engine ${ledger.engine_version}, ${ledger.timestamp}`, '', 'Predictions'];
+  if (!ledger.calibration.items.length) lines.push('- none yet');
+  for (const it of ledger.calibration.items) lines.push(`- ${it.phrase}`);
+  lines.push(`Calibration: ${ledger.calibration.sentence}`, '');
+  lines.push(`Act 1 settings: ${settings1(st.config)}. Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`);
+  if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2)}. MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`);
+  const best = st.acts.act2 && st.acts.act2.design.best;
+  lines.push(best
+    ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)}) with ${settings2(best.config)}.`
+    : 'Design challenge: no result yet.');
+  if (s.laptop) {
+    const moves = st.acts.act2.laptop.moves;
+    lines.push(`Laptop challenge (8 GB): ${moves.length} move${moves.length === 1 ? '' : 's'}, fit achieved: ${yesNo(ledger.laptop_fit_achieved)}. Floor ${formatBytes(s.laptop.floor_peak_bytes, units)}: ${s.laptop.floor_text}`);
+    moves.forEach((m, i) => lines.push(`  ${i + 1}. ${m.move}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? (m.trainable ? 'fits and trains' : 'fits, but cannot train (updates stall)') : 'does not fit'}`));
+  } else {
+    lines.push('Laptop challenge: not started.');
+  }
+  lines.push('', 'Reflections');
+  if (!ledger.reflections.length) lines.push('- none yet');
+  for (const r of ledger.reflections) lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${r.engine_values && r.engine_values.ratio !== undefined ? ` (engine ratio ${formatRatio(r.engine_values.ratio)})` : ''}`);
+  lines.push('', `Plan fields: chapter ${ledger.chapter}, optimizer ${ledger.optimizer_chosen}, precision ${ledger.precision_chosen}, gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}, final MFU ${ledger.final_mfu_pct === null ? '—' : `${ledger.final_mfu_pct.toFixed(1)}%`}, MFU estimate ${ledger.baseline_mfu_estimate_pct === null ? '—' : `${ledger.baseline_mfu_estimate_pct.toFixed(1)}%`}, laptop minimum ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
+  return lines.join('\n');
+}
+
+// ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
+// { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
+export const LEDGER_MIGRATIONS = {
+  // Version 1: Act 1 only, lab state version 1. The state is migrated as the store migrates saved
+  // progress; the Act 2 parts are "not reached".
+  1(old) {
+    const { state } = migrateState(old.lab_state);
+    return { ...old, ledger_schema_version: 2, final_mfu_pct: null, baseline_mfu_estimate_pct: null, laptop_fit_achieved: false,
+      laptop_minimum_memory_gb: null, laptop_floor_derivation: null, knob_settings: { act1: old.knob_settings.act1, act2: null },
+      result_snapshot: { act1: old.result_snapshot.act1, act2: null, laptop: null }, lab_state: state };
+  },
+};
+
+export function readLedger(text) {
+  const fail = (field, message) => ({ error: { field, message } });
+  if (typeof text !== 'string') return fail('', 'the file could not be read as text');
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > LEDGER_MAX_BYTES) return fail('', `the file is ${(bytes / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab's is about 20 KB)`);
+  let raw;
+  try { raw = JSON.parse(text); } catch { return fail('', 'the file is not valid JSON (it may be truncated or not a ledger at all)'); }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('', 'this is not a design ledger: it is not a JSON object');
+  if (!('lab_id' in raw) && !('ledger_schema_version' in raw)) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
+  if (raw.lab_id !== LAB_ID) return fail('lab_id', `this ledger belongs to ${typeof raw.lab_id === 'string' ? `'${raw.lab_id.slice(0, 60)}'` : 'no lab'}, not to Lab 08 ("${LAB_ID}")`);
+  const v = raw.ledger_schema_version;
+  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', 'must be a whole number from 1');
+  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this page reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
+  let ledger = raw;
+  try {
+    for (let n = v; n < LEDGER_SCHEMA_VERSION; n++) ledger = LEDGER_MIGRATIONS[n](ledger);
+  } catch {
+    return fail('', `the version-${v} ledger could not be migrated: its layout is damaged`);
+  }
+  const errors = validateLedger(ledger);
+  if (errors.length) {
+    const [path, ...rest] = errors[0].split(': ');
+    return fail(path.replace(/^\$\.?/, ''), `${rest.join(': ')}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`);
+  }
+  return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
+}
