@@ -116,10 +116,10 @@ test('on the 8 GB laptop GPU static memory alone is out of memory, shown by colo
   assert.equal(await page.locator('.banner').getAttribute('data-binding'), 'static');
 });
 
-test('chapter replay reproduces 89.0 → 56.5 → 32.125 GB on the V100', async () => {
+test('chapter replay reproduces 89.00 → 56.50 → 32.13 GB on the V100 (the chapter’s 32.125 GB, two decimals like every amount)', async () => {
   await page.locator('[data-control="replay"] input[type=checkbox]').check();
   assert.equal(await page.locator('[data-control="dev"] select').isDisabled(), true);
-  const expected = { baseline: [89e9, '89.00 GB'], mixed: [56.5e9, '56.50 GB'], ckpt: [32.125e9, '32.125 GB'] };
+  const expected = { baseline: [89e9, '89.00 GB'], mixed: [56.5e9, '56.50 GB'], ckpt: [32.125e9, '32.13 GB'] };
   for (const [step, [bytes, text]] of Object.entries(expected)) {
     await page.locator(`.replay-steps button[data-step="${step}"]`).click();
     const cell = page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]');
@@ -183,7 +183,7 @@ test('the reflection marks the common wrong answers and accepts the physical one
   await form.locator('fieldset').nth(1).locator('input[value="c"]').check();
   await form.locator('button[type=submit]').click();
   lines = await form.locator('.feedback__line').allTextContents();
-  assert.match(lines[0], /^✓ Right\. The engine computes 89\.00 GB in FP32 and 56\.50 GB in mixed precision/);
+  assert.match(lines[0], /^✓ Right\. For the chapter’s walkthrough \(Chapter replay: 1,500,000,000 parameters\), the engine computes 89\.00 GB in FP32 and 56\.50 GB in mixed precision/);
   assert.match(lines[1], /^✓ Right\./);
   assert.match(await page.locator('.done').textContent(), /Act 1 complete/);
   assert.match(await page.locator('.act-nav__item[aria-current="page"]').textContent(), /complete/);

@@ -35,8 +35,8 @@ function familyOf(result) {
 // The scenario family's name, for the sentence that quotes it.
 export function familyName(facts) {
   return facts.replay
-    ? `the chapter’s walkthrough (Chapter replay: ${formatInt(facts.params)} parameters, the chapter’s activation figure, no framework reserve)`
-    : `GPT-2 XL as the lab computes it (${formatInt(facts.params)} parameters, activations counted tensor by tensor)`;
+    ? `the chapter’s walkthrough (Chapter replay: ${formatInt(facts.params)} parameters)`
+    : `GPT-2 XL (${formatInt(facts.params)} parameters)`;
 }
 
 // Throws when the facts come from different scenario families; returns the family's name.
