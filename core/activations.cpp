@@ -7,7 +7,7 @@
 
 namespace lab {
 
-std::int64_t activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }
+std::int64_t activation_element_bytes(Precision p) { return p == Precision::fp32 ? 4 : 2; }  // autocast: 16-bit
 
 namespace {
 
@@ -27,8 +27,11 @@ LayerTerms layer_terms(const Scenario& s) {
   const std::int64_t f = s.model.mlp_hidden;
   const std::int64_t sbh = mul(n, b, h), sbf = mul(n, b, f);
   const std::int64_t mlp_inner = s.model.mlp == MlpKind::gelu ? mul(2, e, sbf) : mul(3, e, sbf);
-  const std::int64_t linear = add(mul(5, e, sbh), sbh, mul(e, sbh), mlp_inner, sbh, mul(2, e, sbh));
-  const std::int64_t scores = s.flash_attention ? 0 : mul(add(mul(2, e), 1), a, n, n, b);
+  // Without dropout (dropout: false) the two 1-byte masks and the scores' dropout output and mask go.
+  const std::int64_t mask = s.dropout ? sbh : 0;
+  const std::int64_t linear = add(mul(5, e, sbh), mask, mul(e, sbh), mlp_inner, mask, mul(2, e, sbh));
+  const std::int64_t per_score = s.dropout ? add(mul(2, e), 1) : e;
+  const std::int64_t scores = s.flash_attention ? 0 : mul(per_score, a, n, n, b);
   return {linear, scores};
 }
 
@@ -102,6 +105,7 @@ ActivationEstimate chapter_model(const Scenario& s) {
 }  // namespace
 
 ActivationEstimate estimate_activations(const Scenario& s) {
+  // pytorch_eager replaces this estimate in the ledger (memory.cpp, apply_pytorch).
   return s.activation_model == ActivationModel::chapter ? chapter_model(s) : korthikanti(s);
 }
 

@@ -12,13 +12,54 @@ using nlohmann::json;
 
 namespace {
 
+void write_items(JsonWriter& w, const std::vector<EagerItem>& items) {
+  w.begin_array();
+  for (const auto& i : items) w.begin_object().field("op", i.op).field("bytes", i.bytes).field("source", i.source).end_object();
+  w.end_array();
+}
+
+// activation_model "pytorch_eager": the saved tensors op by op (core/pytorch_eager.cpp).
+void write_eager(JsonWriter& w, const Scenario& s, const EagerActivations& e) {
+  w.key("activations_items").begin_object();
+  w.key("per_layer");
+  write_items(w, e.per_layer);
+  w.key("model");
+  write_items(w, e.model);
+  w.field("layers", s.model.layers).field("per_layer_bytes", e.per_layer_bytes).field("model_bytes", e.model_bytes)
+      .field("saved_bytes", e.saved_bytes).field("autocast_weight_cache_bytes", e.weight_cache_bytes)
+      .field("autocast_bias_cache_bytes", e.bias_cache_bytes).field("dropout", s.dropout)
+      .end_object();
+}
+
+// framework "pytorch": live bytes through one step (core/step_phases.cpp).
+void write_step_phases(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
+  const auto& p = m.phases;
+  const auto& k = s.framework;
+  w.field("framework", to_string(k.framework));
+  w.key("step_phases").begin_object()
+      .field("pytorch_build", to_string(k.build)).field("step", to_string(k.step)).field("mode", to_string(k.mode))
+      .field("zero_grad", to_string(k.zero_grad)).field("optimizer_impl", to_string(k.optimizer_impl))
+      .field("allocator_peak_bytes", p.allocator_peak_bytes).field("reserve_bytes", m.reserve)
+      .field("device_peak_bytes", m.peak_bytes).field("peak_phase", p.peak_phase)
+      .field("sum_bytes", m.total_bytes).field("sum_minus_peak_bytes", m.total_bytes - m.peak_bytes)
+      .field("optimizer_temporary_bytes", p.optimizer_temporary_bytes);
+  w.key("timeline").begin_array();
+  for (const auto& t : p.timeline)
+    w.begin_object().field("phase", t.phase).field("bytes", t.total())
+        .field("parameters", t.parameters).field("gradients", t.gradients).field("optimizer_state", t.optimizer_state)
+        .field("activations", t.activations).field("autocast_cache", t.autocast_cache).field("logits", t.logits)
+        .field("inputs", t.inputs).field("transient", t.transient).end_object();
+  w.end_array().end_object();
+}
+
 void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
   w.key("memory").begin_object();
   w.key("components").begin_object()
       .field("weights", m.weights).field("master_weights", m.master_weights).field("gradients", m.gradients)
       .field("optimizer_state", m.optimizer_state).field("activations", m.activations)
-      .field("logits", m.logits).field("reserve", m.reserve)
-      .end_object();
+      .field("logits", m.logits).field("reserve", m.reserve);
+  if (m.phases_used) w.field("autocast_weight_cache", m.autocast_weight_cache);
+  w.end_object();
   w.key("optimizer_vectors").begin_array();
   for (const auto& v : m.optimizer_vectors) w.begin_object().field("name", v.name).field("bytes", v.bytes).end_object();
   w.end_array();
@@ -55,7 +96,7 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       .field("chapter", static_bytes_under(s, Convention::chapter))
       .field("megatron", static_bytes_under(s, Convention::megatron))
       .end_object();
-  w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));
+  w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));  // autocast: valid
   if (m.inventory.used) {
     w.key("inventory").begin_object()
         .field("tensors", m.inventory.tensors).field("peak_phase", m.inventory.peak_phase);
@@ -66,6 +107,8 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
     for (const auto& c : m.inventory.max_by_category) w.field_dynamic(c.name.c_str(), c.bytes);
     w.end_object().end_object();
   }
+  if (m.eager_used) write_eager(w, s, m.eager);
+  if (m.phases_used) write_step_phases(w, s, m);
   w.end_object();
 }
 
@@ -73,7 +116,8 @@ void write_flops(JsonWriter& w, const Scenario& s, const FlopsEstimate& f) {
   const double total = static_cast<double>(f.model_per_token) * s.train_tokens;
   w.key("flops").begin_object()
       .field("model_per_token", f.model_per_token).field("hardware_per_token", f.hardware_per_token)
-      .field("recompute_per_token", f.recompute_per_token).field("tokens_per_step", f.tokens_per_step)
+      .field("recompute_per_token", f.recompute_per_token).field("matmul_parameters", f.matmul_parameters)
+      .field("tokens_per_step", f.tokens_per_step)
       .field("model_per_step", f.model_per_step).field("hardware_per_step", f.hardware_per_step)
       .field("peak_flops_per_s", f.peak_flops_per_s).field("precision_supported", f.precision_supported);
   w.key("iron_law").begin_object()

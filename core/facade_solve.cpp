@@ -45,6 +45,10 @@ json path_json(const CheapestPath& p) {
 
 json solve_json(const json& request) {
   const Scenario s = parse_scenario(request, {"max_batch_size"});
+  if (s.framework.framework == Framework::pytorch)
+    throw InputError("framework", "the solver searches the textbook layout; framework \"pytorch\" (and autocast) is for evaluate");
+  if (s.activation_model == ActivationModel::pytorch_eager)
+    throw InputError("activation_model", "the solver searches with the analytic models; 'pytorch_eager' is for evaluate");
   if (s.activation_model == ActivationModel::inventory)
     throw InputError("activation_model", "the solver searches with the analytic models; 'inventory' (the reference engine's exact table) is for evaluate");
   SolverOptions o;

@@ -8,8 +8,8 @@ namespace lab {
 
 double peak_flops_per_s(const DeviceSpec& d, Precision p, bool* supported) {
   double peak = d.peak_fp32_flops_per_s;
-  if (p == Precision::mixed || p == Precision::fp16) peak = d.peak_fp16_flops_per_s;
-  if (p == Precision::bf16) peak = d.peak_bf16_flops_per_s;
+  if (p == Precision::mixed || p == Precision::fp16 || p == Precision::autocast_fp16) peak = d.peak_fp16_flops_per_s;
+  if (p == Precision::bf16 || p == Precision::autocast_bf16) peak = d.peak_bf16_flops_per_s;
   const bool ok = peak > 0;
   if (supported) *supported = ok;
   return ok ? peak : d.peak_fp32_flops_per_s;
@@ -18,7 +18,13 @@ double peak_flops_per_s(const DeviceSpec& d, Precision p, bool* supported) {
 FlopsEstimate estimate_flops(const Scenario& s) {
   FlopsEstimate f;
   const ParameterBreakdown p = count_parameters(s.model);
-  const std::int64_t n_no_pos = p.total - p.position_embedding;
+  // The input token embedding is a lookup, not a matmul: with a tied head its table is the head's
+  // matmul weight (counted once), untied it does no FLOPs. The textbook count keeps PaLM's 6·N with
+  // N without position embeddings only (PHYSICS.md); the pytorch framework drops the untied table,
+  // as the reference engine does (flops.matmul_parameters).
+  f.matmul_parameters = p.total - p.position_embedding - (s.model.tied_head ? 0 : p.token_embedding);
+  const std::int64_t n_no_pos = s.framework.framework == Framework::pytorch ? f.matmul_parameters
+                                                                            : p.total - p.position_embedding;
   const std::int64_t attention = mul(12, s.model.layers, s.model.hidden, s.seq_len);
   f.model_per_token = add(mul(6, n_no_pos), attention);
   const std::int64_t attention_forward = mul(4, s.model.layers, s.model.hidden, s.seq_len);

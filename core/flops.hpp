@@ -10,6 +10,7 @@ struct FlopsEstimate {
   std::int64_t model_per_token = 0;     // what the model needs (MFU numerator)
   std::int64_t hardware_per_token = 0;  // plus recomputation (HFU numerator)
   std::int64_t recompute_per_token = 0;
+  std::int64_t matmul_parameters = 0;   // N without position embeddings and an untied input embedding
   std::int64_t tokens_per_step = 0;
   double model_per_step = 0;
   double hardware_per_step = 0;

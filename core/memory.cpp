@@ -13,6 +13,8 @@ BytesPerParam bytes_per_param(Precision p, Optimizer o, Convention c) {
   b.optimizer_vectors = o == Optimizer::sgd ? 0 : (o == Optimizer::momentum ? 1 : 2);
   switch (p) {
     case Precision::fp32:
+    case Precision::autocast_bf16:  // torch.autocast: parameters, gradients and state stay FP32
+    case Precision::autocast_fp16:
       b.weights = 4; b.gradients = 4; b.master = 0; b.per_optimizer_vector = 4;
       break;
     case Precision::mixed:
@@ -52,6 +54,36 @@ std::int64_t static_bytes_under(const Scenario& s, Convention c) {
 }
 
 
+// The eager activation model, and with framework "pytorch" the step phases (step_phases.cpp).
+void apply_pytorch(const Scenario& s, MemoryLedger& m) {
+  m.eager_used = true;
+  m.eager = eager_activations(s);
+  const auto& e = m.eager;
+  m.activations = e.saved_bytes;
+  m.activation = {};
+  m.activation.per_layer_full_bytes = m.activation.per_layer_saved_bytes = e.per_layer_bytes;
+  m.activation.layers_saving = s.model.layers;
+  m.activation.saved_bytes = e.saved_bytes;
+  m.activation.formula = "eager PyTorch: L x (tensors autograd saves per block) + embedding, final norm, head, loss "
+                         "(memory.activations_items)";
+  m.logits = e.logits_bytes;
+  m.logits_gradient = mul(2, e.loss_element_bytes, s.batch_size, s.seq_len, s.model.vocab);
+  if (s.framework.framework != Framework::pytorch) {
+    m.total_bytes = add(m.static_bytes, m.activations, m.logits, m.reserve);
+    m.timeline = {{"forward_end", m.total_bytes}, {"backward_peak", add(m.total_bytes, m.logits_gradient)},
+                  {"optimizer_step", add(m.static_bytes, m.reserve)}};
+    m.peak_bytes = std::max({m.timeline[0].bytes, m.timeline[1].bytes, m.timeline[2].bytes});
+    return;
+  }
+  m.phases_used = true;
+  m.phases = step_phases(s, e);
+  m.autocast_weight_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
+  m.total_bytes = add(m.static_bytes, m.activations, m.logits, m.autocast_weight_cache, m.reserve);
+  m.timeline.clear();
+  for (const auto& p : m.phases.timeline) m.timeline.push_back({p.phase, add(p.total(), m.reserve)});
+  m.peak_bytes = add(m.phases.allocator_peak_bytes, m.reserve);
+}
+
 MemoryLedger compute_ledger(const Scenario& s) {
   MemoryLedger m;
   m.parameters = memory_parameter_count(s);
@@ -83,6 +115,7 @@ MemoryLedger compute_ledger(const Scenario& s) {
   // Exact inventory mode: every component, the peak and its timeline come from the reference
   // engine's tensor table instead (memory_inventory.cpp).
   if (s.activation_model == ActivationModel::inventory) apply_inventory(s, m);
+  if (s.activation_model == ActivationModel::pytorch_eager) apply_pytorch(s, m);
 
   m.usable_device_bytes = s.device.capacity_bytes;
   m.fits = m.peak_bytes <= m.usable_device_bytes;

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 #include "activations.hpp"
+#include "pytorch_eager.hpp"
 #include "scenario.hpp"
+#include "step_phases.hpp"
 
 namespace lab {
 
@@ -54,6 +56,13 @@ struct MemoryLedger {
     std::vector<NamedBytes> max_by_category;  // each category's own maximum over the step
     std::int64_t transient_at_peak = 0;       // transient + input bytes live at the peak
   } inventory;
+  // Eager activations (activation_model "pytorch_eager") and, with framework "pytorch", the step
+  // phases: there peak_bytes is the device peak (allocator peak + reserve) and total_bytes the sum.
+  bool eager_used = false;
+  EagerActivations eager;
+  bool phases_used = false;
+  StepPhases phases;
+  std::int64_t autocast_weight_cache = 0;  // pytorch framework: a component of the sum
 };
 
 // Overrides the analytic components with the reference engine's exact inventory for this scenario

@@ -9,6 +9,8 @@ const char* to_string(Precision p) {
     case Precision::mixed: return "mixed";
     case Precision::fp16: return "fp16";
     case Precision::bf16: return "bf16";
+    case Precision::autocast_bf16: return "autocast_bf16";
+    case Precision::autocast_fp16: return "autocast_fp16";
   }
   return "?";
 }
@@ -33,6 +35,7 @@ const char* to_string(ActivationModel m) {
     case ActivationModel::korthikanti: return "korthikanti";
     case ActivationModel::chapter: return "chapter";
     case ActivationModel::inventory: return "inventory";
+    case ActivationModel::pytorch_eager: return "pytorch_eager";
   }
   return "?";
 }
@@ -45,6 +48,18 @@ const char* to_string(CheckpointKind k) {
   }
   return "?";
 }
+
+const char* to_string(Framework f) { return f == Framework::textbook ? "textbook" : "pytorch"; }
+const char* to_string(PytorchBuild b) { return b == PytorchBuild::cuda ? "cuda" : "cpu-1.13"; }
+const char* to_string(StepKind k) { return k == StepKind::first ? "first" : "steady"; }
+const char* to_string(StepMode m) {
+  return m == StepMode::train ? "train" : (m == StepMode::forward_with_grad ? "forward_with_grad" : "inference");
+}
+const char* to_string(ZeroGrad z) { return z == ZeroGrad::set_to_none ? "set_to_none" : "zero"; }
+const char* to_string(OptimizerImpl o) {
+  return o == OptimizerImpl::per_parameter ? "per_parameter" : (o == OptimizerImpl::foreach ? "foreach" : "fused");
+}
+bool is_autocast(Precision p) { return p == Precision::autocast_bf16 || p == Precision::autocast_fp16; }
 
 std::int64_t memory_parameter_count(const Scenario& s) {
   // Chapter L4590ff: the walkthrough rounds GPT-2 XL to 1.5e9 parameters.

@@ -8,7 +8,9 @@
 
 namespace lab {
 
-enum class Precision { fp32, mixed, fp16, bf16 };
+// autocast_*: torch.autocast (FP32 parameters, gradients and optimizer state; 16-bit matmuls and a
+// cache of 16-bit weight copies); only with framework "pytorch" (core/pytorch_eager.hpp).
+enum class Precision { fp32, mixed, fp16, bf16, autocast_bf16, autocast_fp16 };
 enum class Optimizer { sgd, momentum, adam };
 // Static-memory bookkeeping conventions (PHYSICS.md): ours (16 B/param mixed Adam, ZeRO),
 // the chapter's 12 B/param (no master copy), Megatron's 18 B/param (FP32 gradients).
@@ -16,7 +18,28 @@ enum class Convention { ours, chapter, megatron };
 enum class CheckpointKind { none, selective, full, every_k };
 // korthikanti: physics for any transformer; chapter: the chapter's empirical 65 GB; inventory: the
 // exact tensor table of the reference engine (core/refengine/inventory.hpp) for a model it can run.
-enum class ActivationModel { korthikanti, chapter, inventory };
+// pytorch_eager: the tensors autograd saves for a straightforward eager PyTorch model (pytorch_eager.hpp).
+enum class ActivationModel { korthikanti, chapter, inventory, pytorch_eager };
+// textbook: the Megatron/ZeRO layout, everything summed (the acts' default). pytorch: what PyTorch
+// allocates, phase by phase through one step (core/step_phases.hpp).
+enum class Framework { textbook, pytorch };
+// Which PyTorch the pytorch framework describes: 2.x on a CUDA GPU (the lab's devices), or Debian
+// bookworm's python3-torch 1.13 on CPU (the build tests/fixtures/pytorch was measured with).
+enum class PytorchBuild { cuda, cpu_1_13 };
+enum class StepKind { first, steady };
+enum class StepMode { train, forward_with_grad, inference };
+enum class ZeroGrad { set_to_none, zero };
+enum class OptimizerImpl { per_parameter, foreach, fused };
+
+// The framework behaviours of one PyTorch training step (README "The step-phase model").
+struct FrameworkKnobs {
+  Framework framework = Framework::textbook;
+  PytorchBuild build = PytorchBuild::cuda;
+  StepKind step = StepKind::steady;
+  StepMode mode = StepMode::train;
+  ZeroGrad zero_grad = ZeroGrad::set_to_none;          // PyTorch >= 2.0 default
+  OptimizerImpl optimizer_impl = OptimizerImpl::foreach;  // PyTorch 2.x default for CUDA tensors
+};
 
 struct Checkpointing {
   CheckpointKind kind = CheckpointKind::none;
@@ -54,6 +77,10 @@ struct Scenario {
   std::int64_t num_devices = 1;
   double efficiency = 0.45;  // η; chapter L223: GPT-3 training achieved η ≈ 0.45
   PipelineKnobs pipeline;
+  FrameworkKnobs framework;
+  // Dropout layers present (masks saved). Textbook default true (Korthikanti counts the masks);
+  // pytorch default: the architecture's own (GPT-2 style true, Llama style false).
+  bool dropout = true;
 };
 
 const char* to_string(Precision p);
@@ -61,6 +88,13 @@ const char* to_string(Optimizer o);
 const char* to_string(Convention c);
 const char* to_string(ActivationModel m);
 const char* to_string(CheckpointKind k);
+const char* to_string(Framework f);
+const char* to_string(PytorchBuild b);
+const char* to_string(StepKind k);
+const char* to_string(StepMode m);
+const char* to_string(ZeroGrad z);
+const char* to_string(OptimizerImpl o);
+bool is_autocast(Precision p);
 
 // Parameter count used for memory: exact, except Chapter replay's rounded 1.5e9 for GPT-2 XL.
 std::int64_t memory_parameter_count(const Scenario& s);

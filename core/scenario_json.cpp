@@ -2,6 +2,7 @@
 // so every downstream count fits in 64 bits or is caught by checked arithmetic.
 #include "scenario_json.hpp"
 #include "json_fields.hpp"
+#include "pytorch_eager.hpp"
 
 namespace lab {
 using nlohmann::json;
@@ -13,7 +14,8 @@ const std::vector<std::string> kScenarioFields = {
     "model", "device", "precision", "optimizer", "batch_size", "seq_len", "checkpointing",
     "activation_model", "flash_attention", "convention", "reserve_bytes", "chapter_replay",
     "train_tokens", "num_devices", "efficiency", "data_workers", "worker_tokens_per_s", "prefetch",
-    "prefetch_depth", "pinned_memory", "host_link_bytes_per_s", "epoch_tokens", "schedule_steps"};
+    "prefetch_depth", "pinned_memory", "host_link_bytes_per_s", "epoch_tokens", "schedule_steps",
+    "framework", "pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "dropout"};
 
 std::string catalog_ids_models() {
   std::string s;
@@ -123,7 +125,43 @@ void check_inventory_scenario(const Scenario& s) {
   else if (m.vocab < 2 || m.vocab > 8192 || m.context > 2048 || m.hidden > 2048 || m.heads > 64 || m.layers > 48 || m.mlp_hidden > 8192)
     why = "the reference engine takes vocab 2-8192, context up to 2048, hidden up to 2048, heads up to 64, layers up to 48, MLP up to 8192";
   else if (s.batch_size > 256) why = "the reference engine takes batch_size up to 256";
+  else if (is_autocast(s.precision)) why = "the reference engine has no autocast";
   if (why) throw InputError(s.chapter_replay ? "chapter_replay" : "activation_model", std::string("'inventory': ") + why);
+}
+
+// framework and its PyTorch behaviours (README "The step-phase model"). An autocast precision
+// implies the pytorch framework; the behaviour fields need it.
+void parse_framework(const PresentFields& f, Scenario& s) {
+  auto& k = s.framework;
+  k.framework = is_autocast(s.precision) ? Framework::pytorch : Framework::textbook;
+  if (f.find("framework")) k.framework = static_cast<Framework>(to_choice(*f.find("framework"), "framework", {"textbook", "pytorch"}));
+  const char* needs = nullptr;
+  if (f.find("pytorch_build")) { needs = "pytorch_build"; k.build = static_cast<PytorchBuild>(to_choice(*f.find("pytorch_build"), "pytorch_build", {"cuda", "cpu-1.13"})); }
+  if (f.find("step")) { needs = "step"; k.step = static_cast<StepKind>(to_choice(*f.find("step"), "step", {"first", "steady"})); }
+  if (f.find("mode")) { needs = "mode"; k.mode = static_cast<StepMode>(to_choice(*f.find("mode"), "mode", {"train", "forward_with_grad", "inference"})); }
+  if (f.find("zero_grad")) { needs = "zero_grad"; k.zero_grad = static_cast<ZeroGrad>(to_choice(*f.find("zero_grad"), "zero_grad", {"set_to_none", "zero"})); }
+  if (f.find("optimizer_impl")) { needs = "optimizer_impl"; k.optimizer_impl = static_cast<OptimizerImpl>(to_choice(*f.find("optimizer_impl"), "optimizer_impl", {"per_parameter", "foreach", "fused"})); }
+  if (k.framework == Framework::textbook) {
+    if (is_autocast(s.precision))
+      throw InputError("precision", std::string("'") + to_string(s.precision) + "' is torch.autocast, which the textbook layout does not describe; use framework \"pytorch\"");
+    if (needs) throw InputError(needs, "describes a PyTorch behaviour; it needs framework \"pytorch\"");
+  }
+}
+
+// What the pytorch framework covers: eager models trained without activation checkpointing.
+void check_framework_scenario(const Scenario& s) {
+  if (s.framework.framework != Framework::pytorch) return;
+  if (s.chapter_replay) throw InputError("framework", "chapter_replay reproduces the chapter's textbook walkthrough; use framework \"textbook\"");
+  if (s.precision == Precision::mixed)
+    throw InputError("precision", "'mixed' is the textbook layout (16-bit weights + FP32 master); PyTorch's mixed precision is \"autocast_bf16\" or \"autocast_fp16\"");
+  if (s.activation_model != ActivationModel::pytorch_eager)
+    throw InputError("activation_model", "framework \"pytorch\" predicts what eager PyTorch saves: use \"pytorch_eager\"");
+  if (s.checkpointing.kind != CheckpointKind::none)
+    throw InputError("checkpointing", "the PyTorch step-phase model covers training without activation checkpointing");
+  if (s.flash_attention && s.framework.build == PytorchBuild::cpu_1_13)
+    throw InputError("flash_attention", "PyTorch 1.13 has no scaled_dot_product_attention (it came with 2.0)");
+  if (s.convention != Convention::ours)
+    throw InputError("convention", "conventions are textbook bookkeeping; framework \"pytorch\" counts what PyTorch allocates");
 }
 
 }  // namespace
@@ -154,7 +192,9 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
     throw InputError("model", "chapter_replay reproduces the chapter's GPT-2 XL walkthrough; use model \"gpt2-xl\"");
   if (f.find("device")) s.device = parse_device(*f.find("device"));
   s.seq_len = std::min<std::int64_t>(s.model.context, 1024);
-  if (f.find("precision")) s.precision = static_cast<Precision>(to_choice(*f.find("precision"), "precision", {"fp32", "mixed", "fp16", "bf16"}));
+  if (f.find("precision"))
+    s.precision = static_cast<Precision>(to_choice(*f.find("precision"), "precision", {"fp32", "mixed", "fp16", "bf16", "autocast_bf16", "autocast_fp16"}));
+  parse_framework(f, s);
   if (f.find("optimizer")) {
     const auto i = to_choice(*f.find("optimizer"), "optimizer", {"sgd", "momentum", "adam", "adamw"});
     s.optimizer = i == 0 ? Optimizer::sgd : (i == 1 ? Optimizer::momentum : Optimizer::adam);
@@ -165,11 +205,15 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
     s.seq_len = to_int(*f.find("seq_len"), "seq_len", 1, cap);
   }
   if (f.find("checkpointing")) s.checkpointing = parse_checkpointing(*f.find("checkpointing"), s.model.layers);
-  s.activation_model = s.chapter_replay ? ActivationModel::chapter : ActivationModel::korthikanti;
+  const bool pytorch = s.framework.framework == Framework::pytorch;
+  s.activation_model = s.chapter_replay ? ActivationModel::chapter : (pytorch ? ActivationModel::pytorch_eager : ActivationModel::korthikanti);
   if (f.find("activation_model"))
-    s.activation_model = static_cast<ActivationModel>(to_choice(*f.find("activation_model"), "activation_model", {"korthikanti", "chapter", "inventory"}));
+    s.activation_model = static_cast<ActivationModel>(to_choice(*f.find("activation_model"), "activation_model", {"korthikanti", "chapter", "inventory", "pytorch_eager"}));
   if (s.activation_model == ActivationModel::inventory) check_inventory_scenario(s);
   if (f.find("flash_attention")) s.flash_attention = to_bool(*f.find("flash_attention"), "flash_attention");
+  s.dropout = pytorch ? architecture_dropout(s.model) : true;
+  if (f.find("dropout")) s.dropout = to_bool(*f.find("dropout"), "dropout");
+  check_framework_scenario(s);
   if (f.find("convention")) s.convention = static_cast<Convention>(to_choice(*f.find("convention"), "convention", {"ours", "chapter", "megatron"}));
   if (s.chapter_replay) s.reserve_bytes = 0;
   if (f.find("reserve_bytes")) s.reserve_bytes = to_int(*f.find("reserve_bytes"), "reserve_bytes", 0, 1LL << 50);
@@ -242,6 +286,16 @@ void write_scenario(JsonWriter& w, const Scenario& s) {
       .field("pinned_memory", s.pipeline.pinned_memory);
   if (s.pipeline.host_link_bytes_per_s > 0) w.field("host_link_bytes_per_s", s.pipeline.host_link_bytes_per_s);
   w.field("epoch_tokens", s.pipeline.epoch_tokens).field("schedule_steps", s.pipeline.schedule_steps);
+  // New fields appear only where they differ from the textbook defaults, so existing results keep
+  // their exact scenario object.
+  const auto& k = s.framework;
+  if (k.framework == Framework::pytorch)
+    w.field("framework", to_string(k.framework)).field("pytorch_build", to_string(k.build))
+        .field("step", to_string(k.step)).field("mode", to_string(k.mode))
+        .field("zero_grad", to_string(k.zero_grad)).field("optimizer_impl", to_string(k.optimizer_impl))
+        .field("dropout", s.dropout);
+  else if (!s.dropout)
+    w.field("dropout", false);
   w.end_object();
 }
 

@@ -1,0 +1,158 @@
+// Live bytes through one PyTorch step. The loop it describes (scripts/measure-pytorch.py):
+//   optimizer.zero_grad(); with autocast: logits, loss = model(x, y); loss.backward(); optimizer.step()
+// and the loop keeps logits and loss until after optimizer.step(). Each constant names its behaviour.
+#include "step_phases.hpp"
+#include <algorithm>
+#include "checked.hpp"
+
+namespace lab {
+
+std::int64_t PhaseBytes::total() const {
+  return add(parameters, gradients, optimizer_state, activations, autocast_cache, logits, inputs, transient);
+}
+
+namespace {
+
+struct Shapes {
+  std::int64_t tensors = 0;        // parameter tensors
+  std::int64_t largest = 0;        // elements of the largest one
+  std::int64_t layer_params = 0;   // elements of one block
+  std::int64_t top_params = 0;     // head + final norm (their gradients appear first in backward)
+};
+
+// Parameter tensors of the eager code: GPT-2 style fuses q/k/v (one Linear); Llama style has four.
+Shapes shapes_of(const TransformerSpec& m) {
+  const ParameterBreakdown p = count_parameters(m);
+  const std::int64_t per_linear = m.biases ? 2 : 1;
+  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.biases ? 2 : 1) : 1;
+  const std::int64_t linears = (gpt2_style(m) ? 2 : 4) + (m.mlp == MlpKind::gelu ? 2 : 3);
+  Shapes s;
+  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, add(mul(2, norm), mul(linears, per_linear))), norm,
+                  m.tied_head ? 0 : 1);
+  const std::int64_t qkv = gpt2_style(m) ? mul(3, m.hidden, m.hidden) : mul(m.hidden, m.hidden);
+  s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
+  s.layer_params = p.per_layer;
+  s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
+  return s;
+}
+
+std::int64_t optimizer_vectors(Optimizer o) { return o == Optimizer::sgd ? 0 : (o == Optimizer::momentum ? 1 : 2); }
+
+}  // namespace
+
+StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
+  StepPhases r;
+  const auto& m = s.model;
+  const auto& k = s.framework;
+  const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  const std::int64_t pe = pure16 ? 2 : 4;  // parameters, gradients and optimizer state share the type
+  const Shapes sh = shapes_of(m);
+  const std::int64_t N = count_parameters(m).total;
+  const std::int64_t P = mul(N, pe), G = P;
+  // Optimizer state: zeros_like(param) per vector; 1.13 also keeps a 4-byte FP32 'step' tensor per
+  // parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory).
+  std::int64_t O = mul(optimizer_vectors(s.optimizer), P);
+  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer != Optimizer::sgd) O = add(O, mul(4, sh.tensors));
+  r.parameter_tensors = sh.tensors;
+  r.largest_tensor_bytes = mul(sh.largest, pe);
+  if (s.optimizer == Optimizer::adam) {
+    switch (k.optimizer_impl) {
+      // _single_tensor_adam(w): denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps): two temporaries
+      // the size of the parameter being updated, at most the largest one.
+      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(2, r.largest_tensor_bytes); break;
+      // _multi_tensor_adam(w): exp_avg_sq_sqrt = _foreach_sqrt(...) over the whole model (2.x); 1.13
+      // adds denom = _foreach_add(exp_avg_sq_sqrt, eps), a second model-sized list.
+      case OptimizerImpl::foreach: r.optimizer_temporary_bytes = mul(k.build == PytorchBuild::cpu_1_13 ? 2 : 1, P); break;
+      // _fused_adam(w): one kernel updates in place.
+      case OptimizerImpl::fused: r.optimizer_temporary_bytes = 0; break;
+    }
+  }
+  // SGD and momentum (weight_decay 0, no nesterov) update in place; momentum's buffer is
+  // clone(grad) at the first step, which is the optimizer state itself.
+
+  const bool train = k.mode == StepMode::train;
+  const bool steady = k.step == StepKind::steady && train;
+  const std::int64_t sb = mul(s.seq_len, s.batch_size), sbh = mul(sb, m.hidden);
+  const std::int64_t bsv = mul(sb, m.vocab);
+  const std::int64_t ids = mul(8, sb);  // int64 token ids; targets the same (inputs, made before the step)
+  auto base = [&](const char* name) {
+    PhaseBytes b;
+    b.phase = name;
+    b.parameters = P;
+    b.optimizer_state = steady ? O : 0;
+    // zero_grad(set_to_none=True) frees the gradients before the forward; "zero" keeps them.
+    b.gradients = steady && k.zero_grad == ZeroGrad::zero ? G : 0;
+    b.inputs = k.mode == StepMode::inference ? ids : mul(2, ids);
+    return b;
+  };
+  PhaseBytes start = base("start");
+  r.timeline.push_back(start);
+
+  if (k.mode == StepMode::inference) {
+    // torch.no_grad(): nothing is saved; the forward holds the residual stream, one block's working
+    // set (q, k, v, the score matrices or SDPA's output; the MLP's hidden activations) and the logits;
+    // autocast caches every weight copy until the region exits. Approximate (no fixture).
+    PhaseBytes f = base("forward_peak");
+    f.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
+    const std::int64_t scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
+    const std::int64_t attn = s.flash_attention ? mul(4, e.linear_element_bytes, sbh)
+                                                : add(mul(3, e.linear_element_bytes, sbh), mul(2, e.score_element_bytes, scores));
+    const std::int64_t mlp = mul(m.mlp == MlpKind::gelu ? 2 : 3, e.linear_element_bytes, sb, m.mlp_hidden);
+    f.transient = add(mul(2, e.residual_element_bytes, sbh), std::max(attn, mlp));
+    f.logits = std::max<std::int64_t>(0, e.logits_bytes - f.transient);
+    r.timeline.push_back(f);
+  } else {
+    // The saved tensors, split where backward releases them; token ids and targets are inputs.
+    std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
+    for (const auto& it : e.model)
+      if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
+    PhaseBytes fe = start;
+    fe.phase = "forward_end";
+    fe.activations = e.saved_bytes - mul(2, ids);
+    fe.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);  // the region is still open
+    fe.logits = e.logits_bytes;
+    r.timeline.push_back(fe);
+    if (train) {
+      // loss.backward(): NllLossBackward writes the gradient of log_softmax's output, then
+      // LogSoftmaxBackward the gradient of the logits, both in the loss's type, while the saved
+      // log-probabilities are still held. Bias copies left with the autocast region.
+      PhaseBytes lb = fe;
+      lb.phase = "loss_backward";
+      lb.autocast_cache = e.weight_cache_bytes;
+      lb.transient = mul(2, e.loss_element_bytes, bsv);
+      r.timeline.push_back(lb);
+      // Backward, block by block from the top: block i's saved tensors are still held, blocks above
+      // have released theirs and left their gradients (set_to_none: gradients appear as backward
+      // reaches their parameters); the residual-stream gradient flows down.
+      for (std::int64_t i = m.layers - 1; i >= 0; --i) {
+        PhaseBytes bl = base("backward.layer");
+        bl.phase += "." + std::to_string(i);
+        bl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
+        bl.autocast_cache = add(e.weight_cache_model_bytes, mul(i + 1, e.weight_cache_per_layer_bytes));
+        bl.gradients = std::max(bl.gradients, mul(add(sh.top_params, mul(m.layers - 1 - i, sh.layer_params)), pe));
+        bl.logits = e.logits_bytes;
+        bl.transient = mul(2, e.residual_element_bytes, sbh);
+        r.timeline.push_back(bl);
+      }
+      PhaseBytes be = base("backward_end");
+      be.gradients = G;
+      be.logits = e.logits_bytes;
+      r.timeline.push_back(be);
+      // optimizer.step(): the first step creates the state (zeros_like) before updating.
+      PhaseBytes os = base("optimizer_step");
+      os.gradients = G;
+      os.optimizer_state = O;
+      os.logits = e.logits_bytes;
+      os.transient = r.optimizer_temporary_bytes;
+      r.timeline.push_back(os);
+    }
+  }
+  for (const auto& p : r.timeline)
+    if (p.total() > r.allocator_peak_bytes) {
+      r.allocator_peak_bytes = p.total();
+      r.peak_phase = p.phase;
+    }
+  return r;
+}
+
+}  // namespace lab

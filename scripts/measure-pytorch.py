@@ -1,0 +1,286 @@
+#!/usr/bin/python3
+# Measures what PyTorch really holds in a training step, for tests/fixtures/pytorch/*.json (not a test:
+# run by hand, `scripts/measure-pytorch.py [OUT_DIR]`, with Debian's python3-torch on CPU, or any
+# PyTorch >= 1.13). Straightforward GPT-2 and Llama-style models; saved tensors per op through
+# torch.autograd.graph.saved_tensors_hooks; live bytes through a step from the profiler's memory events.
+import contextlib, json, math, os, sys
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+TAG = ["other"]  # the op whose saved tensors are being recorded ("layer.attn.softmax", "head", ...)
+
+
+@contextlib.contextmanager
+def tag(name):
+    TAG.append(name)
+    try:
+        yield
+    finally:
+        TAG.pop()
+
+
+class Linear(nn.Linear):
+    def __init__(self, name, d_in, d_out, bias):
+        super().__init__(d_in, d_out, bias=bias)
+        self.tag_name = name
+
+    def forward(self, x):
+        with tag(self.tag_name):
+            return super().forward(x)
+
+
+class GPT2Block(nn.Module):
+    # nanoGPT's block (Karpathy): pre-LayerNorm, fused QKV, explicit causal softmax attention, GELU MLP.
+    def __init__(self, d, heads, ctx, f, p):
+        super().__init__()
+        self.heads, self.p = heads, p
+        self.ln_1, self.ln_2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = Linear("attn.qkv", d, 3 * d, True), Linear("attn.proj", d, d, True)
+        self.fc, self.fc_proj = Linear("mlp.fc", d, f, True), Linear("mlp.proj", f, d, True)
+        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+
+    def drop(self, x, name):
+        if self.p == 0: return x
+        with tag(name):
+            return F.dropout(x, self.p, self.training)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        with tag("ln_1"): h = self.ln_1(x)
+        q, k, v = self.qkv(h).split(C, dim=2)
+        q, k, v = (t.view(B, T, self.heads, C // self.heads).transpose(1, 2) for t in (q, k, v))
+        with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // self.heads))
+        with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
+        with tag("attn.softmax"): att = F.softmax(att, dim=-1)
+        att = self.drop(att, "attn.dropout")
+        with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        x = x + self.drop(self.proj(y), "attn.resid_dropout")
+        with tag("ln_2"): h = self.ln_2(x)
+        h = self.fc(h)
+        with tag("mlp.gelu"): h = F.gelu(h)
+        return x + self.drop(self.fc_proj(h), "mlp.resid_dropout")
+
+
+class RMSNorm(nn.Module):
+    # Meta's Llama reference: x * rsqrt(mean(x^2) + eps), in FP32, times the weight.
+    def __init__(self, d, eps=1e-5):
+        super().__init__()
+        self.eps, self.weight = eps, nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        n = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + self.eps)
+        return n.type_as(x) * self.weight
+
+
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+class LlamaBlock(nn.Module):
+    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), SwiGLU, no dropout.
+    def __init__(self, d, heads, ctx, f):
+        super().__init__()
+        self.heads = heads
+        self.norm_1, self.norm_2 = RMSNorm(d), RMSNorm(d)
+        self.wq, self.wk, self.wv = (Linear("attn." + n, d, d, False) for n in ("q", "k", "v"))
+        self.wo = Linear("attn.proj", d, d, False)
+        self.gate, self.up, self.down = Linear("mlp.gate", d, f, False), Linear("mlp.up", d, f, False), Linear("mlp.proj", f, d, False)
+        hd = d // heads
+        inv = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
+        freqs = torch.outer(torch.arange(ctx).float(), inv)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        self.register_buffer("cos", emb.cos()); self.register_buffer("sin", emb.sin())
+        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+
+    def forward(self, x):
+        B, T, C = x.shape
+        hd = C // self.heads
+        with tag("norm_1"): h = self.norm_1(x)
+        q, k, v = (w(h).view(B, T, self.heads, hd).transpose(1, 2) for w in (self.wq, self.wk, self.wv))
+        with tag("attn.rope"):
+            cos, sin = self.cos[:T], self.sin[:T]
+            q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+        with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
+        with tag("attn.softmax"): att = F.softmax(att.float(), dim=-1).type_as(q)
+        with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        x = x + self.wo(y)
+        with tag("norm_2"): h = self.norm_2(x)
+        g, u = self.gate(h), self.up(h)
+        with tag("mlp.silu_mul"): h = F.silu(g) * u
+        return x + self.down(h)
+
+
+class Model(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        d, L, V, ctx = c["hidden"], c["layers"], c["vocab"], c["context"]
+        self.llama, self.p = c["arch"] == "llama", c.get("dropout_p", 0.0)
+        self.tok = nn.Embedding(V, d)
+        if not self.llama: self.pos = nn.Embedding(ctx, d)
+        self.blocks = nn.ModuleList(
+            LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"]) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
+            for _ in range(L))
+        self.norm_f = RMSNorm(d) if self.llama else nn.LayerNorm(d)
+        self.head = Linear("head", d, V, False)
+        if c["tied_head"]: self.head.weight = self.tok.weight
+
+    def forward(self, idx, targets):
+        T = idx.shape[1]
+        with tag("embedding"):
+            x = self.tok(idx) if self.llama else self.tok(idx) + self.pos(torch.arange(T))
+        if self.p > 0:
+            with tag("embedding.dropout"): x = F.dropout(x, self.p, self.training)
+        for i, b in enumerate(self.blocks):
+            with tag("layer"): x = b(x)
+        with tag("final_norm"): x = self.norm_f(x)
+        logits = self.head(x)
+        with tag("loss"): loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+        return logits, loss  # the caller keeps the logits alive through backward (nanoGPT, Hugging Face)
+
+
+def label():
+    inner = [t for t in TAG[1:] if t != "layer"]
+    name = inner[-1] if inner else "other"
+    return ("layer." + name) if "layer" in TAG else name
+
+
+def saved_tensors(model, c, idx, tgt):
+    """Bytes autograd saves for backward, per op: unique storages, parameters and buffers left out."""
+    owned = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
+    seen, by_op, scalars = set(), {}, [0]
+    def pack(t):
+        ptr = t.storage().data_ptr()
+        if ptr in owned or t.dim() == 0:
+            scalars[0] += t.dim() == 0
+            return t
+        if ptr not in seen:
+            seen.add(ptr)
+            op = label()
+            if is_weight_copy(t): op = "autocast_weight_cache"  # autocast's 16-bit copy of a parameter
+            by_op[op] = by_op.get(op, 0) + t.storage().nbytes()
+            if os.environ.get("MEASURE_DEBUG"): print(op, tuple(t.shape), t.dtype, t.storage().nbytes(), t.grad_fn)
+        return t
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        with autocast(c):
+            logits, loss = model(idx, tgt)
+    loss.backward()
+    return by_op, scalars[0]
+
+
+def is_weight_copy(t):
+    """A tensor made from a parameter by casts and views only (its autograd chain reaches the leaf)."""
+    fn = t.grad_fn
+    for _ in range(4):
+        if fn is None or type(fn).__name__ not in ("ToCopyBackward0", "TBackward0", "ViewBackward0", "ExpandBackward0"):
+            return False
+        fn = fn.next_functions[0][0]
+        if fn is not None and type(fn).__name__ == "AccumulateGrad": return True
+    return False
+
+
+def autocast(c):
+    if c["precision"] == "fp32": return contextlib.nullcontext()
+    return torch.autocast("cpu", dtype=torch.bfloat16 if c["precision"] == "autocast_bf16" else torch.float16)
+
+
+def make_optimizer(model, c):
+    o = c["optimizer"]
+    foreach = c["optimizer_impl"] == "foreach"
+    if o == "adamw": return torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=foreach)
+    if o == "adam": return torch.optim.Adam(model.parameters(), lr=1e-4, foreach=foreach)
+    return torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9 if o == "momentum" else 0, foreach=foreach)
+
+
+def live_baseline(model, opt):
+    total = sum(p.numel() * p.element_size() for p in model.parameters())
+    total += sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
+    for st in opt.state.values():
+        total += sum(v.numel() * v.element_size() for v in st.values() if torch.is_tensor(v))
+    return total
+
+
+PHASES = ("zero_grad", "forward", "backward", "optimizer_step")
+
+
+def step_timeline(model, opt, c, idx, tgt):
+    """Live bytes through one step: the bytes alive before it plus the profiler's allocation events."""
+    base = live_baseline(model, opt) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
+    prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
+    with prof:
+        with torch.profiler.record_function("phase:zero_grad"): opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none")
+        with torch.profiler.record_function("phase:forward"):
+            with autocast(c): logits, loss = model(idx, tgt)
+        with torch.profiler.record_function("phase:backward"): loss.backward()
+        with torch.profiler.record_function("phase:optimizer_step"): opt.step()
+        del logits, loss
+    events = list(prof.profiler.kineto_results.events())
+    ranges = {e.name()[6:]: (e.start_us(), e.start_us() + e.duration_us()) for e in events if e.name().startswith("phase:")}
+    mem = sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(events) if e.name() == "[memory]")
+    live, peak, peak_phase, phase_max = base, base, "start", {p: base for p in PHASES}
+    for t, _, n in mem:
+        live += n
+        phase = next((p for p, (a, b) in ranges.items() if a <= t <= b), "other")
+        if phase in phase_max: phase_max[phase] = max(phase_max[phase], live)
+        if live > peak: peak, peak_phase = live, phase
+    return {"start_bytes": base, "peak_bytes": peak, "peak_phase": peak_phase, "end_bytes": live,
+            "phase_max_bytes": phase_max}
+
+
+def measure(c):
+    torch.manual_seed(0)
+    model = Model(c).train()
+    g = torch.Generator().manual_seed(1)
+    idx = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
+    tgt = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
+    by_op, scalars = saved_tensors(model, c, idx, tgt)
+    model.zero_grad(set_to_none=True)
+    opt = make_optimizer(model, c)
+    first = step_timeline(model, opt, c, idx, tgt)
+    step_timeline(model, opt, c, idx, tgt)
+    steady = step_timeline(model, opt, c, idx, tgt)
+    params = sum(p.numel() for p in model.parameters())
+    return {"config": {k: v for k, v in c.items() if not k.startswith("_")}, "parameters": params,
+            "saved_bytes_by_op": dict(sorted(by_op.items())), "saved_bytes_total": sum(by_op.values()),
+            "saved_scalar_tensors": scalars, "first_step": first, "steady_step": steady}
+
+
+def configs():
+    gpt2 = dict(arch="gpt2", vocab=512, context=128, tied_head=True, dropout_p=0.1)
+    llama = dict(arch="llama", vocab=512, context=128, tied_head=False)
+    grid = [
+        ("gpt2", gpt2, 2, 64, 4, 32, 2, "fp32", "adamw", "per_parameter"),
+        ("gpt2", gpt2, 3, 96, 4, 64, 1, "fp32", "sgd", "per_parameter"),
+        ("gpt2", {**gpt2, "dropout_p": 0.0}, 2, 128, 8, 48, 3, "fp32", "momentum", "foreach"),
+        ("gpt2", gpt2, 2, 64, 2, 128, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("llama", llama, 2, 64, 4, 32, 2, "fp32", "adamw", "per_parameter"),
+        ("llama", llama, 3, 128, 8, 96, 1, "fp32", "adam", "foreach"),
+        ("llama", {**llama, "tied_head": True}, 2, 96, 6, 64, 2, "fp32", "sgd", "per_parameter"),
+        ("llama", llama, 2, 64, 4, 128, 2, "autocast_bf16", "adamw", "per_parameter"),
+    ]
+    for arch, base, L, d, a, s, b, prec, opt, impl in grid:
+        f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8
+        yield {**base, "layers": L, "hidden": d, "heads": a, "mlp_hidden": f, "seq_len": s, "batch_size": b,
+               "precision": prec, "optimizer": opt, "optimizer_impl": impl, "zero_grad": "set_to_none"}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "pytorch")
+    os.makedirs(out, exist_ok=True)
+    torch.set_num_threads(1)
+    only = os.environ.get("MEASURE_ONLY")
+    for i, c in enumerate(configs()):
+        if only is not None and int(only) != i: continue
+        r = measure(c)
+        r["torch_version"], r["device"] = torch.__version__, "cpu"
+        name = f"{i:02d}-{c['arch']}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
+        with open(os.path.join(out, name), "w") as fh:
+            json.dump(r, fh, indent=1)
+            fh.write("\n")
+        print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"])
+
+
+if __name__ == "__main__":
+    main()
