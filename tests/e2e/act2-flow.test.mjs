@@ -4,7 +4,7 @@
 // pure FP16's "cannot train"), reflect, reload. No console errors, no requests off the page's origin.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, nodeEvaluate } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle } from './helpers.mjs';
 import { loadEngine } from '../../scripts/engine-node.mjs';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, normalizeConfig2 } from '../../web/src/scenario.js';
 import { stepBar } from '../../web/src/act2-model.js';
@@ -32,6 +32,7 @@ async function expectStep(config) {
   const r = evaluate(toScenario2(config));
   const p = r.pipeline;
   await page.waitForFunction(([want]) => document.querySelector('[data-act="2"] dd[data-gauge="mfu"]')?.textContent === want, [pct(p.mfu)]);
+  await settle(page);
   const gauge = async (k) => page.locator(`${A2} dd[data-gauge="${k}"]`).textContent();
   assert.equal(await gauge('busy'), pct(p.busy_fraction));
   assert.equal(await gauge('pe'), pct(p.pipeline_efficiency));

@@ -184,23 +184,48 @@ export function mount({ root, engine, store, flags, announce }) {
     const barSentence = `One step takes ${T.secs(b.step_seconds_shown)}; the largest part is ${top.label.toLowerCase()} (${top.share_pct_shown.toFixed(1)}%).`;
     bar.update(b, { secs: T.secs, summary: barSentence });
     setText(barSummary, barSentence);
-    barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
-      rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
-        { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
-        { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
-      { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%' }, { text: '' }] }] });
     const tl = timelineLanes(p);
     const tlSentence = p.prefetch_effective
       ? `With prefetching, workers prepare the next batches in the shadow of the current step: ${T.secs(b.segments.reduce((t, x) => t + x.hidden_seconds, 0))} of each step’s loading and copying no longer lengthens it (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`
       : `Without prefetching each step waits for its own batch: the GPU idles while data loads and copies (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`;
     timeline.update(tl, { secs: T.secs, summary: tlSentence });
     setText(tlSummary, tlSentence);
-    tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
-      rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
-        cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step) }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
     timeline.svg.attr('aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
     renderGauges(r, u);
+    // The table twins and the Math Peek are not on screen right after a change: they follow one
+    // frame later, so the charts and gauges paint first.
+    deferred = () => {
+      barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
+        rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
+          { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
+          { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
+        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%' }, { text: '' }] }] });
+      tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
+        rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
+          cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step) }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
+      renderMathPeek(peekBody, r);
+      const cn = ckptNumbers(evaluate, c);
+      setText(ckptNow, T.ckptScenarioText(cn, u));
+      setText(ckptFormula, T.ckptFormulaText(cn));
+    };
+    afterPaint();
     return r;
+  }
+
+  // Runs the latest deferred render after the next frame is painted, when the main thread is idle (at
+  // most 100 ms later); root[data-pending] is set meanwhile (the e2e tests wait on it).
+  let deferred = null;
+  const whenIdle = typeof requestIdleCallback === 'function'
+    ? (fn) => requestIdleCallback(fn, { timeout: 100 }) : (fn) => setTimeout(fn, 0);
+  function afterPaint() {
+    if (root.dataset.pending) return;
+    root.dataset.pending = 'true';
+    requestAnimationFrame(() => whenIdle(() => {
+      delete root.dataset.pending;
+      const fn = deferred;
+      deferred = null;
+      if (fn) fn();
+    }));
   }
 
   function renderGauges(r) {
@@ -280,9 +305,6 @@ export function mount({ root, engine, store, flags, announce }) {
     const fr = a.reflection_fix;
     fix.update(fr ? { choice: fr.choice } : null, fr ? [{ ok: fr.correct, text: T.fixFeedback(fr.correct, n.fixes, fr.choice) }] : []);
     const cr = a.reflection_ckpt;
-    const cn = ckptNumbers(evaluate, state.config2);
-    setText(ckptNow, T.ckptScenarioText(cn, u));
-    setText(ckptFormula, T.ckptFormulaText(cn));
     ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
       { ok: cr.ratio_correct, text: `Activation memory: the engine gives ${formatRatio(cr.engine_ratio)} for the settings you answered with.` },
       { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
@@ -298,17 +320,16 @@ export function mount({ root, engine, store, flags, announce }) {
   function render(state) {
     const configKey = JSON.stringify([state.config2, state.config.units]);
     let r = last.result;
-    if (configKey !== last.config) { controls.update(state.config2); r = renderInstrument(state); renderPeek(state, r); }
+    if (configKey !== last.config) { controls.update(state.config2); r = renderInstrument(state); }
     const a = state.acts.act2;
     const designKey = JSON.stringify([configKey, a.design]);
     if (designKey !== last.design) renderDesign(state, r);
-    const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, configKey]);
+    const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, state.config.units]);
     if (wordsKey !== last.words) renderWords(state);
     const lapKey = JSON.stringify([a.laptop, state.config.units]);
     if (lapKey !== last.lap) laptop.render(state);
     last = { config: configKey, words: wordsKey, design: designKey, lap: lapKey, result: r };
   }
-  function renderPeek(state, r) { if (r) renderMathPeek(peekBody, r); }
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));

@@ -1,0 +1,98 @@
+// Act 2 benchmark (not a test): in headless Chromium against the built site (LAB_DIST_DIR or dist/),
+//  - input-to-paint of Act 2 control changes (real key presses on the workers and batch sliders and
+//    the precision radios; every change redraws the step bar, the 3-step timeline, the gauges and the
+//    design panel): from the input event's timestamp to a task queued from the requestAnimationFrame
+//    after the render, i.e. just after the frame is painted; median, p95, max over ≥ 60 changes;
+//  - the bytes of a first load of the lab (Act 1's page, as a static host serves it) and what opening
+//    Act 2 adds on demand, raw and gzip level 9.
+// Prints one JSON object. Targets: p95 input-to-paint < 16 ms; first load < 250 KB (250,000 B) gzipped.
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { startServer, launch, distDir } from '../../tests/e2e/helpers.mjs';
+
+const CHANGES_PER_CONTROL = 24;
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => { const s = sorted(xs); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const pct = (xs, p) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const round = (x, d = 2) => Number(x.toFixed(d));
+const gz = (p) => {
+  const buf = readFileSync(path.join(distDir, p === '/' ? 'index.html' : decodeURIComponent(p)));
+  return { path: p, raw_bytes: buf.length, gzip_bytes: zlib.gzipSync(buf, { level: 9 }).length };
+};
+const sum = (files, k) => files.reduce((a, f) => a + f[k], 0);
+
+const loadavgBefore = os.loadavg();
+const srv = await startServer();
+const browser = await launch();
+
+// ---- bytes: first load, then what opening Act 2 fetches
+const page0 = await browser.context.newPage();
+const seen = [];
+page0.on('response', (res) => { if (res.url().startsWith(srv.origin)) seen.push(new URL(res.url()).pathname); });
+await page0.goto(`${srv.origin}/`);
+await page0.waitForSelector('html[data-ready="true"]');
+const firstLoad = [...new Set(seen)].map(gz);
+seen.length = 0;
+await page0.goto(`${srv.origin}/?act=2`);
+await page0.waitForSelector('[data-act="2"]');
+const act2Files = [...new Set(seen)].filter((p) => !firstLoad.some((f) => f.path === p) && p !== '/').map(gz);
+await page0.close();
+
+// ---- input-to-paint
+const page = await browser.context.newPage();
+await page.goto(`${srv.origin}/?act=2`);
+await page.waitForSelector('[data-act="2"]');
+await page.locator('[data-act="2"] .prediction input[value="c"]').check();
+await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+await page.evaluate(() => {
+  window.__lat = [];
+  const onEvent = (e) => {
+    const started = e.timeStamp;
+    const handlersStart = performance.now();
+    window.addEventListener(e.type, () => {
+      const rendered = performance.now();
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => window.__lat.push({ paint: performance.now() - started, render: rendered - handlersStart });
+        ch.port2.postMessage(0);
+      });
+    }, { once: true });
+  };
+  document.addEventListener('input', (e) => { if (e.target.type === 'range') onEvent(e); }, true);
+  document.addEventListener('change', (e) => { if (e.target.type === 'radio') onEvent(e); }, true);
+});
+const drivers = [
+  ['[data-act="2"] [data-control="workers"] input', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']],
+  ['[data-act="2"] [data-control="batch"] input', ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft']],
+  ['[data-act="2"] [data-control="prec"] input:checked', ['ArrowUp', 'ArrowDown']],
+];
+for (const [selector, keys] of drivers) {
+  await page.locator(selector).focus();
+  for (let i = 0; i < CHANGES_PER_CONTROL; i += 1) {
+    const before = await page.evaluate(() => window.__lat.length);
+    await page.keyboard.press(keys[i % keys.length]);
+    await page.waitForFunction((n) => window.__lat.length > n, before);
+  }
+}
+const samples = await page.evaluate(() => window.__lat);
+const lat = samples.map((x) => x.paint);
+const render = samples.map((x) => x.render);
+await browser.close();
+await srv.close();
+
+console.log(JSON.stringify({
+  input_to_paint: {
+    changes: lat.length, median_ms: round(median(lat)), p95_ms: round(pct(lat, 0.95)), max_ms: round(Math.max(...lat)),
+    render_median_ms: round(median(render)), render_p95_ms: round(pct(render, 0.95)),
+    target_p95_ms: 16, meets_target: pct(lat, 0.95) < 16,
+    method: 'key press → input/change event timeStamp → rAF after the synchronous render → MessageChannel task (after paint); controls: workers, batch, precision',
+  },
+  first_load: { files: firstLoad, total_raw_bytes: sum(firstLoad, 'raw_bytes'), total_gzip_bytes: sum(firstLoad, 'gzip_bytes'),
+    target_gzip_bytes: 250000, meets_target: sum(firstLoad, 'gzip_bytes') < 250000 },
+  act2_on_demand: { files: act2Files, total_raw_bytes: sum(act2Files, 'raw_bytes'), total_gzip_bytes: sum(act2Files, 'gzip_bytes') },
+  browser: 'Debian /usr/bin/chromium, headless, via playwright-core',
+  loadavg_before: loadavgBefore, loadavg_after: os.loadavg(),
+}));
