@@ -12,7 +12,7 @@ import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
-import { formatBytes, formatRatio } from '../format.js';
+import { formatBytes, formatRatio, formatInt } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
@@ -267,10 +267,27 @@ export function mount({ root, engine, store, flags, announce }) {
     replaceChildren(designBody,
       h('p', { 'data-regime': reached ? 'reached' : 'not-reached' }, h('strong', { text: reached ? '✓ Tuned regime reached. ' : 'Not there yet. ' }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`),
-      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and ${T.pct(overhead)} of their FLOPs are recomputation, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ''}.` }),
+      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ''}.` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
         `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}) with ${describe2(a.design.best.config)}.`) : null,
+      solverLine(state.config2),
       h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
+  }
+
+  // The best MFU the physics allows on this GPU with the student's loader settings: the solver tries
+  // every precision × optimizer × checkpointing, each at its largest batch that fits (up to 256).
+  const solveCache = new Map();
+  function solverLine(c) {
+    const req = { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: 256 };
+    const key = JSON.stringify([c.device, c.data_workers, c.prefetch, c.prefetch_depth, c.pinned_memory, c.replay]);
+    let sv = solveCache.get(key);
+    if (!sv) { sv = engine.call('solve', req); solveCache.set(key, sv); }
+    if (sv.error || !sv.best_mfu_same_optimizer) return null;
+    const best = sv.best_mfu_same_optimizer;
+    const fast = sv.best_throughput;
+    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
+    return h('p', { 'data-solver-mfu': String(best.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
+      `with your loader settings on this GPU, the highest MFU with Adam is ${T.pct(best.mfu)} (${words(best.configuration)}; the solver tried ${formatInt(sv.configurations_evaluated)} combinations of precision, optimizer and checkpointing, each at its largest batch that fits). MFU is measured against each precision’s own peak, so that run makes ${T.rate(best.tokens_per_second)}, while the fastest setting makes ${T.rate(fast.tokens_per_second)} (${words(fast.configuration)}).`);
   }
 
   function describe2(c) {
