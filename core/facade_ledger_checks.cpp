@@ -139,7 +139,7 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
     c.value(p + ".direction", e["direction"], "Act 1 prediction: direction of the error");
     if (const int i = c.entry("predictions", "act1"); i >= 0) {
       const std::string q = "predictions[" + std::to_string(i) + "]";
-      c.value(q + ".predicted", predicted, "Act 1 prediction, recorded twice");
+      c.value(q + ".predicted", pred["predicted_bytes"], "Act 1 prediction, recorded twice");
       c.value(q + ".truth", truth, "Act 1 prediction's truth, recorded twice");
       c.value(q + ".error_ratio", e["ratio"], "Act 1 prediction's error ratio, recorded twice");
       c.value(q + ".direction", e["direction"], "Act 1 prediction's direction, recorded twice");

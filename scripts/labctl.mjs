@@ -3,13 +3,17 @@
 // `labctl train --fma [FILE]` runs the fused-multiply-add build (lab_train_fma), the one the
 // "Measure it" panel runs in browsers with relaxed SIMD, so its numbers match the panel's; Node 20
 // needs --experimental-wasm-relaxed-simd for it, which scripts/labctl passes.
-import { readFileSync } from 'node:fs';
-import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
+// `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (verifyCommand below).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
-const usage = 'usage: labctl <evaluate|solve|verify|train> [FILE]   (FILE omitted: read stdin)\n' +
-  '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)';
+const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
+  '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
+  '       labctl verify [--json|--csv] FILE|DIR ...   (design ledgers; a DIR: every *.json under it)';
 
 function fail(field, message) {
   process.stdout.write(JSON.stringify({ error: { field, message } }) + '\n');
@@ -22,6 +26,7 @@ if (!command || command === '--help' || command === '-h') {
   process.exit(command ? 0 : 2);
 }
 if (!(command in COMMANDS)) fail('command', `unknown command '${command}'; ${usage}`);
+if (command === 'verify') process.exit(await verifyCommand(args));
 const fma = args.includes('--fma');
 if (fma && command !== 'train') fail('arguments', `--fma applies to train only; ${usage}`);
 const [file, ...rest] = args.filter((a) => a !== '--fma');
@@ -47,3 +52,106 @@ if (typeof fn !== 'function') fail('command', `'${command}' is not available in 
 const out = fn(text);
 process.stdout.write(out + '\n');
 process.exit(JSON.parse(out).error ? 2 : 0);
+
+// ---- verify: one line per ledger (ok / differs / invalid, with the first differing fields), or a
+// JSON report (--json), or a gradebook table (--csv: one row per ledger, the plan's fields and the
+// status). Exit 0 when every ledger verifies, 1 when any differs, 2 on usage, an unreadable file or
+// an invalid ledger. The engine's verify_ledger does the work (core/facade_ledger.cpp).
+// (Functions only: verifyCommand runs from the top of the file, before later constants exist.)
+function ledgerMaxBytes() { return 1 << 20; } // core/facade_ledger.hpp kLedgerMaxBytes
+function planFields() {
+  return ['chapter', 'optimizer_chosen', 'precision_chosen', 'gradient_checkpointing', 'final_mfu_pct',
+    'baseline_mfu_estimate_pct', 'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];
+}
+
+function ledgerFiles(target) {
+  const st = statSync(target);
+  if (!st.isDirectory()) return [target];
+  const out = [];
+  for (const e of readdirSync(target, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = path.join(target, e.name);
+    if (e.isDirectory()) out.push(...ledgerFiles(p));
+    else if (e.isFile() && e.name.toLowerCase().endsWith('.json')) out.push(p);
+  }
+  return out;
+}
+
+// RFC 4180 quoting; a cell that a spreadsheet would run as a formula gets a leading apostrophe.
+function csvCell(v) {
+  let t = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (/^[=+\-@\t\r]/.test(t) && !/^-?[0-9.]+(e[+-]?[0-9]+)?$/i.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+function lineFor(file, r) {
+  if (r.status === 'ok') return `ok       ${file}  ${r.summary.replace(/^ok: /, '')}`;
+  if (r.status === 'differs') {
+    const first = r.differing_fields.slice(0, 3).join(', ') + (r.differing_fields.length > 3 ? `, … (${r.differing_fields.length} in all)` : '');
+    return `differs  ${file}  ${first}; ${r.cause}`;
+  }
+  return `${r.status === 'unreadable' ? 'unreadable' : 'invalid '} ${file}  ${r.error.field ? `${r.error.field}: ` : ''}${r.error.message}`;
+}
+
+async function loadVerifier() {
+  const { default: factory } = await import(pathToFileURL(path.join(wasmDir, 'lab_core.mjs')).href);
+  const mod = await factory({ wasmBinary: readFileSync(path.join(wasmDir, 'lab_core.wasm')) });
+  if (typeof mod.verify_ledger !== 'function') throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
+  const decoder = new TextDecoder();
+  return { verify: (text) => JSON.parse(decoder.decode(mod.verify_ledger(text))), version: () => mod.version() };
+}
+
+async function verifyCommand(args) {
+  const format = args.includes('--json') ? 'json' : args.includes('--csv') ? 'csv' : 'text';
+  const bad = args.filter((a) => a.startsWith('-') && a !== '--json' && a !== '--csv');
+  const targets = args.filter((a) => !a.startsWith('-'));
+  if (args.includes('--json') && args.includes('--csv')) fail('arguments', `choose one of --json and --csv; ${usage}`);
+  if (bad.length) fail('arguments', `unknown option ${bad.join(' ')}; ${usage}`);
+  if (!targets.length) fail('arguments', `verify needs at least one ledger file or folder; ${usage}`);
+  let engine;
+  try {
+    engine = await loadVerifier();
+  } catch (err) {
+    fail('engine', `the WASM engine could not be loaded: ${String(err.message || err).split('\n')[0]}`);
+  }
+  const results = [];
+  for (const target of targets) {
+    let files;
+    try {
+      files = ledgerFiles(target);
+    } catch (err) {
+      results.push({ file: target, status: 'unreadable', error: { field: 'file', message: `cannot read ${target}: ${err.code || err.message}` } });
+      continue;
+    }
+    if (!files.length) results.push({ file: target, status: 'unreadable', error: { field: 'file', message: `no *.json files under ${target}` } });
+    for (const file of files) {
+      let text = null;
+      let size = 0;
+      try {
+        size = statSync(file).size;
+        if (size <= ledgerMaxBytes()) text = readFileSync(file, 'utf8');
+      } catch (err) {
+        results.push({ file, status: 'unreadable', error: { field: 'file', message: `cannot read ${file}: ${err.code || err.message}` } });
+        continue;
+      }
+      const r = text === null
+        ? { status: 'invalid', error: { field: '', message: `the file is ${(size / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab's is about 20 KB)` } }
+        : engine.verify(text);
+      results.push({ file, ...r });
+    }
+  }
+  const counts = { ok: 0, differs: 0, invalid: 0, unreadable: 0 };
+  for (const r of results) counts[r.status] += 1;
+  if (format === 'json') {
+    process.stdout.write(`${JSON.stringify({ engine_version: engine.version(), counts, ledgers: results }, null, 1)}\n`);
+  } else if (format === 'csv') {
+    const header = ['file', 'status', ...planFields(), 'engine_version', 'engine_version_differs', 'differing_fields', 'timestamp', 'error'];
+    const rows = results.map((r) => [r.file, r.status, ...planFields().map((k) => (r.plan_fields ? r.plan_fields[k] : '')),
+      r.engine_version ? r.engine_version.recorded : '', r.engine_version ? r.engine_version.differs : '',
+      (r.differing_fields || []).join('; '), r.timestamp || '', r.error ? `${r.error.field ? `${r.error.field}: ` : ''}${r.error.message}` : '']);
+    process.stdout.write(`${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);
+  } else {
+    process.stdout.write(`${results.map((r) => lineFor(r.file, r)).join('\n')}\n`);
+  }
+  process.stderr.write(`${results.length} ledger${results.length === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.differs} differ, ${counts.invalid} invalid, ${counts.unreadable} unreadable\n`);
+  return counts.invalid || counts.unreadable ? 2 : counts.differs ? 1 : 0;
+}

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine, loadTrainEngine } from '../../scripts/engine-node.mjs';
+import { loadLedgerEngine, fixtureText } from './ledger-engine.mjs';
 
 const core = await loadEngine();
 const trainer = await loadTrainEngine();
@@ -67,4 +68,32 @@ test('200 random train requests (prediction only, steps 0) and sessions: always 
   const ok = JSON.parse(trainer.train('{"steps":2,"layers":1,"d_model":16,"heads":2,"batch_size":2,"seq_len":8}'));
   assert.equal(ok.steps_done, 2);
   assert.equal(ok.memory.match, true);
+});
+
+// A valid ledger with 1–4 leaves replaced by junk (wrong types, huge numbers, nested junk), sometimes
+// truncated: verify_ledger answers ok / differs / invalid with a named field, never aborts.
+test('400 random mutations of a valid design ledger through verify_ledger: always a status, then it still verifies', async () => {
+  const ledgerEngine = await loadLedgerEngine();
+  const valid = JSON.parse(fixtureText('valid-complete.json'));
+  const leaves = [];
+  const walk = (v, p) => {
+    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, k]);
+    else leaves.push(p);
+  };
+  walk(valid, []);
+  for (let i = 0; i < 400; i++) {
+    const ledger = structuredClone(valid);
+    for (let n = 1 + Math.floor(rand() * 4); n > 0; n--) {
+      const p = pick(leaves);
+      let obj = ledger;
+      for (const k of p.slice(0, -1)) obj = obj[k];
+      obj[p.at(-1)] = pick(junkValues);
+    }
+    let text = JSON.stringify(ledger);
+    if (rand() < 0.1) text = text.slice(0, Math.floor(rand() * text.length));
+    const out = answerIsWellFormed(ledgerEngine.verifyText(text));
+    assert.ok(['ok', 'differs', 'invalid'].includes(out.status), text.slice(0, 200));
+    if (out.status === 'invalid') assert.equal(typeof out.error.field, 'string');
+  }
+  assert.equal(ledgerEngine.verifyLedger(fixtureText('valid-complete.json')).status, 'ok');
 });

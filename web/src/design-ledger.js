@@ -232,11 +232,31 @@ export const LEDGER_MIGRATIONS = {
   },
 };
 
+export const LEDGER_MAX_DEPTH = 32; // as core/facade_ledger.hpp kLedgerMaxDepth
+
+// Deepest nesting of arrays/objects in JSON text, strings skipped; stops counting past `limit`.
+export function nestingDepth(text, limit) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') { depth++; if (depth > deepest && (deepest = depth) > limit) return deepest; }
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
+
 export function readLedger(text) {
   const fail = (field, message) => ({ error: { field, message } });
   if (typeof text !== 'string') return fail('', 'the file could not be read as text');
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > LEDGER_MAX_BYTES) return fail('', `the file is ${(bytes / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab's is about 20 KB)`);
+  if (nestingDepth(text, LEDGER_MAX_DEPTH) > LEDGER_MAX_DEPTH) return fail('', `the file nests arrays or objects more than ${LEDGER_MAX_DEPTH} levels deep; a design ledger nests about 8`);
   let raw;
   try { raw = JSON.parse(text); } catch { return fail('', 'the file is not valid JSON (it may be truncated or not a ledger at all)'); }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('', 'this is not a design ledger: it is not a JSON object');
@@ -253,8 +273,10 @@ export function readLedger(text) {
   }
   const errors = validateLedger(ledger);
   if (errors.length) {
-    const [path, ...rest] = errors[0].split(': ');
-    return fail(path.replace(/^\$\.?/, ''), `${rest.join(': ')}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`);
+    const [where, ...rest] = errors[0].split(': ');
+    const extra = /^unexpected property '(.*)'$/.exec(rest.join(': '));
+    const path = where.replace(/^\$\.?/, '');
+    return fail(extra ? (path ? `${path}.${extra[1]}` : extra[1]) : path, `${rest.join(': ')}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`);
   }
   return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
 }

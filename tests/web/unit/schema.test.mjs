@@ -53,3 +53,28 @@ test('integers and numbers are told apart', () => {
   assert.deepEqual(validate({ type: 'array', items: { enum: [1] } }, [1, 1]), []);
   assert.equal(validate({ type: 'array', items: { enum: [1] } }, [1, 2]).length, 1);
 });
+
+// The design ledger's schema (web/src/schema/design-ledger.schema.json) embeds the lab state's.
+const ledgerSchema = JSON.parse(readFileSync(new URL('../../../web/src/schema/design-ledger.schema.json', import.meta.url), 'utf8'));
+
+test('the design-ledger schema is versioned and requires the course’s common fields and the plan’s fields', () => {
+  assert.equal(ledgerSchema.properties.ledger_schema_version.const, 2);
+  assert.match(ledgerSchema.$id, /design-ledger\/v2$/);
+  const common = ['lab_id', 'predictions', 'knob_settings', 'binding_constraints', 'decisions', 'reflections', 'result_snapshot', 'timestamp', 'ledger_schema_version'];
+  const plan = ['chapter', 'optimizer_chosen', 'precision_chosen', 'gradient_checkpointing', 'final_mfu_pct', 'baseline_mfu_estimate_pct',
+    'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];
+  for (const k of [...common, ...plan, 'engine_version', 'lab_state']) assert.ok(ledgerSchema.required.includes(k), k);
+  assert.equal(ledgerSchema.additionalProperties, false);
+});
+
+test('the design-ledger schema carries the lab state by reference, and the settings by pointer into it', () => {
+  assert.deepEqual(ledgerSchema.properties.lab_state, { $ref: 'lab-state.schema.json' });
+  assert.equal(ledgerSchema.properties.knob_settings.properties.act1.$ref, 'lab-state.schema.json#/properties/config');
+  const text = JSON.stringify(ledgerSchema);
+  for (const key of text.matchAll(/"([a-zA-Z]+)":/g)) {
+    // only keywords validate.js checks (plus annotations), so the page and the tests read it the same way
+    if (['$schema', '$id', 'title', 'description', 'type', 'const', 'enum', 'pattern', 'minimum', 'maximum', 'maxLength', 'properties',
+      'required', 'additionalProperties', 'items', 'maxItems', 'oneOf', '$ref'].includes(key[1])) continue;
+    assert.ok(/^[a-z0-9_]+$/.test(key[1]), `unsupported schema keyword ${key[1]}`);
+  }
+});

@@ -1,0 +1,108 @@
+// `scripts/labctl verify` as an instructor uses it: files and folders, one line per ledger, --json,
+// --csv (the plan's fields and the status per ledger), exit 0 / 1 / 2, and a folder of 200 ledgers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fixtureText, manifest } from './ledger-engine.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = path.join(root, 'tests', 'fixtures', 'ledger');
+const labctl = (args) => spawnSync(path.join(root, 'scripts', 'labctl'), ['verify', ...args], { encoding: 'utf8', timeout: 120000 });
+const withDir = (fn) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'labctl-verify-'));
+  try { return fn(dir); } finally { rmSync(dir, { recursive: true, force: true }); }
+};
+const fx = (name) => path.join(fixtures, name);
+
+test('one line per ledger names its status and, when it differs, the first differing fields', () => {
+  const files = manifest.map((e) => e.file);
+  const r = labctl(files.map(fx));
+  assert.equal(r.status, 2, r.stderr); // some fixtures are invalid
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, files.length);
+  manifest.forEach((e, i) => {
+    assert.match(lines[i], new RegExp(`^${e.expect === 'invalid' ? 'invalid' : e.expect}\\s+${fx(e.file).replace(/[.]/g, '\\.')}`));
+    for (const f of e.differing || []) assert.ok(lines[i].includes(f), lines[i]);
+  });
+  assert.match(lines[files.indexOf('other-engine-version-edited.json')], /engine 0\.0\.9/);
+  const count = (s) => manifest.filter((e) => e.expect === s).length;
+  assert.ok(r.stderr.includes(`${count('ok')} ok, ${count('differs')} differ, ${count('invalid')} invalid, 0 unreadable`), r.stderr);
+});
+
+test('exit 0 when every ledger verifies, 1 when one differs, 2 when one is invalid', () => {
+  assert.equal(labctl([fx('valid-complete.json'), fx('older-version-1.json')]).status, 0);
+  assert.equal(labctl([fx('valid-complete.json'), fx('edited-final-mfu.json')]).status, 1);
+  assert.equal(labctl([fx('edited-final-mfu.json'), fx('truncated.json')]).status, 2);
+});
+
+test('usage errors and unreadable input exit 2 with a message naming the problem', () => {
+  for (const [args, pattern] of [[[], /at least one ledger/], [['--json', '--csv', fx('valid-complete.json')], /one of --json and --csv/],
+    [['--xml', fx('valid-complete.json')], /unknown option --xml/]]) {
+    const r = labctl(args);
+    assert.equal(r.status, 2);
+    assert.match(JSON.parse(r.stdout).error.message, pattern);
+  }
+  const missing = labctl([path.join(fixtures, 'no-such-ledger.json')]);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stdout, /^unreadable .*no-such-ledger\.json .*ENOENT/);
+  withDir((dir) => {
+    const r = labctl([dir]);
+    assert.equal(r.status, 2);
+    assert.match(r.stdout, /no \*\.json files under/);
+  });
+});
+
+test('--json reports every ledger with recorded and recomputed values and the counts', () => {
+  const r = labctl(['--json', fx('valid-complete.json'), fx('edited-final-mfu.json'), fx('foreign-lab.json')]);
+  assert.equal(r.status, 2);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(report.counts, { ok: 1, differs: 1, invalid: 1, unreadable: 0 });
+  const [ok, differs, invalid] = report.ledgers;
+  assert.equal(ok.status, 'ok');
+  const row = differs.fields.find((f) => f.field === 'final_mfu_pct');
+  assert.deepEqual([row.recorded, row.differs], [85, true]);
+  assert.equal(invalid.error.field, 'lab_id');
+  assert.equal(typeof ok.cannot_prove, 'string');
+});
+
+test('--csv has one row per ledger with the plan’s fields and the status, safe for spreadsheets', () => {
+  withDir((dir) => {
+    const evil = JSON.parse(fixtureText('valid-complete.json'));
+    evil.laptop_floor_derivation = '=HYPERLINK("http://example.invalid","x")';
+    writeFileSync(path.join(dir, 'b-evil.json'), JSON.stringify(evil));
+    copyFileSync(fx('valid-complete.json'), path.join(dir, 'a-good.json'));
+    const r = labctl(['--csv', dir]);
+    assert.equal(r.status, 1);
+    const lines = r.stdout.trim().split('\r\n');
+    assert.equal(lines.length, 3);
+    assert.equal(lines[0], 'file,status,chapter,optimizer_chosen,precision_chosen,gradient_checkpointing,final_mfu_pct,' +
+      'baseline_mfu_estimate_pct,laptop_fit_achieved,laptop_minimum_memory_gb,laptop_floor_derivation,engine_version,' +
+      'engine_version_differs,differing_fields,timestamp,error');
+    const good = JSON.parse(fixtureText('valid-complete.json'));
+    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,8,adam,${good.precision_chosen},true,${good.final_mfu_pct},45,false,${good.laptop_minimum_memory_gb},"`));
+    assert.match(lines[2], /,differs,.*,"'=HYPERLINK\(""http:\/\/example\.invalid"",""x""\)",0\.1\.0,false,laptop_floor_derivation,/);
+  });
+});
+
+test('a folder of 200 ledgers (in sub-folders) verifies in seconds', () => {
+  withDir((dir) => {
+    const good = fixtureText('valid-complete.json');
+    const act1 = fixtureText('valid-act1-only.json');
+    for (let i = 0; i < 200; i++) {
+      const sub = path.join(dir, `section-${i % 4}`);
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(path.join(sub, `student-${String(i).padStart(3, '0')}.json`), i % 2 ? good : act1);
+    }
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a ledger, not read');
+    const t0 = performance.now();
+    const r = labctl([dir]);
+    const seconds = (performance.now() - t0) / 1000;
+    assert.equal(r.status, 0, r.stdout.slice(0, 500));
+    assert.equal(r.stdout.trim().split('\n').length, 200);
+    assert.ok(seconds < 20, `took ${seconds.toFixed(1)} s`);
+  });
+});

@@ -1,0 +1,143 @@
+// verify_ledger in the built WASM module and the page's ledger code (web/src/design-ledger.js) on the
+// shared fixtures: both agree with tests/fixtures/ledger/manifest.json, the C++ settings → scenario
+// mapping agrees with web/src/scenario.js, every recorded engine value edited is caught, and hostile
+// input gets a named error while the module keeps answering.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadLedgerEngine, fixtureText, manifest } from './ledger-engine.mjs';
+import { buildDesignLedger, readLedger, validateLedger } from '../../web/src/design-ledger.js';
+import { defaultState, withConfig, withConfig2 } from '../../web/src/store.js';
+import { toScenario, toScenario2, toLaptopScenario, OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, PRECISIONS2,
+  BATCH_SIZES2, DEVICES2 } from '../../web/src/scenario.js';
+
+const engine = await loadLedgerEngine();
+const complete = () => JSON.parse(fixtureText('valid-complete.json'));
+
+// "a.b[2].c" → [container, key] of that value.
+function locate(root, dotted) {
+  const parts = dotted.replace(/\[(\d+)\]/g, '.$1').split('.');
+  let cur = root;
+  for (const p of parts.slice(0, -1)) cur = cur[p];
+  return [cur, parts.at(-1)];
+}
+
+test('the WASM verify_ledger gives every fixture the status, fields and version note its manifest entry says', () => {
+  for (const entry of manifest) {
+    const r = engine.verifyLedger(fixtureText(entry.file));
+    assert.equal(r.status, entry.expect, `${entry.file}: ${r.summary}`);
+    assert.match(r.cannot_prove, /predictions/);
+    if (entry.expect === 'invalid') {
+      assert.equal(r.error.field, entry.field, `${entry.file}: ${r.error.message}`);
+      continue;
+    }
+    assert.deepEqual(r.differing_fields, entry.differing || [], entry.file);
+    assert.equal(r.engine_version.differs, Boolean(entry.engine_version_differs), entry.file);
+    assert.equal(r.migrated_from, entry.migrated_from ?? null, entry.file);
+  }
+});
+
+test('the page reads the same fixtures the engine accepts and refuses the same ones, naming the same field', () => {
+  for (const entry of manifest) {
+    const r = readLedger(fixtureText(entry.file));
+    if (entry.expect === 'invalid') {
+      assert.ok(r.error, `${entry.file} should be refused`);
+      assert.equal(r.error.field, entry.field, `${entry.file}: ${r.error.message}`);
+    } else {
+      assert.equal(r.error, undefined, `${entry.file}: ${r.error && r.error.message}`);
+      assert.deepEqual(validateLedger(r.ledger), []);
+      assert.equal(r.from, entry.migrated_from ?? null);
+    }
+  }
+});
+
+test('a version-1 ledger migrates to a version-2 ledger whose lab state the store accepts, Act 1 kept', () => {
+  const { ledger, from } = readLedger(fixtureText('older-version-1.json'));
+  assert.equal(from, 1);
+  assert.equal(ledger.ledger_schema_version, 2);
+  assert.equal(ledger.lab_state.schema_version, 2);
+  const v1 = JSON.parse(fixtureText('older-version-1.json'));
+  assert.deepEqual(ledger.lab_state.acts.act1.prediction, v1.lab_state.acts.act1.prediction);
+  assert.equal(ledger.lab_state.acts.act1.explored, true);
+  assert.equal(ledger.final_mfu_pct, null);
+});
+
+test('the C++ mapping of recorded settings resolves to the scenarios the page evaluates, for 40 random configurations', () => {
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  for (let i = 0; i < 40; i++) {
+    let s = withConfig(defaultState(), {
+      optimizer: pick(OPTIMIZERS), precision: pick(PRECISIONS), batch_size: pick(BATCH_SIZES), checkpointing: pick(CHECKPOINTING),
+      every_k: 1 + Math.floor(rand() * 48), device: pick(['custom', 'a100-sxm4-40gb', 'rtx4060-laptop-8gb', 'v100-sxm2-32gb']),
+      custom_capacity_gb: 1 + Math.round(rand() * 999 * 100) / 100, replay: rand() < 0.3,
+    });
+    s = withConfig2(s, { precision: pick(PRECISIONS2), batch_size: pick(BATCH_SIZES2), device: pick(DEVICES2), checkpointing: pick(CHECKPOINTING),
+      every_k: 1 + Math.floor(rand() * 48), data_workers: Math.floor(rand() * 17), prefetch: rand() < 0.5,
+      prefetch_depth: 1 + Math.floor(rand() * 8), pinned_memory: rand() < 0.5, replay: rand() < 0.5 });
+    const ledger = buildDesignLedger(s, engine);
+    assert.deepEqual(validateLedger(ledger), []);
+    const r = engine.verifyLedger(JSON.stringify(ledger));
+    assert.equal(r.status, 'ok', `${JSON.stringify(s.config)} ${JSON.stringify(s.config2)}: ${r.summary}`);
+    assert.deepEqual(r.scenarios.act1, engine.evaluate(toScenario(s.config)).scenario);
+    assert.deepEqual(r.scenarios.act2, engine.evaluate(toScenario2(s.config2)).scenario);
+  }
+});
+
+test('the laptop moves are re-computed with the page’s laptop scenario', () => {
+  const ledger = complete();
+  for (const m of ledger.lab_state.acts.act2.laptop.moves) {
+    assert.equal(engine.evaluate(toLaptopScenario(m.config)).memory.peak_bytes, m.peak_bytes);
+  }
+  assert.equal(engine.verifyLedger(JSON.stringify(ledger)).status, 'ok');
+});
+
+test('editing any one recorded engine value of a valid ledger is flagged, naming exactly that field', () => {
+  const base = engine.verifyLedger(fixtureText('valid-complete.json'));
+  assert.equal(base.status, 'ok');
+  let edited = 0;
+  for (const f of base.fields) {
+    const ledger = complete();
+    const [obj, key] = locate(ledger, f.field);
+    const v = obj[key];
+    if (v === null || typeof v === 'object') continue;
+    obj[key] = typeof v === 'boolean' ? !v : typeof v === 'string' ? `${v} (edited)` : Number.isInteger(v) ? v + 1 : v * 1.001;
+    const r = engine.verifyLedger(JSON.stringify(ledger));
+    assert.equal(r.status, 'differs', f.field);
+    assert.deepEqual(r.differing_fields, [f.field]);
+    const row = r.fields.find((x) => x.field === f.field);
+    assert.deepEqual([row.recorded, row.recomputed], [obj[key], v]);
+    edited++;
+  }
+  assert.ok(edited > 50, `only ${edited} values edited`);
+});
+
+test('a changed setting makes the recorded results differ from the re-computation', () => {
+  const ledger = complete();
+  ledger.lab_state.config2.data_workers = 0;
+  const r = engine.verifyLedger(JSON.stringify(ledger));
+  assert.equal(r.status, 'differs');
+  assert.ok(r.differing_fields.includes('knob_settings.act2'));
+  assert.ok(r.differing_fields.includes('result_snapshot.act2.step_seconds'));
+});
+
+test('hostile files get a named error and the module keeps verifying afterwards', () => {
+  const cases = [
+    [`{"lab_id":"lab08-model-train","pad":"${'x'.repeat(20_000_000)}"}`, /20\.0 MB/],
+    [`${'['.repeat(100000)}`, /levels deep/],
+    ['', /not valid JSON/],
+    ['\u0000\u00ff', /not valid JSON/],
+    ['[]', /JSON object/],
+    ['{"lab_id": 8, "ledger_schema_version": 2}', /belongs to no lab/],
+    ['{"lab_id": "lab08-model-train", "ledger_schema_version": 2.5}', /integer/],
+    ['{"lab_id": "lab08-model-train", "ledger_schema_version": 1e400}', /not valid JSON|integer/],
+  ];
+  for (const [text, message] of cases) {
+    const r = engine.verifyLedger(text);
+    assert.equal(r.status, 'invalid');
+    assert.match(r.error.message, message);
+  }
+  const ledger = complete();
+  ledger.lab_state.acts.act2.laptop.moves = Array.from({ length: 201 }, () => ledger.lab_state.acts.act2.laptop.moves[0]);
+  assert.match(engine.verifyLedger(JSON.stringify(ledger)).error.message, /at most 200/);
+  assert.equal(engine.verifyLedger(fixtureText('valid-complete.json')).status, 'ok');
+});

@@ -1,0 +1,115 @@
+// Unit tests for web/src/design-ledger.js: the one ledger builder (against the real WASM engine), the
+// calibration summary and its sentence, the readable text, and reading a ledger back (limits, version,
+// migration, schema). Verification itself is tested in tests/wasm/ledger.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadEngine } from '../../../scripts/engine-node.mjs';
+import { buildDesignLedger, calibrationSummary, ledgerText, readLedger, resolveRefs, validateLedger, LEDGER_SCHEMA_VERSION }
+  from '../../../web/src/design-ledger.js';
+import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
+
+const raw = await loadEngine();
+const engine = {
+  evaluate: (s) => JSON.parse(raw.evaluate(JSON.stringify(s))),
+  solve: (r) => JSON.parse(raw.solve(JSON.stringify(r))),
+  version: () => raw.version(),
+};
+const fixture = (name) => readFileSync(new URL(`../../fixtures/ledger/${name}`, import.meta.url), 'utf8');
+const COMMON = ['lab_id', 'predictions', 'knob_settings', 'binding_constraints', 'decisions', 'reflections', 'result_snapshot', 'timestamp', 'ledger_schema_version'];
+const PLAN = ['chapter', 'optimizer_chosen', 'precision_chosen', 'gradient_checkpointing', 'final_mfu_pct', 'baseline_mfu_estimate_pct',
+  'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];
+
+test('a fresh lab’s ledger validates, with the plan’s fields blank where nothing was reached', () => {
+  const l = buildDesignLedger(defaultState(), engine, { now: new Date('2026-01-02T03:04:05Z') });
+  assert.deepEqual(validateLedger(l), []);
+  for (const k of [...COMMON, ...PLAN, 'engine_version', 'lab_state', 'calibration']) assert.ok(k in l, k);
+  assert.equal(l.ledger_schema_version, LEDGER_SCHEMA_VERSION);
+  assert.equal(l.timestamp, '2026-01-02T03:04:05.000Z');
+  assert.equal(l.engine_version, raw.version());
+  assert.deepEqual([l.final_mfu_pct, l.baseline_mfu_estimate_pct, l.laptop_minimum_memory_gb, l.laptop_floor_derivation], [null, null, null, null]);
+  assert.equal(l.laptop_fit_achieved, false);
+  assert.deepEqual([l.predictions, l.reflections, l.decisions], [[], [], []]);
+  assert.equal(l.result_snapshot.laptop, null);
+  assert.equal(l.calibration.sentence, 'No predictions recorded yet.');
+  assert.equal(l.result_snapshot.act1.peak_bytes, engine.evaluate({ model: 'gpt2-xl', optimizer: 'adam', precision: 'fp32', batch_size: 1,
+    checkpointing: 'none', device: 'h100-sxm-80gb', chapter_replay: false }).memory.peak_bytes);
+});
+
+test('rebuilding a finished lab’s ledger from its own lab state gives the same ledger, byte for byte', () => {
+  const saved = JSON.parse(fixture('valid-complete.json'));
+  const rebuilt = buildDesignLedger(saved.lab_state, engine, { now: new Date(saved.timestamp) });
+  assert.deepEqual(rebuilt, saved);
+  assert.equal(rebuilt.predictions.length, 2);
+  assert.equal(rebuilt.reflections.length, 3);
+  assert.equal(rebuilt.decisions.filter((d) => d.kind === 'laptop_move').length, saved.lab_state.acts.act2.laptop.moves.length);
+  assert.equal(rebuilt.final_mfu_pct, saved.lab_state.acts.act2.design.best.mfu * 100);
+  assert.equal(rebuilt.baseline_mfu_estimate_pct, 45);
+  assert.match(rebuilt.laptop_floor_derivation, /12,460,889,600 B/);
+});
+
+test('the ledger is a snapshot: changing the state afterwards does not change it', () => {
+  const state = JSON.parse(fixture('valid-complete.json')).lab_state;
+  const l = buildDesignLedger(state, engine);
+  state.acts.act2.laptop.moves[0].peak_bytes = 1;
+  state.config.optimizer = 'sgd';
+  assert.notEqual(l.lab_state.acts.act2.laptop.moves[0].peak_bytes, 1);
+  assert.equal(l.lab_state.config.optimizer, l.optimizer_chosen);
+});
+
+test('an engine error while building names the settings it came from', () => {
+  const broken = { ...engine, evaluate: () => ({ error: { field: 'device', message: 'unknown device' } }) };
+  assert.throws(() => buildDesignLedger(defaultState(), broken), /engine \(Act 1 settings\): device: unknown device/);
+});
+
+const withPredictions = (p1, p2) => {
+  let s = defaultState();
+  if (p1) s = withAct1(s, { prediction: { choice: 'a', answered_at: 'x', ...p1 } });
+  if (p2) s = withAct2(s, { prediction: { choice: 'a', answered_at: 'x', scenario: s.config2, ...p2 } });
+  return s;
+};
+
+test('the calibration sentence says which way and how far each prediction was off', () => {
+  let c = calibrationSummary(withPredictions({ predicted_bytes: 4e9, truth_bytes: 12e9, error_ratio: 3, direction: 'under' },
+    { predicted_mfu: 0.45, truth_mfu: 0.1, error_ratio: 4.5, direction: 'over' }));
+  assert.equal(c.sentence, 'You under-estimated memory by about 3.0× and over-estimated MFU by about 4.5×.');
+  assert.equal(c.items[0].phrase, `${c.items[0].quantity}: you said 4.00 GB, the engine says 12.00 GB (3.0× too low).`);
+  assert.match(c.items[1].phrase, /you said 45\.0%, the engine says 10\.0% \(4\.5× too high\)/);
+  c = calibrationSummary(withPredictions({ predicted_bytes: 0, truth_bytes: 12e9, error_ratio: null, direction: 'zero' }, null));
+  assert.equal(c.sentence, 'You expected no extra memory at all.');
+  c = calibrationSummary(withPredictions(null, { predicted_mfu: 0.1, truth_mfu: 0.101, error_ratio: 1.01, direction: 'exact' }));
+  assert.equal(c.sentence, 'You were spot on about MFU.');
+  assert.equal(c.items.length, 1);
+});
+
+test('the readable summary states the predictions, each laptop move and the floor in words a report can use', () => {
+  const l = JSON.parse(fixture('valid-complete.json'));
+  const text = ledgerText(l);
+  assert.ok(text.startsWith('Lab 08 (Model Training): design ledger'));
+  assert.ok(text.includes(`Calibration: ${l.calibration.sentence}`));
+  assert.match(text, /precision → pure FP16: peak [0-9.]+ GB, fits, but cannot train \(updates stall\)/);
+  assert.match(text, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\. Floor 13\.75 GB/);
+  assert.match(text, /Design challenge: best MFU [0-9.]+%/);
+  assert.match(ledgerText(buildDesignLedger(defaultState(), engine)), /Laptop challenge: not started\.[\s\S]*Reflections\n- none yet/);
+});
+
+test('schema references resolve to the lab-state schema, and an unknown reference is an error', () => {
+  const docs = { 'x.json': { properties: { a: { const: 1 } } } };
+  assert.deepEqual(resolveRefs({ items: { $ref: 'x.json#/properties/a' } }, docs), { items: { const: 1 } });
+  assert.throws(() => resolveRefs({ $ref: 'y.json' }, docs), /unresolved schema reference y\.json/);
+});
+
+test('reading a ledger refuses oversized, non-JSON, foreign, future and damaged files with the field named', () => {
+  const big = readLedger(`{"a":"${'x'.repeat(2_000_000)}"}`);
+  assert.match(big.error.message, /2\.0 MB; a design ledger is at most 1 MiB/);
+  assert.equal(readLedger('{"lab_id":').error.field, '');
+  assert.match(readLedger('[1]').error.message, /not a JSON object/);
+  assert.match(readLedger('{"lab_id":"lab09-x","ledger_schema_version":2}').error.message, /belongs to 'lab09-x'/);
+  assert.match(readLedger('{"lab_id":"lab08-model-train","ledger_schema_version":9}').error.message, /newer version/);
+  const v1 = JSON.parse(fixture('older-version-1.json'));
+  delete v1.knob_settings;
+  assert.match(readLedger(JSON.stringify(v1)).error.message, /could not be migrated/);
+  const wrong = JSON.parse(fixture('valid-complete.json'));
+  wrong.lab_state.acts.act2.laptop.moves[0].fits = 'yes';
+  assert.deepEqual(readLedger(JSON.stringify(wrong)).error, { field: 'lab_state.acts.act2.laptop.moves[0].fits', message: 'must be of type boolean' });
+});
