@@ -146,6 +146,7 @@ EagerActivations eager_activations(const Scenario& s) {
     const std::int64_t mlp_w = m.mlp == MlpKind::gelu ? mul(2, h, f) : mul(3, h, f);
     e.weight_cache_per_layer_bytes = mul(2, add(mul(4, h, h), mlp_w));
     e.weight_cache_model_bytes = mul(2, m.vocab, h);
+    e.weight_cache_attention_in_bytes = mul(2, 3, h, h);
     e.weight_cache_bytes = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.weight_cache_model_bytes);
     if (m.biases) {
       const std::int64_t mlp_b = m.mlp == MlpKind::gelu ? add(f, h) : add(f, f, h);

@@ -25,6 +25,7 @@ struct EagerActivations {
   // autocast only: 16-bit copies of every matmul weight, saved by the linears that use them.
   std::int64_t weight_cache_per_layer_bytes = 0;
   std::int64_t weight_cache_model_bytes = 0;  // the head's copy
+  std::int64_t weight_cache_attention_in_bytes = 0;  // one block's q/k/v weight copies
   std::int64_t weight_cache_bytes = 0;
   std::int64_t bias_cache_bytes = 0;     // autocast's copies of biases: cached, never saved
   std::int64_t input_bytes = 0;          // token ids and targets (int64), saved by embedding and loss

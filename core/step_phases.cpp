@@ -18,6 +18,7 @@ struct Shapes {
   std::int64_t largest = 0;        // elements of the largest one
   std::int64_t layer_params = 0;   // elements of one block
   std::int64_t top_params = 0;     // head + final norm (their gradients appear first in backward)
+  std::int64_t after_attention_params = 0;
 };
 
 // Parameter tensors of the eager code: GPT-2 style fuses q/k/v (one Linear); Llama style has four.
@@ -33,6 +34,12 @@ Shapes shapes_of(const TransformerSpec& m) {
   s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
   s.layer_params = p.per_layer;
   s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
+  // Block parameters whose gradients exist when backward reaches the attention core: the MLP,
+  // norm_2 and the output projection.
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.biases ? 1 : 0;
+  const std::int64_t mlp = m.mlp == MlpKind::gelu ? add(mul(2, d, f), mul(add(f, d), bias))
+                                                  : add(mul(3, d, f), mul(add(f, f, d), bias));
+  s.after_attention_params = add(mlp, p.final_norm, mul(d, d), mul(d, bias));
   return s;
 }
 
@@ -103,6 +110,22 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     r.timeline.push_back(f);
   } else {
     // The saved tensors, split where backward releases them; token ids and targets are inputs.
+    // Block i's saved tensors still held at its attention core's backward: everything up to the
+    // softmax (or SDPA) — the norm, the q/k/v inputs, q and k, the mask, the softmax output.
+    std::int64_t attention_held = 0;
+    for (const auto& it : e.per_layer) {
+      const std::string& op = it.op;
+      if (op == "layer.ln_1" || op == "layer.norm_1" || op == "layer.attn.qkv" || op == "layer.attn.q" ||
+          op == "layer.attn.k" || op == "layer.attn.v" || op == "layer.attn.scores" || op == "layer.attn.mask" ||
+          op == "layer.attn.softmax" || op == "layer.attn.sdpa")
+        attention_held = add(attention_held, it.bytes);
+    }
+    // The core's own gradients: softmax backward holds the gradient of its output and writes the
+    // gradient of its input, both in the softmax's type (a*s^2*b each). SDPA's backward writes dq,
+    // dk, dv and holds the output's gradient, plus flash-attention's FP32 dq accumulator (approximate).
+    const std::int64_t scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
+    const std::int64_t attention_core = s.flash_attention ? add(mul(4, e.linear_element_bytes, sbh), mul(4, sbh))
+                                                          : mul(2, e.score_element_bytes, scores);
     std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
     for (const auto& it : e.model)
       if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
@@ -128,11 +151,24 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
         PhaseBytes bl = base("backward.layer");
         bl.phase += "." + std::to_string(i);
         bl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
-        bl.autocast_cache = add(e.weight_cache_model_bytes, mul(i + 1, e.weight_cache_per_layer_bytes));
-        bl.gradients = std::max(bl.gradients, mul(add(sh.top_params, mul(m.layers - 1 - i, sh.layer_params)), pe));
+        // The head's weight copy went with the head's backward; block i still holds all of its own.
+        bl.autocast_cache = mul(i + 1, e.weight_cache_per_layer_bytes);
+        const std::int64_t grads_above = mul(add(sh.top_params, mul(m.layers - 1 - i, sh.layer_params)), pe);
+        bl.gradients = std::max(bl.gradients, grads_above);
         bl.logits = e.logits_bytes;
         bl.transient = mul(2, e.residual_element_bytes, sbh);
         r.timeline.push_back(bl);
+        // Inside block i, at the attention core's backward (softmax backward, or SDPA's): the MLP,
+        // the output projection, norm_2 and att @ v have released what they saved and left their
+        // gradients; the q/k/v weight copies are still held; the residual-stream gradient and v's
+        // gradient wait (autograd runs later-created nodes first) while the core's gradients exist.
+        PhaseBytes at = bl;
+        at.phase = "backward.layer." + std::to_string(i) + ".attention";
+        at.activations = add(embedding, mul(i, e.per_layer_bytes), attention_held);
+        at.autocast_cache = add(mul(i, e.weight_cache_per_layer_bytes), e.weight_cache_attention_in_bytes);
+        at.gradients = std::max(base("").gradients, add(grads_above, mul(sh.after_attention_params, pe)));
+        at.transient = add(mul(e.residual_element_bytes, sbh), mul(e.linear_element_bytes, sbh), attention_core);
+        r.timeline.push_back(at);
       }
       PhaseBytes be = base("backward_end");
       be.gradients = G;

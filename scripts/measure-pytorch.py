@@ -242,9 +242,22 @@ def measure(c):
     step_timeline(model, opt, c, idx, tgt)
     steady = step_timeline(model, opt, c, idx, tgt)
     params = sum(p.numel() for p in model.parameters())
-    return {"config": {k: v for k, v in c.items() if not k.startswith("_")}, "parameters": params,
+    return {"config": c, "scenario": scenario_of(c), "parameters": params,
             "saved_bytes_by_op": dict(sorted(by_op.items())), "saved_bytes_total": sum(by_op.values()),
             "saved_scalar_tensors": scalars, "first_step": first, "steady_step": steady}
+
+
+def scenario_of(c):
+    """The lab's scenario for this measurement (README "Scenario format"; framework "pytorch")."""
+    gpt2 = c["arch"] == "gpt2"
+    model = {"layers": c["layers"], "hidden": c["hidden"], "heads": c["heads"], "vocab": c["vocab"],
+             "context": c["context"], "mlp_hidden": c["mlp_hidden"], "tied_head": c["tied_head"],
+             "learned_positions": gpt2, "biases": gpt2, "mlp": "gelu" if gpt2 else "swiglu",
+             "norm": "layernorm" if gpt2 else "rmsnorm"}
+    return {"model": model, "framework": "pytorch", "pytorch_build": "cpu-1.13", "precision": c["precision"],
+            "optimizer": "adam" if c["optimizer"] == "adamw" else c["optimizer"], "optimizer_impl": c["optimizer_impl"],
+            "zero_grad": c["zero_grad"], "batch_size": c["batch_size"], "seq_len": c["seq_len"],
+            "dropout": c.get("dropout_p", 0.0) > 0, "reserve_bytes": 0}
 
 
 def configs():
@@ -259,11 +272,18 @@ def configs():
         ("llama", llama, 3, 128, 8, 96, 1, "fp32", "adam", "foreach"),
         ("llama", {**llama, "tied_head": True}, 2, 96, 6, 64, 2, "fp32", "sgd", "per_parameter"),
         ("llama", llama, 2, 64, 4, 128, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("gpt2", gpt2, 4, 64, 4, 16, 4, "fp32", "adamw", "foreach"),
+        ("gpt2", {**gpt2, "tied_head": False}, 1, 192, 6, 128, 1, "autocast_bf16", "sgd", "per_parameter"),
+        ("llama", {**llama, "context": 256}, 4, 32, 2, 256, 1, "fp32", "momentum", "per_parameter"),
+        ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 8, "autocast_bf16", "adam", "foreach"),
+        ("gpt2", {**gpt2, "vocab": 4096, "context": 256}, 2, 128, 4, 256, 2, "fp32", "adamw", "per_parameter"),
+        ("llama", {**llama, "context": 512}, 2, 128, 8, 512, 1, "autocast_bf16", "adamw", "per_parameter"),
     ]
-    for arch, base, L, d, a, s, b, prec, opt, impl in grid:
+    for i, (arch, base, L, d, a, s, b, prec, opt, impl) in enumerate(grid):
         f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8
         yield {**base, "layers": L, "hidden": d, "heads": a, "mlp_hidden": f, "seq_len": s, "batch_size": b,
-               "precision": prec, "optimizer": opt, "optimizer_impl": impl, "zero_grad": "set_to_none"}
+               "precision": prec, "optimizer": opt, "optimizer_impl": impl,
+               "zero_grad": "zero" if i % 5 == 4 else "set_to_none"}
 
 
 def main():
@@ -271,15 +291,22 @@ def main():
     os.makedirs(out, exist_ok=True)
     torch.set_num_threads(1)
     only = os.environ.get("MEASURE_ONLY")
+    names = []
     for i, c in enumerate(configs()):
         if only is not None and int(only) != i: continue
         r = measure(c)
         r["torch_version"], r["device"] = torch.__version__, "cpu"
+        r["regenerate"] = "scripts/measure-pytorch.py (Debian bookworm python3-torch, CPU); see README"
         name = f"{i:02d}-{c['arch']}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
         with open(os.path.join(out, name), "w") as fh:
             json.dump(r, fh, indent=1)
             fh.write("\n")
+        names.append(name)
         print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"])
+    if only is None:
+        with open(os.path.join(out, "manifest.json"), "w") as fh:
+            json.dump(names, fh, indent=1)
+            fh.write("\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+// Reads tests/fixtures/pytorch (written by scripts/measure-pytorch.py; the manifest lists the files)
+// for the eager-activation and step-phase tests. Test-only I/O: the core itself reads no files.
+#pragma once
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+namespace test_fixtures {
+
+inline std::string fixture_dir() {
+  std::string here = __FILE__;  // <repo>/tests/core/pytorch_fixtures.hpp (CMake passes absolute paths)
+  return here.substr(0, here.rfind("/tests/core/")) + "/tests/fixtures/pytorch/";
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f.good()) return nullptr;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return nlohmann::json::parse(ss.str(), nullptr, false);
+}
+
+// (file name, fixture) for every file the manifest lists; empty when the directory is missing.
+inline std::vector<std::pair<std::string, nlohmann::json>> pytorch_fixtures() {
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  const nlohmann::json manifest = read_json(fixture_dir() + "manifest.json");
+  if (!manifest.is_array()) return out;
+  for (const auto& name : manifest) out.emplace_back(name.get<std::string>(), read_json(fixture_dir() + name.get<std::string>()));
+  return out;
+}
+
+}  // namespace test_fixtures
