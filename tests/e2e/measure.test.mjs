@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { loadTrainEngine } from '../../scripts/engine-node.mjs';
 import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
-import { trainRequest, DEFAULT_SETTINGS } from '../../web/src/measure-model.js';
+import { trainRequest, DEFAULT_SETTINGS, phaseWords } from '../../web/src/measure-model.js';
 import { stallRequests } from '../../web/src/stall-model.js';
 import { formatSmallBytes } from '../../web/src/format.js';
 
@@ -55,7 +55,7 @@ test('the panel opens from the act navigation, and only then loads its code, the
   await openLab(page, `${srv.origin}/`);
   assert.ok(requested.some((u) => /lab_core-.*\.wasm$/.test(u)));
   assert.ok(!requested.some((u) => /measure-|engine-worker|lab_train/.test(u)), requested.join('\n'));
-  assert.match(await page.locator('.act-nav').textContent(), /Act 2: The MFU gap \(coming soon\)/);
+  assert.match(await page.locator('.act-nav').textContent(), /Act 2: The MFU gap/);
   await page.locator('.act-nav a', { hasText: 'Measure it' }).click();
   await page.waitForSelector('.act--measure');
   assert.match(page.url(), /\?act=measure/);
@@ -100,7 +100,9 @@ test('a short run advances its progress and shows the engine’s losses and byte
   // The prediction shown is the page's ledger (lab_core's exact inventory mode), not the run's own report.
   assert.match(await page.locator('.bytes-chart').getAttribute('aria-label'), /memory ledger predicted/);
   // The timeline marks the engine's peak and phase; the summary compares it with the sum of maxima.
-  assert.equal(await page.locator('.peak-label').textContent(), `peak ${formatSmallBytes(measured.peak_bytes)} at ${measured.peak_phase}`);
+  // …in words a student reads ("layer 2’s MLP down-projection, backward"), not the engine's phase id.
+  assert.equal(await page.locator('.peak-label').textContent(), `peak ${formatSmallBytes(measured.peak_bytes)}: ${phaseWords(measured.peak_phase)}`);
+  assert.doesNotMatch(await page.locator('.peak-label').textContent(), /\b(fwd|bwd|rec)\./);
   const sum = Object.values(measured.max_by_category).reduce((a, b) => a + b, 0);
   assert.ok((await page.locator('.timeline-chart').getAttribute('aria-label')).includes(`less than ${formatSmallBytes(sum)}`));
   // Speed: the engine measured a peak and the MFU shown is model FLOP/s over it.
@@ -125,6 +127,15 @@ test('the page stays responsive during a long run, and Cancel stops it between s
   await choose('batch_size', 16);
   await choose('seq_len', 64);
   await choose('steps', 320);
+  // What the status line says, and the speed cards, each time the bar moves.
+  await page.evaluate(() => {
+    window.__seen = [];
+    const el = document.querySelector('.run-status:not(.run-status--stall)');
+    new MutationObserver(() => window.__seen.push({
+      done: Number(el.dataset.done), text: el.querySelector('.run-status__text').textContent,
+      live: document.querySelector('.speed')?.dataset.live, step: document.querySelector('.speed__row[data-key="seconds_per_step"] dd')?.dataset.value,
+    })).observe(el, { attributes: true, attributeFilter: ['data-done'] });
+  });
   await page.getByRole('button', { name: 'Run', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => Number(document.querySelector('.run-status:not(.run-status--stall)').dataset.done) >= 2, null, { timeout: 60000 });
@@ -144,8 +155,18 @@ test('the page stays responsive during a long run, and Cancel stops it between s
   await page.keyboard.press('ArrowDown');
   assert.equal(await page.locator('[data-control="learning_rate"] select').inputValue(), '0.01');
   assert.equal(await runStatus().getAttribute('data-state'), 'running');
+  await page.waitForFunction(() => window.__seen.length >= 4, null, { timeout: 60000 });
+  await page.waitForTimeout(300); // one more frame, so the speed cards have followed the last chunk
   await runStatus().getByRole('button', { name: 'Cancel' }).click();
   await waitState('train', ['cancelled'], 15000);
+  // The text never lags the bar: each time the bar moved, the line named the same step.
+  const seen = await page.evaluate(() => window.__seen);
+  for (const s of seen.filter((x) => /^Step /.test(x.text))) assert.equal(s.text, `Step ${s.done} of 320`, JSON.stringify(s));
+  assert.ok(seen.filter((x) => /^Step /.test(x.text)).length >= 3, JSON.stringify(seen));
+  // The speed cards follow the run (live, and not frozen at the first chunk's figures).
+  const live = seen.filter((x) => x.live === 'true').map((x) => x.step);
+  assert.ok(new Set(live).size >= 2, `speed cards while running: ${JSON.stringify(live)}`);
+  assert.equal(await page.locator('.speed').getAttribute('data-live'), 'false');
   const text = await runStatus().locator('.run-status__text').textContent();
   const n = Number(/^Cancelled after (\d+) of 320 steps\.$/.exec(text)?.[1]);
   assert.ok(n >= 2 && n < 320, text);
@@ -239,4 +260,42 @@ test('when the fused-multiply-add build cannot be loaded the worker falls back t
     assert.deepEqual(losses, report.losses);
     assert.deepEqual(w.problems.foreignRequests, []);
   } finally { await b.close(); }
+});
+
+test('a diverged pure-FP16 run is marked where its loss stopped being a number, not drawn as a lone dot with a floating label', async () => {
+  await page.locator('[data-control="precision"] input[value="fp16"]').check();
+  await page.locator('[data-control="optimizer"] input[value="adam"]').check();
+  await choose('learning_rate', 0.03);
+  await choose('batch_size', 4);
+  await choose('seq_len', 32);
+  await choose('steps', 20);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitState('train', ['done', 'error']);
+  const report = nodeTrain(trainRequest({ ...DEFAULT_SETTINGS, precision: 'fp16', optimizer: 'adam', learning_rate: 0.03, batch_size: 4, seq_len: 32, steps: 20 }));
+  const bad = report.losses.findIndex((x) => x === null || !Number.isFinite(x));
+  assert.ok(bad >= 1, 'this request diverges in the engine');
+  const chart = page.locator('.act--measure section.panel').nth(1).locator('svg.line-chart');
+  assert.equal(await chart.locator('.break--loss text').textContent(), `loss: not a number from step ${bad + 1} (diverged)`);
+  assert.equal(await chart.locator('.line-label--loss').count(), 0, 'no label floating in the right-hand column');
+  assert.match(await chart.getAttribute('aria-label'), /diverged/);
+});
+
+test('Measure it at 390 px in the dark scheme: axe finds no violations before and after a run', async () => {
+  const phone = await launch({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  try {
+    const w = await watchedPage(phone.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure`);
+    await w.page.waitForSelector('.act--measure');
+    let v = await axeViolations(w.page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    await w.page.locator('[data-control="steps"] select').selectOption('10');
+    await w.page.getByRole('button', { name: 'Run', exact: true }).click();
+    await w.page.waitForSelector('.run-status:not(.run-status--stall)[data-state="done"]', { timeout: 60000 });
+    await w.page.locator('.act--measure .twin summary').first().click();
+    v = await axeViolations(w.page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    const sideways = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(sideways <= 0, `page scrolls sideways by ${sideways}px`);
+    assert.deepEqual(w.problems.consoleErrors, []);
+  } finally { await phone.close(); }
 });
