@@ -78,6 +78,7 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   // clone(grad) at the first step, which is the optimizer state itself.
 
   const bool train = k.mode == StepMode::train;
+  const bool t_autocast = is_autocast(s.precision);
   const bool steady = k.step == StepKind::steady && train;
   const std::int64_t sb = mul(s.seq_len, s.batch_size), sbh = mul(sb, m.hidden);
   const std::int64_t bsv = mul(sb, m.vocab);
@@ -105,8 +106,8 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     const std::int64_t attn = s.flash_attention ? mul(4, e.linear_element_bytes, sbh)
                                                 : add(mul(3, e.linear_element_bytes, sbh), mul(2, e.score_element_bytes, scores));
     const std::int64_t mlp = mul(m.mlp == MlpKind::gelu ? 2 : 3, e.linear_element_bytes, sb, m.mlp_hidden);
-    f.transient = add(mul(2, e.residual_element_bytes, sbh), std::max(attn, mlp));
-    f.logits = std::max<std::int64_t>(0, e.logits_bytes - f.transient);
+    f.transient = std::max(add(mul(2, e.residual_element_bytes, sbh), std::max(attn, mlp)),
+                           add(mul(e.residual_element_bytes, sbh), e.logits_bytes));  // the head's output
     r.timeline.push_back(f);
   } else {
     // The saved tensors, split where backward releases them; token ids and targets are inputs.
@@ -156,7 +157,11 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
         const std::int64_t grads_above = mul(add(sh.top_params, mul(m.layers - 1 - i, sh.layer_params)), pe);
         bl.gradients = std::max(bl.gradients, grads_above);
         bl.logits = e.logits_bytes;
-        bl.transient = mul(2, e.residual_element_bytes, sbh);
+        // At the block's first op (the MLP's down projection): the residual-stream gradient (and its
+        // 16-bit cast under autocast), the gradient of the projection's input (s*b*f) and of its
+        // weight (f*d, in the weight copy's 16-bit type under autocast, before AccumulateGrad stores it).
+        bl.transient = add(mul(e.residual_element_bytes, sbh), t_autocast ? mul(2, sbh) : 0,
+                           mul(e.linear_element_bytes, sb, m.mlp_hidden), mul(m.hidden, m.mlp_hidden, t_autocast ? 2 : pe));
         r.timeline.push_back(bl);
         // Inside block i, at the attention core's backward (softmax backward, or SDPA's): the MLP,
         // the output projection, norm_2 and att @ v have released what they saved and left their

@@ -34,8 +34,12 @@ TEST_CASE("every measured step's peak is predicted within 1%, first and steady s
       CAPTURE(measured);
       CAPTURE(p.peak_phase);
       CAPTURE(fx[std::string(step) + "_step"]["peak_phase"].get<std::string>());
-      if (getenv("H13_DEBUG")) MESSAGE(name << " " << step << " pred " << p.allocator_peak_bytes << " meas " << measured << " err " << error << " " << p.peak_phase << " vs " << fx[std::string(step) + "_step"]["peak_phase"].get<std::string>());
-      CHECK(std::fabs(error) <= 0.01);
+      CHECK(std::fabs(error) <= 0.01);  // the issue's tolerance; all are within 0.02% today
+      // The measured phase is "forward", "backward" or "optimizer_step"; ours names the moment.
+      const std::string measured_phase = fx[std::string(step) + "_step"]["peak_phase"];
+      const std::string ours = p.peak_phase.find("backward") != std::string::npos ? "backward"
+                               : p.peak_phase == "forward_end" ? "forward" : p.peak_phase;
+      CHECK(ours == measured_phase);
     }
   }
 }
