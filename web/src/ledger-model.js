@@ -89,7 +89,7 @@ export function bannerFor(result, deviceName, units = 'gb') {
   const facts = scenarioFacts(result);
   const staticAll = m.static_bytes + m.components.reserve;
   const withReserve = [{ label: 'static memory', bytes: m.static_bytes }, { label: 'framework reserve', bytes: m.components.reserve }].filter((t) => t.bytes > 0);
-  const staticSum = sumText(withReserve, units, staticAll);
+  const staticSum = withReserve.length > 1 ? sumText(withReserve, units, staticAll) : `static memory (${f(staticAll)})`;
   const kind = m.binding.kind;
   const state = fitState(m);
   let title;
@@ -105,7 +105,7 @@ export function bannerFor(result, deviceName, units = 'gb') {
       + `${f(m.usable_device_bytes)} usable on the ${deviceName}, before a single activation is stored. A smaller batch or checkpointing cannot fix this.`;
   } else {
     title = 'Out of memory: activations bind';
-    text = `${staticSum} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `
+    text = `${staticSum.charAt(0).toUpperCase()}${staticSum.slice(1)} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `
       + `activations, logits and transients need ${f(m.peak_bytes - staticAll)} more at the peak.`;
   }
   const invalid = m.numerically_valid ? null

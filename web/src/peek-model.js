@@ -42,7 +42,7 @@ export function peekLines(result, units = 'gb', { withoutCheckpointing = null } 
   const e = d.element_bytes;
   const lines = [];
   lines.push({ key: 'symbols', label: 'Symbols', op: '', value: '',
-    formula: `N = ${formatInt(N)} parameters; L = ${md.layers} layers, h = ${formatInt(md.hidden)}, a = ${md.heads} heads; s = ${formatInt(sc.seq_len)} tokens, b = ${sc.batch_size} sequences; e = ${e} B per activation element; W, M, G, O = bytes per parameter of the weights, FP32 master copy, gradients and optimizer state.` });
+    formula: `N = ${formatInt(N)} parameters; L = ${md.layers} layers, h = ${formatInt(md.hidden)}, a = ${md.heads} heads; s = ${formatInt(sc.seq_len)} tokens, b = ${sc.batch_size} sequence${sc.batch_size === 1 ? '' : 's'} per batch; e = ${e} B per activation element; W, M, G, O = bytes per parameter of the weights, FP32 master copy, gradients and optimizer state.` });
   lines.push({ key: 'static', label: 'Static', op: '=', value: f(m.static_bytes),
     formula: `N × (W + M + G + O) = ${formatInt(N)} × (${bp.weights} + ${bp.master_weights} + ${bp.gradients} + ${bp.optimizer_state}) B = ${formatInt(N)} × ${bp.static} B` });
   const vec = m.optimizer_vectors;

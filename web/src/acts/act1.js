@@ -199,6 +199,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const overlay = a1.revealed && a1.prediction ? {
       predicted_bytes: a1.prediction.predicted_bytes,
       predicted_label: `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)} extra (for FP32)`,
+      predicted_short: `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)}`,
       gap_bytes: results.adam.memory.static_bytes - results.sgd.memory.static_bytes,
     } : null;
     chart.update(ledger, { units: u, deviceName, summary: sentence, overlay });
@@ -274,7 +275,7 @@ export function mount({ root, engine, store, flags, announce }) {
       { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
       { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
     ] : []);
-    setText(done, a.completed ? 'Act 1 complete. Your answers are saved with your progress; Act 2 (the MFU gap) arrives in a later version of the lab.' : '');
+    replaceChildren(done, a.completed ? ['Act 1 complete. Your answers are saved with your progress. Next: ', h('a', { href: '?act=2', text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 
   function render(state) {

@@ -120,7 +120,6 @@ export class LedgerChart {
 
     const bw = x.bandwidth();
     const fill = (c) => `url(#${c.fits ? this.dotsId : this.hatchId})`;
-    const hiddenNote = model.hidden.length ? ' (all parts)' : '';
     cols.each(function drawColumn(c) {
       const g = select(this);
       const state = c.state || (c.fits ? 'ok' : 'oom');
@@ -168,8 +167,10 @@ export class LedgerChart {
       let y1 = top - 8;
       if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
       const y2 = y1 - span;
+      // With parts hidden the peak still counts them, and says so.
+      const hiddenNote = model.hidden.length && wide ? ' (all parts)' : ''; // narrow: no room; the legend says it
       const peakText = `${formatBytes(c.peak_bytes, units)} peak${hiddenNote}`;
-      set(g.select('text.col-total'), { x: mid, y: r(y2), 'font-size': !wide && peakText.length * CHAR_PX > bw + 24 ? 10 : null }, peakText);
+      set(g.select('text.col-total'), { x: mid, y: r(y2), class: wide ? 'col-total' : 'col-total col-total--narrow' }, peakText);
       set(g.select('text.col-over'), { x: mid, y: r(y1) }, flag);
       set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : NARROW_NAMES[c.optimizer] || c.label);
       set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
@@ -203,9 +204,10 @@ export class LedgerChart {
     const base = r(y(m.y0));
     const realTop = r(y(v.y1));
     const guessTop = r(y(m.y0 + overlay.predicted_bytes));
+    const wide = W >= WIDE;
     const rows = [
-      { key: 'guess', x: x1 + 8, top: guessTop, text: `your prediction: ${overlay.predicted_label}` },
-      { key: 'real', x: x1, top: realTop, text: `Adam’s real extra over SGD here: ${formatBytes(overlay.gap_bytes, units)}` },
+      { key: 'guess', x: x1 + 8, top: guessTop, text: wide ? `your prediction: ${overlay.predicted_label}` : `your prediction: ${overlay.predicted_short || overlay.predicted_label}` },
+      { key: 'real', x: x1, top: realTop, text: `${wide ? 'Adam’s real extra over SGD here' : 'Adam − SGD here'}: ${formatBytes(overlay.gap_bytes, units)}` },
     ];
     const g = this.gOverlay.selectAll('g.bracket').data(rows, (d) => d.key).join((enter) => {
       const e = enter.append('g');
@@ -229,7 +231,7 @@ export class LedgerChart {
     key.attr('class', (d) => `overlay-key overlay-key--${d.key}`);
     key.select('line').attr('x1', M.left).attr('x2', M.left + 18).attr('y1', (d, i) => keyTop + i * 16 - 4).attr('y2', (d, i) => keyTop + i * 16 - 4);
     key.select('text').attr('x', M.left + 24).attr('y', (d, i) => keyTop + i * 16)
-      .attr('font-size', (d) => (d.text.length * CHAR_PX > W - M.left - 30 ? 10 : null)).text((d) => d.text);
+      .attr('class', (d) => (d.text.length * CHAR_PX > W - M.left - 30 ? 'overlay-label overlay-label--small' : 'overlay-label')).text((d) => d.text);
   }
 
   reset() {

@@ -44,7 +44,7 @@ export class OptimizerTable {
   update(fp32, current, { units = 'gb', precision }) {
     const f = (b) => formatBytes(b, units);
     const unit = fp32.sgd.memory.components.weights;
-    this.caption.textContent = `Optimizer memory for GPT-2 XL. Multiples are of the FP32 weights (W = ${f(unit)}, ${unitOf(units).label}). Step counts are the chapter's (${CONVERGENCE.source}).`;
+    this.caption.textContent = `Optimizer memory for GPT-2 XL, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`;
     replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
     // data-label: the column's name, shown before each value when a phone reflows the rows.
     const at = `Static incl. gradients at ${LABELS.precision[precision]}`;
