@@ -219,6 +219,20 @@ export function ledgerText(ledger, units = 'gb') {
   return lines.join('\n');
 }
 
+// ---- The verification table (verify_ledger's answer → rows): differing rows first, values exact.
+const exact = (v) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+export function verificationRows(result) {
+  const rows = (result.fields || []).map((f) => ({ key: f.field, label: f.label, field: f.field, differs: f.differs,
+    recorded: exact(f.recorded), recomputed: exact(f.recomputed) }));
+  return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
+}
+
+export function verificationHeadline(result) {
+  if (result.status === 'ok') return `✓ Verified: all ${result.checked} engine values in this ledger re-computed identically.`;
+  if (result.status === 'differs') return `✕ ${result.differing} of ${result.checked} engine values differ from the re-computation: ${result.cause}.`;
+  return `✕ This file cannot be used: ${result.error.field ? `${result.error.field}: ` : ''}${result.error.message}.`;
+}
+
 // ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
 // { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
 export const LEDGER_MIGRATIONS = {

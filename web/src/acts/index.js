@@ -38,6 +38,7 @@ export const ACTS = [
     status: (state) => (state.acts.act2.completed ? ' (complete)' : state.acts.act2.prediction ? ' (in progress)' : '') },
   { id: 'measure', nav: 'Measure it', shortTitle: 'Measure it', progress: false,
     mount: lazyMount(() => import('./measure.js'), 'the “Measure it” panel') },
+  { id: 'ledger', nav: 'Design ledger', shortTitle: 'Design ledger', progress: false, mount: lazyMount(() => import('./ledger-panel.js'), 'the design ledger') },
 ];
 
 export const availableActs = () => ACTS.filter((a) => a.mount).map((a) => a.id);

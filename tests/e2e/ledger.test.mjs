@@ -1,0 +1,161 @@
+// The design-ledger panel in Chromium (?act=ledger): export (download, clipboard, readable summary) →
+// import round trip verified by the engine, an edited number flagged, garbage refused with progress
+// intact, continue from a ledger, drag and drop, keyboard only, and axe-core in light and dark.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
+import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
+
+const KEY = 'lab08-model-train/state';
+const finished = JSON.parse(fixtureText('valid-complete.json'));
+let srv;
+let engine;
+before(async () => { srv = await startServer(); engine = await loadLedgerEngine(); });
+after(async () => { await srv?.close(); });
+
+// Opens the panel with `state` saved (null: a fresh lab).
+async function openPanel(context, state, query = '?act=ledger') {
+  const { page, problems } = await watchedPage(context, srv.origin);
+  await openLab(page, `${srv.origin}/?act=1`);
+  await page.evaluate(([k, s]) => (s ? localStorage.setItem(k, JSON.stringify(s)) : localStorage.removeItem(k)), [KEY, state]);
+  await openLab(page, `${srv.origin}/${query}`);
+  await page.waitForSelector('[data-act="ledger"]');
+  return { page, problems };
+}
+const saved = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
+async function importText(page, text, name = 'ledger.json') {
+  await page.locator('[data-drop="ledger"] input[type=file]').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+}
+const clean = (problems) => { assert.deepEqual(problems.consoleErrors, []); assert.deepEqual(problems.foreignRequests, []); };
+
+test('export → import round trip: the downloaded file is the store’s ledger and verifies, row by row', async () => {
+  const browser = await launch();
+  try {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    assert.equal(await page.locator('.ledger-cal__sentence').textContent(), finished.calibration.sentence);
+    assert.equal(await page.locator('.ledger-cal__list li').count(), 2);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
+    assert.match(download.suggestedFilename(), /^lab08-design-ledger-\d{4}-\d{2}-\d{2}\.json$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    const exported = JSON.parse(text);
+    assert.deepEqual(exported.lab_state, finished.lab_state);
+    assert.deepEqual({ ...exported, timestamp: null }, { ...finished, timestamp: null });
+    assert.equal(engine.verifyLedger(text).status, 'ok');
+    await page.getByRole('button', { name: 'Copy the ledger to the clipboard' }).click();
+    await page.waitForSelector('.ledger-status:has-text("on the clipboard")');
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+    assert.deepEqual({ ...copied, timestamp: null }, { ...exported, timestamp: null });
+    await page.locator('.ledger-readable summary').click();
+    assert.match(await page.locator('.ledger-summary').inputValue(), /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\. Floor 13\.75 GB/);
+    await importText(page, text, download.suggestedFilename());
+    await page.waitForSelector('.ledger-result:not([hidden])');
+    const verified = engine.verifyLedger(text);
+    assert.match(await page.locator('.ledger-result .banner').textContent(), new RegExp(`✓ Verified: all ${verified.checked} engine values`));
+    assert.equal(await page.locator('.verify-table tbody tr').count(), verified.checked);
+    assert.equal(await page.locator('.verify-table .ledger-row--differs').count(), 0);
+    assert.deepEqual(await saved(page), finished.lab_state);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('an edited number is flagged in the table, and garbage files are refused with progress intact', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    const edited = structuredClone(finished);
+    edited.final_mfu_pct = 85;
+    await importText(page, JSON.stringify(edited), 'edited.json');
+    await page.waitForSelector('.ledger-result:not([hidden])');
+    assert.match(await page.locator('.ledger-result .banner').textContent(), /✕ 1 of \d+ engine values differ .*edited after export/);
+    const first = page.locator('.verify-table tbody tr').first();
+    assert.equal(await first.getAttribute('data-row'), 'final_mfu_pct');
+    assert.equal(await first.getAttribute('class'), 'ledger-row--differs');
+    assert.deepEqual(await first.locator('td').allTextContents(), ['85', String(finished.final_mfu_pct), '✕ differs']);
+    const before = await saved(page);
+    const garbage = [['notes.txt', 'hello, this is not JSON', /notes\.txt cannot be used: the file is not valid JSON/],
+      ['half.json', JSON.stringify(finished).slice(0, 500), /not valid JSON/],
+      ['lab07.json', JSON.stringify({ ...finished, lab_id: 'lab07-data' }), /lab_id: this ledger belongs to 'lab07-data'/],
+      ['future.json', JSON.stringify({ ...finished, ledger_schema_version: 3 }), /newer version of the lab/],
+      ['types.json', JSON.stringify({ ...finished, lab_state: { ...finished.lab_state, current_act: 'two' } }), /lab_state\.current_act/],
+      ['huge.json', `{"a":"${'x'.repeat(1_100_000)}"}`, /1\.1 MB; a design ledger is at most 1 MiB/]];
+    for (const [name, text, message] of garbage) {
+      await importText(page, text, name);
+      await page.waitForSelector('.ledger-error .banner');
+      assert.match(await page.locator('.ledger-error').textContent(), message);
+      assert.match(await page.locator('.ledger-error').textContent(), /Your progress is unchanged|at most 1 MiB/);
+      assert.equal(await page.locator('.ledger-result').isHidden(), true);
+      assert.deepEqual(await saved(page), before);
+    }
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('continue from this ledger restores its settings and progress, after a confirmation', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, null);
+    assert.equal(await page.locator('.ledger-cal__sentence').textContent(), 'No predictions recorded yet.');
+    const text = JSON.stringify(finished);
+    // Drag and drop, as a student would drop the file on the zone.
+    const dt = await page.evaluateHandle((t) => { const d = new DataTransfer(); d.items.add(new File([t], 'mine.json', { type: 'application/json' })); return d; }, text);
+    await page.dispatchEvent('[data-drop="ledger"]', 'drop', { dataTransfer: dt });
+    await page.waitForSelector('.ledger-result:not([hidden])');
+    await page.getByRole('button', { name: 'Continue from this ledger' }).click();
+    await page.getByRole('button', { name: 'Keep my current progress' }).click();
+    assert.equal((await saved(page) || { acts: { act1: { prediction: null } } }).acts.act1.prediction, null);
+    await page.getByRole('button', { name: 'Continue from this ledger' }).click();
+    await page.getByRole('button', { name: 'Yes, replace it' }).click();
+    await page.waitForSelector('.ledger-result a[href="?act=2"]');
+    assert.deepEqual(await saved(page), finished.lab_state);
+    assert.equal(await page.locator('.ledger-cal__sentence').textContent(), finished.calibration.sentence);
+    await page.locator('.ledger-result a[href="?act=2"]').click();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.match(await page.locator('#act-nav').textContent(), /Act 1[^]*\(complete\)[^]*Act 2[^]*\(complete\)/);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('keyboard only: download, import through the file chooser, and read the verification', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    const focusOn = async (locator) => {
+      for (let i = 0; i < 60 && !(await locator.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+      assert.ok(await locator.evaluate((el) => el === document.activeElement), 'reached by Tab');
+    };
+    await focusOn(page.getByRole('button', { name: 'Download the ledger (.json)' }));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    const text = readFileSync(await download.path(), 'utf8');
+    await focusOn(page.locator('[data-drop="ledger"] input[type=file]'));
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await chooser.setFiles({ name: 'k.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForSelector('.ledger-result:not([hidden])');
+    await focusOn(page.getByRole('button', { name: 'Continue from this ledger' }));
+    await page.keyboard.press('Enter');
+    assert.ok(await page.getByRole('button', { name: 'Yes, replace it' }).evaluate((el) => el === document.activeElement));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement && document.activeElement.getAttribute('href') === '?act=2');
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('axe-core finds no violations on the panel, with and without a verification, light and dark, desktop and phone', async () => {
+  for (const [colorScheme, width] of [['light', 1280], ['dark', 1280], ['light', 390]]) {
+    const browser = await launch({ colorScheme, viewport: { width, height: 900 } });
+    try {
+      const { page, problems } = await openPanel(browser.context, finished.lab_state);
+      assert.deepEqual(await axeViolations(page), [], `${colorScheme} ${width}px, before`);
+      const edited = structuredClone(finished);
+      edited.result_snapshot.act1.fits = !edited.result_snapshot.act1.fits;
+      await importText(page, JSON.stringify(edited));
+      await page.waitForSelector('.ledger-result:not([hidden])');
+      await page.locator('.ledger-proves summary').click();
+      await page.getByRole('button', { name: 'Continue from this ledger' }).click();
+      assert.deepEqual(await axeViolations(page), [], `${colorScheme} ${width}px, after`);
+      if (width < 500) assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways page scroll');
+      clean(problems);
+    } finally { await browser.close(); }
+  }
+});

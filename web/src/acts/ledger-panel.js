@@ -1,0 +1,201 @@
+// The design-ledger panel (?act=ledger, beside the acts): the student's calibration summary, export
+// (download, copy, readable summary) and import (file picker or drop) with the engine's verification as
+// a table and "continue from this ledger". Building, reading and the table's rows are DOM-free in
+// ../design-ledger.js; verification is the engine's verify_ledger. A bad file never touches the store.
+import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { DataTable } from '../charts/data-table.js';
+import {
+  buildDesignLedger, calibrationSummary, ledgerEngine, ledgerText, readLedger, verificationRows, verificationHeadline, LEDGER_MAX_BYTES,
+} from '../design-ledger.js';
+import '../ledger-panel.css';
+
+export const id = 'ledger';
+export const shortTitle = 'Design ledger';
+
+function panel(headingText, ...children) {
+  const headingId = uid('h');
+  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
+  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
+}
+
+const ACT_NAMES = { 1: 'Act 1: the optimizer memory tax', 2: 'Act 2: the MFU gap' };
+
+export function mount({ root, engine, store, announce }) {
+  const eng = ledgerEngine(engine);
+  const title = h('h2', { id: 'act-title', tabindex: '-1', text: 'Your design ledger' });
+  const lead = h('p', { class: 'act-intro', text: 'Everything you predicted, chose and found in this lab, as one file to hand in, and a check of any ledger against the engine.' });
+
+  // ---- calibration: every prediction, how far off and which way, one sentence over all
+  const calSentence = h('p', { class: 'ledger-cal__sentence' });
+  const calList = h('ul', { class: 'ledger-cal__list' });
+  const calReflections = h('p', { class: 'panel__note' });
+  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections);
+
+  // ---- export
+  const exportStatus = h('p', { class: 'ledger-status', role: 'status' });
+  const download = h('button', { type: 'button', class: 'btn btn--primary', text: 'Download the ledger (.json)', onclick: () => doDownload() });
+  const copyJson = h('button', { type: 'button', class: 'btn', text: 'Copy the ledger to the clipboard', onclick: () => doCopy('json') });
+  const summaryId = uid('ledger-summary');
+  const summaryBox = h('textarea', { id: summaryId, class: 'ledger-summary', readonly: true, rows: '14', spellcheck: 'false' });
+  const copySummary = h('button', { type: 'button', class: 'btn btn--small', text: 'Copy the summary', onclick: () => doCopy('text') });
+  const exportPanel = panel('Export',
+    h('p', { class: 'panel__lead', text: 'You can export at any point; the file records your settings, answers and the engine’s values as they are now.' }),
+    h('div', { class: 'ledger-actions' }, download, copyJson), exportStatus,
+    h('details', { class: 'ledger-readable' }, h('summary', { text: 'A readable summary to paste into a report' }),
+      h('label', { for: summaryId, text: 'Summary (plain text)' }), summaryBox, copySummary));
+
+  // ---- import and verification
+  const fileId = uid('ledger-file');
+  const fileInput = h('input', { type: 'file', id: fileId, accept: '.json,application/json', onchange: () => fileInput.files[0] && load(fileInput.files[0]) });
+  const drop = h('div', { class: 'ledger-drop', 'data-drop': 'ledger' },
+    h('label', { for: fileId, text: 'Choose a ledger file' }), fileInput, h('p', { class: 'ledger-drop__hint', text: '…or drop a .json ledger file here.' }));
+  const importError = h('div', { class: 'ledger-error', role: 'alert' });
+  const result = h('div', { class: 'ledger-result', hidden: true });
+  const importPanel = panel('Check a ledger (import)',
+    h('p', { class: 'panel__lead', text: 'The engine re-computes every value a ledger records from the settings it records, and marks each one that differs. Your own progress is only replaced if you choose “Continue from this ledger”.' }),
+    drop, importError, result);
+
+  replaceChildren(root, h('section', { class: 'act act--ledger', 'aria-labelledby': 'act-title', 'data-act': 'ledger' },
+    title, lead, calPanel.el, exportPanel.el, importPanel.el));
+
+  // ---- export actions
+  let current = null;
+  function build() {
+    current = buildDesignLedger(store.getState(), eng);
+    return current;
+  }
+  function fail(message) {
+    exportStatus.className = 'ledger-status ledger-status--bad';
+    setText(exportStatus, `✕ ${message}`);
+  }
+  function doDownload() {
+    let text;
+    try { text = JSON.stringify(build(), null, 2); } catch (err) { fail(`The ledger could not be built: ${err.message}`); return; }
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = h('a', { href: url, download: `lab08-design-ledger-${current.timestamp.slice(0, 10)}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    exportStatus.className = 'ledger-status';
+    setText(exportStatus, `✓ Downloaded ${a.download} (${text.length.toLocaleString('en-US')} characters).`);
+  }
+  async function doCopy(kind) {
+    let text;
+    try { text = kind === 'json' ? JSON.stringify(build(), null, 2) : summaryBox.value; } catch (err) { fail(`The ledger could not be built: ${err.message}`); return; }
+    try {
+      await navigator.clipboard.writeText(text);
+      exportStatus.className = 'ledger-status';
+      setText(exportStatus, kind === 'json' ? '✓ The ledger is on the clipboard.' : '✓ The summary is on the clipboard.');
+    } catch {
+      // Clipboard refused (permissions, some iframes): show the text selected so Ctrl+C / ⌘C copies it.
+      summaryBox.value = text;
+      summaryBox.closest('details').open = true;
+      summaryBox.focus();
+      summaryBox.select();
+      fail('This page may not use the clipboard here; the text is selected in the box below: press Ctrl+C (⌘C on a Mac) to copy it.');
+    }
+  }
+
+  // ---- import
+  let imported = null;
+  async function load(file) {
+    replaceChildren(importError);
+    result.hidden = true;
+    imported = null;
+    if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab’s is about 20 KB).`); return; }
+    let text;
+    try { text = await file.text(); } catch { showError(`${file.name} could not be read.`); return; }
+    const read = readLedger(text);
+    const verified = eng.verifyLedger(text);
+    if (read.error || verified.status === 'invalid') {
+      const e = read.error || verified.error;
+      showError(`${file.name} cannot be used: ${e.field ? `${e.field}: ` : ''}${e.message}. Your progress is unchanged.`);
+      return;
+    }
+    imported = { file: file.name, ledger: read.ledger, from: read.from, verified };
+    showResult();
+  }
+  function showError(message) {
+    replaceChildren(importError, h('p', { class: 'banner banner--error' }, h('span', { class: 'banner__title', text: message })));
+    announce(message);
+  }
+
+  const table = new DataTable(h('div'), { caption: '', className: 'verify-table' });
+  function showResult() {
+    const { ledger, verified, from, file } = imported;
+    const ok = verified.status === 'ok';
+    const rows = verificationRows(verified);
+    table.update({
+      caption: `Every engine value in ${file}, re-computed (${verified.differing} differ${verified.differing === 1 ? 's' : ''})`,
+      columns: ['Field', 'Recorded', 'Re-computed', 'Result'],
+      rows: rows.map((r) => ({ key: r.key, header: `${r.label} (${r.field})`, cls: r.differs ? 'ledger-row--differs' : null,
+        cells: [{ text: r.recorded }, { text: r.recomputed }, { text: r.differs ? '✕ differs' : '✓ same', cls: r.differs ? 'ledger-cell--differs' : 'ledger-cell--same' }] })),
+    });
+    const headline = h('p', { class: `banner ${ok ? 'banner--ok' : 'banner--error'}`, role: 'status' }, h('span', { class: 'banner__title', text: verificationHeadline(verified) }));
+    const facts = h('ul', { class: 'ledger-facts' },
+      h('li', { text: `Made with engine ${verified.engine_version.recorded}; checked with ${verified.engine_version.current}${verified.engine_version.differs ? ' (a different version: values may differ without any editing)' : ''}.` }),
+      h('li', { text: `Exported ${ledger.timestamp} (the student’s clock). ${from ? `Written by an older version of the lab (ledger version ${from}) and read through its migration.` : ''}`.trim() }),
+      h('li', { text: `Calibration: ${ledger.calibration.sentence}` }),
+      verified.not_recomputed.length ? h('li', { text: `Not re-computed: ${verified.not_recomputed.map((n) => `${n.field} (${n.reason})`).join('; ')}.` }) : null);
+    const proves = h('details', { class: 'ledger-proves' }, h('summary', { text: 'What this check can and cannot prove' }),
+      h('p', { text: verified.can_prove }), h('p', { text: verified.cannot_prove }));
+    const confirmBox = h('div', { class: 'reset-confirm', role: 'group', 'aria-label': 'Confirm continuing from the ledger', hidden: true });
+    const cont = h('button', { type: 'button', class: 'btn', text: 'Continue from this ledger', 'aria-expanded': 'false',
+      onclick: () => { confirmBox.hidden = false; cont.setAttribute('aria-expanded', 'true'); yes.focus(); } });
+    const no = h('button', { type: 'button', class: 'btn btn--small', text: 'Keep my current progress',
+      onclick: () => { confirmBox.hidden = true; cont.setAttribute('aria-expanded', 'false'); cont.focus(); } });
+    const yes = h('button', { type: 'button', class: 'btn btn--small btn--danger', text: 'Yes, replace it', onclick: () => restore() });
+    confirmBox.append(h('p', { text: `Replace your settings and answers in this browser with the ones in ${file}?${ok ? '' : ' Some of its values differ from the engine’s.'}` }), yes, no);
+    const restored = h('p', { class: 'ledger-status', role: 'status' });
+    replaceChildren(result, headline, facts, table.table.parentElement, proves, cont, confirmBox, restored);
+    result.hidden = false;
+    announce(verificationHeadline(verified));
+
+    function restore() {
+      store.update(() => structuredClone(ledger.lab_state));
+      if (store.flush) store.flush();
+      confirmBox.hidden = true;
+      cont.setAttribute('aria-expanded', 'false');
+      const act = ledger.lab_state.current_act;
+      replaceChildren(restored, `✓ Your settings and progress now come from ${file}. `, h('a', { href: `?act=${act}`, text: `Go to ${ACT_NAMES[act]}` }));
+      restored.querySelector('a').focus();
+    }
+  }
+
+  // Dropping a file anywhere on the page must not open it in the tab (that would leave the lab).
+  const onDragOver = (event) => { event.preventDefault(); drop.classList.toggle('ledger-drop--over', drop.contains(event.target)); };
+  const onDrop = (event) => {
+    event.preventDefault();
+    drop.classList.remove('ledger-drop--over');
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (file) load(file);
+  };
+  window.addEventListener('dragover', onDragOver);
+  window.addEventListener('drop', onDrop);
+
+  // ---- live parts: calibration and the readable summary follow the store
+  function render(state) {
+    const units = state.config.units;
+    const cal = calibrationSummary(state, units);
+    setText(calSentence, cal.sentence);
+    replaceChildren(calList, cal.items.map((it) => h('li', { 'data-prediction': it.id, text: it.phrase })));
+    const refl = [state.acts.act1.reflection, state.acts.act2.reflection_fix, state.acts.act2.reflection_ckpt].filter(Boolean);
+    const right = [state.acts.act1.reflection && state.acts.act1.reflection.ratio_correct && state.acts.act1.reflection.reason_correct,
+      state.acts.act2.reflection_fix && state.acts.act2.reflection_fix.correct,
+      state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
+    setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part.` : 'No reflections answered yet.');
+    try {
+      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units);
+    } catch (err) {
+      summaryBox.value = `The summary could not be built: ${err.message}`;
+    }
+  }
+  render(store.getState());
+  const unsubscribe = store.subscribe((state) => render(state));
+
+  return {
+    focus: () => title.focus(),
+    destroy: () => { unsubscribe(); window.removeEventListener('dragover', onDragOver); window.removeEventListener('drop', onDrop); root.replaceChildren(); },
+  };
+}
