@@ -43,3 +43,81 @@ TEST_CASE("every measured step's peak is predicted within 1%, first and steady s
     }
   }
 }
+
+namespace {
+// A Llama-style model of 3,426,473,600 parameters: 26 layers, d = 3200, f = 8640, V = 32,000, untied.
+// N = 2*V*d + L*(4d^2 + 3df + 2d) + d = 204,800,000 + 26*(40,960,000 + 82,944,000 + 6,400) + 3,200.
+const json kLlama34 = {{"layers", 26}, {"hidden", 3200}, {"heads", 32}, {"vocab", 32000}, {"context", 4096},
+                       {"mlp_hidden", 8640}, {"mlp", "swiglu"}, {"norm", "rmsnorm"}, {"biases", false},
+                       {"tied_head", false}, {"learned_positions", false}};
+Scenario llama34(json extra) {
+  json j = {{"model", kLlama34}, {"framework", "pytorch"}, {"flash_attention", true}, {"reserve_bytes", 0}};
+  j.update(extra);
+  return parse_scenario(j);
+}
+}  // namespace
+
+TEST_CASE("a 3.4B Llama-style model in FP32 with foreach AdamW peaks at the optimizer step, 20 bytes per parameter") {
+  // Steady step: parameters 4 + gradients 4 + Adam's m, v 8 + foreach's sqrt(v) list 4 = 20 B/param
+  // = 68,529,472,000 B, plus the logits the loop keeps (4*b*s*V) and the int64 ids and targets (16*b*s).
+  for (std::int64_t seq : {512, 1024, 2048}) {
+    CAPTURE(seq);
+    const StepPhases p = phases_of(llama34({{"seq_len", seq}}));
+    CHECK(p.peak_phase == "optimizer_step");
+    CHECK(p.allocator_peak_bytes == 20 * 3'426'473'600LL + 4 * seq * 32000 + 16 * seq);
+  }
+  // So the peak barely moves with the sequence length, while the textbook sum grows with it.
+  const auto peak = [](std::int64_t seq) { return phases_of(llama34({{"seq_len", seq}})).allocator_peak_bytes; };
+  CHECK(static_cast<double>(peak(2048)) / static_cast<double>(peak(512)) < 1.01);
+}
+
+TEST_CASE("the first step has no optimizer state until optimizer.step() creates it") {
+  const StepPhases first = phases_of(llama34({{"seq_len", 1024}, {"step", "first"}}));
+  const StepPhases steady = phases_of(llama34({{"seq_len", 1024}}));
+  const std::int64_t adam = 8 * 3'426'473'600LL;
+  CHECK(phase(first, "forward_end")->optimizer_state == 0);
+  CHECK(phase(first, "optimizer_step")->optimizer_state == adam);
+  CHECK(phase(steady, "forward_end")->optimizer_state == adam);
+  CHECK(phase(first, "loss_backward")->total() + adam == phase(steady, "loss_backward")->total());
+}
+
+TEST_CASE("zero_grad set_to_none frees the gradients before the forward; zero keeps them allocated") {
+  const StepPhases none = phases_of(llama34({{"seq_len", 1024}}));
+  const StepPhases zero = phases_of(llama34({{"seq_len", 1024}, {"zero_grad", "zero"}}));
+  const std::int64_t grads = 4 * 3'426'473'600LL;
+  CHECK(phase(none, "start")->gradients == 0);
+  CHECK(phase(zero, "start")->gradients == grads);
+  CHECK(phase(zero, "forward_end")->total() == phase(none, "forward_end")->total() + grads);
+  CHECK(phase(zero, "optimizer_step")->total() == phase(none, "optimizer_step")->total());
+}
+
+TEST_CASE("Adam's temporaries: two of the largest tensor per parameter, the whole model with foreach, none fused") {
+  const std::int64_t largest = 4 * 32000 * 3200LL;  // the embedding and the head, 409,600,000 B
+  CHECK(phases_of(llama34({{"optimizer_impl", "per_parameter"}})).optimizer_temporary_bytes == 2 * largest);
+  CHECK(phases_of(llama34({{"optimizer_impl", "foreach"}})).optimizer_temporary_bytes == 4 * 3'426'473'600LL);
+  CHECK(phases_of(llama34({{"optimizer_impl", "fused"}})).optimizer_temporary_bytes == 0);
+  CHECK(phases_of(llama34({{"optimizer", "sgd"}})).optimizer_temporary_bytes == 0);
+}
+
+TEST_CASE("autocast does not shrink this model's peak: FP32 parameters and state, plus 16-bit weight copies") {
+  const std::int64_t fp32 = phases_of(llama34({{"seq_len", 2048}})).allocator_peak_bytes;
+  const StepPhases ac = phases_of(llama34({{"seq_len", 2048}, {"precision", "autocast_bf16"}}));
+  // The optimizer step holds the same 20 B/param; only the kept logits are 16-bit (2*s*V less).
+  CHECK(ac.peak_phase == "optimizer_step");
+  CHECK(ac.allocator_peak_bytes == fp32 - 2 * 2048 * 32000);
+  // Every matmul weight (all but the input embedding and the norms) has a 16-bit copy in the forward.
+  CHECK(phase(ac, "forward_end")->autocast_cache == 2 * (3'426'473'600LL - 32000 * 3200LL - 26 * 2 * 3200 - 3200));
+}
+
+TEST_CASE("forward_with_grad peaks at the end of the forward; inference saves nothing and holds no gradients") {
+  const StepPhases fwd = phases_of(llama34({{"seq_len", 1024}, {"mode", "forward_with_grad"}}));
+  CHECK(fwd.peak_phase == "forward_end");
+  CHECK(phase(fwd, "forward_end")->optimizer_state == 0);
+  const StepPhases inf = phases_of(llama34({{"seq_len", 1024}, {"mode", "inference"}}));
+  for (const auto& t : inf.timeline) {
+    CHECK(t.activations == 0);
+    CHECK(t.gradients == 0);
+    CHECK(t.optimizer_state == 0);
+  }
+  CHECK(inf.allocator_peak_bytes < fwd.allocator_peak_bytes);
+}
