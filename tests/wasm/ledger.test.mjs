@@ -83,6 +83,16 @@ test('the C++ mapping of recorded settings resolves to the scenarios the page ev
   }
 });
 
+test('on every fixture that verifies, the C++ and the page map the recorded settings to the same scenarios', () => {
+  for (const entry of manifest.filter((e) => e.expect !== 'invalid')) {
+    const ledger = JSON.parse(fixtureText(entry.file));
+    const r = engine.verifyLedger(JSON.stringify(ledger));
+    assert.deepEqual(r.scenarios.act1, engine.evaluate(toScenario(ledger.lab_state.config)).scenario, entry.file);
+    if (ledger.lab_state.config2) assert.deepEqual(r.scenarios.act2, engine.evaluate(toScenario2(ledger.lab_state.config2)).scenario, entry.file);
+    else assert.equal(r.scenarios.act2, undefined);
+  }
+});
+
 test('the laptop moves are re-computed with the page’s laptop scenario', () => {
   const ledger = complete();
   for (const m of ledger.lab_state.acts.act2.laptop.moves) {

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildDesignLedger, calibrationSummary, ledgerText, readLedger, resolveRefs, validateLedger, LEDGER_SCHEMA_VERSION }
+import { buildDesignLedger, calibrationSummary, ledgerText, readLedger, resolveRefs, validateLedger, verificationRows, verificationHeadline,
+  LEDGER_SCHEMA_VERSION }
   from '../../../web/src/design-ledger.js';
 import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
 
@@ -112,4 +113,17 @@ test('reading a ledger refuses oversized, non-JSON, foreign, future and damaged 
   const wrong = JSON.parse(fixture('valid-complete.json'));
   wrong.lab_state.acts.act2.laptop.moves[0].fits = 'yes';
   assert.deepEqual(readLedger(JSON.stringify(wrong)).error, { field: 'lab_state.acts.act2.laptop.moves[0].fits', message: 'must be of type boolean' });
+});
+
+test('the verification table lists differing rows first with exact values, and the headline says what happened', () => {
+  const result = { status: 'differs', checked: 3, differing: 1, cause: 'same engine version: the differing values were edited after export',
+    fields: [{ field: 'a', label: 'A', recorded: 1, recomputed: 1, differs: false },
+      { field: 'b', label: 'B', recorded: 0.25845395394582198, recomputed: 85, differs: true },
+      { field: 'c', label: 'C', recorded: null, recomputed: 'text', differs: false }] };
+  const rows = verificationRows(result);
+  assert.deepEqual(rows.map((r) => r.key), ['b', 'a', 'c']);
+  assert.deepEqual([rows[0].recorded, rows[0].recomputed, rows[2].recorded, rows[2].recomputed], ['0.258453953945822', '85', '—', 'text']);
+  assert.equal(verificationHeadline(result), '✕ 1 of 3 engine values differ from the re-computation: same engine version: the differing values were edited after export.');
+  assert.equal(verificationHeadline({ status: 'ok', checked: 69 }), '✓ Verified: all 69 engine values in this ledger re-computed identically.');
+  assert.equal(verificationHeadline({ status: 'invalid', error: { field: 'lab_id', message: 'not ours' } }), '✕ This file cannot be used: lab_id: not ours.');
 });
