@@ -10,7 +10,7 @@ export class LedgerTable {
     this.caption = h('caption', { text: caption });
     this.thead = h('thead');
     this.tbody = h('tbody');
-    this.table = h('table', { class: 'data-table ledger-table' }, this.caption, this.thead, this.tbody);
+    this.table = h('table', { class: 'data-table ledger-table table--reflow' }, this.caption, this.thead, this.tbody);
     container.append(scrollBox(this.table, `${caption || 'Table'} (scrolls sideways on narrow screens)`));
   }
 
@@ -26,7 +26,7 @@ export class LedgerTable {
         // The peak cell carries the column's state in words: over budget, or fits but cannot train.
         const peak = row.key === 'peak';
         const note = peak && col.state === 'oom' ? ' (over budget)' : peak && col.state === 'invalid' ? ' (fits, cannot train)' : '';
-        return h('td', { 'data-optimizer': col.optimizer, 'data-bytes': String(v), 'data-state': peak ? col.state : null, class: note ? 'cell--over' : null },
+        return h('td', { 'data-optimizer': col.optimizer, 'data-label': col.selected ? `${col.label} (selected)` : col.label, 'data-bytes': String(v), 'data-state': peak ? col.state : null, class: note ? 'cell--over' : null },
           v > 0 ? formatBytes(v, units) : '—', note);
       })));
     replaceChildren(this.tbody, rows);
