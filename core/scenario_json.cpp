@@ -213,7 +213,6 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (f.find("flash_attention")) s.flash_attention = to_bool(*f.find("flash_attention"), "flash_attention");
   s.dropout = pytorch ? architecture_dropout(s.model) : true;
   if (f.find("dropout")) s.dropout = to_bool(*f.find("dropout"), "dropout");
-  check_framework_scenario(s);
   if (f.find("convention")) s.convention = static_cast<Convention>(to_choice(*f.find("convention"), "convention", {"ours", "chapter", "megatron"}));
   if (s.chapter_replay) s.reserve_bytes = 0;
   if (f.find("reserve_bytes")) s.reserve_bytes = to_int(*f.find("reserve_bytes"), "reserve_bytes", 0, 1LL << 50);
@@ -229,6 +228,7 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (f.find("host_link_bytes_per_s")) p.host_link_bytes_per_s = to_number(*f.find("host_link_bytes_per_s"), "host_link_bytes_per_s", 0, 1e15, false);
   if (f.find("epoch_tokens")) p.epoch_tokens = to_number(*f.find("epoch_tokens"), "epoch_tokens", 0, 1e18, false);
   if (f.find("schedule_steps")) p.schedule_steps = to_int(*f.find("schedule_steps"), "schedule_steps", 0, 16);
+  check_framework_scenario(s);
   return s;
 }
 

@@ -1,8 +1,10 @@
 // Activation bytes: Korthikanti golden values for GPT-2 XL and the itemised generalisation.
 #include <doctest/doctest.h>
 #include "activations.hpp"
+#include "scenario_json.hpp"
 
 using namespace lab;
+using nlohmann::json;
 
 namespace {
 Scenario xl16(CheckpointKind k) {
@@ -70,4 +72,12 @@ TEST_CASE("the chapter's activation model: 65 GB FP32 at B=32, halved in 16-bit,
   CHECK(estimate_activations(s).saved_bytes == 32'500'000'000);
   s.checkpointing = {CheckpointKind::every_k, 4};
   CHECK(estimate_activations(s).saved_bytes == 8'125'000'000);
+}
+
+TEST_CASE("dropout false drops Korthikanti's masks and the scores' dropout output: 32*sbh + 2*a*s^2*b at 16-bit") {
+  // The linear terms lose the two 1-byte masks (34 -> 32 bytes per sbh); the score terms keep only
+  // the softmax output (5 -> 2 bytes per element). GPT-2 XL, b = 1, s = 1024: sbh = 1,638,400,
+  // a*s^2*b = 26,214,400.
+  const Scenario s = parse_scenario(json{{"precision", "mixed"}, {"dropout", false}});
+  CHECK(estimate_activations(s).per_layer_full_bytes == 32LL * 1'638'400 + 2LL * 26'214'400);
 }

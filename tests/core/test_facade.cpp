@@ -58,3 +58,68 @@ TEST_CASE("catalog lists every model and device with provenance, and version is 
   for (const auto& d : c["devices"]) CHECK(d["provenance"].get<std::string>().size() > 20);
   CHECK(facade::version() == std::string(facade::kEngineVersion));
 }
+
+TEST_CASE("framework pytorch reports the step timeline, its peak phase, the allocator and device peaks, and sum minus peak") {
+  const json r = eval(R"({"framework":"pytorch","model":"gpt2-small","batch_size":8,"reserve_bytes":1000})");
+  REQUIRE_FALSE(r.contains("error"));
+  const json& m = r["memory"];
+  const json& p = m["step_phases"];
+  CHECK(m["framework"] == "pytorch");
+  CHECK(p["device_peak_bytes"] == m["peak_bytes"]);
+  CHECK(p["allocator_peak_bytes"].get<std::int64_t>() + 1000 == m["peak_bytes"].get<std::int64_t>());
+  CHECK(p["sum_bytes"] == m["total_bytes"]);
+  CHECK(p["sum_minus_peak_bytes"].get<std::int64_t>() == m["total_bytes"].get<std::int64_t>() - m["peak_bytes"].get<std::int64_t>());
+  std::int64_t most = 0;
+  std::string where;
+  for (const auto& t : p["timeline"])
+    if (t["bytes"].get<std::int64_t>() > most) most = t["bytes"], where = t["phase"];
+  CHECK(most == p["allocator_peak_bytes"].get<std::int64_t>());
+  CHECK(where == p["peak_phase"]);
+  CHECK(m["timeline"].size() == p["timeline"].size());  // the same phases, with the reserve added
+  std::int64_t sum = 0;
+  for (const auto& [k, v] : m["components"].items()) sum += v.get<std::int64_t>();
+  CHECK(sum == m["total_bytes"].get<std::int64_t>());
+  CHECK(m["activations_items"]["per_layer"].size() > 10);
+  CHECK(r["scenario"]["framework"] == "pytorch");
+}
+
+TEST_CASE("textbook results carry no framework fields, only the new flops.matmul_parameters") {
+  const json r = eval(R"({"model":"gpt2-xl","precision":"mixed","batch_size":4})");
+  for (const char* k : {"framework", "step_phases", "activations_items"}) CHECK_FALSE(r["memory"].contains(k));
+  CHECK_FALSE(r["memory"]["components"].contains("autocast_weight_cache"));
+  CHECK_FALSE(r["scenario"].contains("framework"));
+  CHECK(r["flops"]["matmul_parameters"] == 1'557'611'200LL - 1024 * 1600);  // tied head: N without positions
+}
+
+TEST_CASE("solve refuses the pytorch framework and the eager activation model, naming the field") {
+  CHECK(json::parse(facade::solve(R"({"framework":"pytorch"})"))["error"]["field"] == "framework");
+  CHECK(json::parse(facade::solve(R"({"precision":"autocast_bf16"})"))["error"]["field"] == "framework");
+  CHECK(json::parse(facade::solve(R"({"activation_model":"pytorch_eager"})"))["error"]["field"] == "activation_model");
+}
+
+TEST_CASE("every combination of framework fields answers with a result or an error naming a field, never an internal error") {
+  const char* precisions[] = {"fp32", "mixed", "fp16", "bf16", "autocast_bf16", "autocast_fp16"};
+  const char* models[] = {"\"gpt2-small\"", R"({"layers":2,"hidden":64,"heads":4,"vocab":300,"context":64,"mlp":"swiglu","norm":"rmsnorm","biases":false,"tied_head":false,"learned_positions":false})",
+                          R"({"layers":1,"hidden":8,"heads":8,"vocab":2,"context":1,"norm":"rmsnorm"})"};
+  int answered = 0;
+  for (const char* model : models)
+    for (const char* precision : precisions)
+      for (const char* framework : {"textbook", "pytorch"})
+        for (const char* step : {"first", "steady"})
+          for (const char* mode : {"train", "forward_with_grad", "inference"})
+            for (const char* impl : {"per_parameter", "foreach", "fused"})
+              for (const char* extra : {"", R"(,"flash_attention":true)", R"(,"dropout":true,"pytorch_build":"cpu-1.13")", R"(,"optimizer":"sgd","zero_grad":"zero")"}) {
+                const std::string text = std::string(R"({"model":)") + model + R"(,"precision":")" + precision +
+                                         R"(","framework":")" + framework + R"(","step":")" + step + R"(","mode":")" + mode +
+                                         R"(","optimizer_impl":")" + impl + "\"" + extra + R"(,"seq_len":1})";
+                const json r = eval(text);
+                if (r.contains("error")) {
+                  CAPTURE(text);
+                  CHECK(r["error"]["field"].get<std::string>() != "");
+                } else {
+                  ++answered;
+                  CHECK(r["memory"]["peak_bytes"].get<std::int64_t>() > 0);
+                }
+              }
+  CHECK(answered > 100);
+}

@@ -1,8 +1,10 @@
 // FLOPs per token (PaLM App. B), recompute accounting, MFU and the Iron Law.
 #include <doctest/doctest.h>
 #include "flops.hpp"
+#include "scenario_json.hpp"
 
 using namespace lab;
+using nlohmann::json;
 
 namespace {
 Scenario xl() {
@@ -51,4 +53,19 @@ TEST_CASE("BF16 on a V100 is reported unsupported and falls back to the FP32 pea
 TEST_CASE("Iron Law: T = O / (N * R * eta)") {
   CHECK(iron_law_seconds(1e21, 8, 312e12, 0.5) == doctest::Approx(1e21 / (8 * 312e12 * 0.5)));
   CHECK(iron_law_seconds(1e21, 1, 0, 0.5) == 0);
+}
+
+TEST_CASE("with an untied head, the pytorch framework leaves the input embedding out of 6N; textbook keeps PaLM's count") {
+  // Llama-2 7B: N = 6,738,415,616, V*d = 32,000*4,096 = 131,072,000; 12*L*h*s = 12*32*4096*1024.
+  const json llama = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"vocab", 32000}, {"context", 4096},
+                      {"mlp_hidden", 11008}, {"mlp", "swiglu"}, {"norm", "rmsnorm"}, {"biases", false},
+                      {"tied_head", false}, {"learned_positions", false}};
+  const std::int64_t attention = 12LL * 32 * 4096 * 1024;
+  const FlopsEstimate textbook = estimate_flops(parse_scenario(json{{"model", llama}}));
+  const FlopsEstimate pytorch = estimate_flops(parse_scenario(json{{"model", llama}, {"framework", "pytorch"}}));
+  CHECK(textbook.model_per_token == 6 * 6'738'415'616LL + attention);
+  CHECK(pytorch.model_per_token == 6 * (6'738'415'616LL - 131'072'000) + attention);
+  CHECK(pytorch.matmul_parameters == textbook.matmul_parameters);
+  // A tied head is the embedding table's only matmul: both counts agree (GPT-2 XL).
+  CHECK(estimate_flops(parse_scenario(json{{"framework", "pytorch"}})).model_per_token == 10'279'555'200LL);
 }

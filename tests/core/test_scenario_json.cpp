@@ -49,6 +49,9 @@ TEST_CASE("the resolved scenario parses back to itself (round trip), custom mode
                       {"mlp", "swiglu"}, {"norm", "rmsnorm"}, {"biases", false}, {"learned_positions", false}}},
            {"device", {{"base", "a100-sxm4-40gb"}, {"capacity_bytes", 1000000000}}}, {"seq_len", 2048}},
       json{{"chapter_replay", true}, {"precision", "mixed"}, {"batch_size", 32}, {"prefetch", true}, {"data_workers", 8}},
+      json{{"framework", "pytorch"}, {"step", "first"}, {"mode", "forward_with_grad"}, {"zero_grad", "zero"},
+           {"optimizer_impl", "fused"}, {"pytorch_build", "cpu-1.13"}, {"dropout", false}, {"precision", "autocast_fp16"}},
+      json{{"dropout", false}},
   };
   for (const auto& in : inputs) {
     const json once = scenario_to_json(parse_scenario(in));
@@ -98,4 +101,44 @@ TEST_CASE("every bad field is reported by name") {
 TEST_CASE("integers written as 32.0 are accepted; unsigned values above the range are rejected") {
   CHECK(parse_scenario(json::parse(R"({"batch_size": 32.0})")).batch_size == 32);
   CHECK(error_field(json::parse(R"({"batch_size": 18446744073709551615})")) == "batch_size");
+}
+
+TEST_CASE("the framework fields default to the textbook layout, and the resolved scenario omits them there") {
+  const Scenario s = parse_scenario(json::object());
+  CHECK(s.framework.framework == Framework::textbook);
+  CHECK(s.dropout);
+  const json out = scenario_to_json(s);
+  for (const char* k : {"framework", "pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "dropout"})
+    CHECK_FALSE(out.contains(k));
+}
+
+TEST_CASE("framework pytorch defaults to PyTorch 2.x on CUDA: steady step, set_to_none, foreach, eager activations") {
+  const Scenario s = parse_scenario(json{{"framework", "pytorch"}});
+  CHECK(s.framework.build == PytorchBuild::cuda);
+  CHECK(s.framework.step == StepKind::steady);
+  CHECK(s.framework.mode == StepMode::train);
+  CHECK(s.framework.zero_grad == ZeroGrad::set_to_none);
+  CHECK(s.framework.optimizer_impl == OptimizerImpl::foreach);
+  CHECK(s.activation_model == ActivationModel::pytorch_eager);
+  // An autocast precision implies the pytorch framework.
+  CHECK(parse_scenario(json{{"precision", "autocast_bf16"}}).framework.framework == Framework::pytorch);
+}
+
+TEST_CASE("framework fields name themselves when bad or used without framework pytorch") {
+  CHECK(error_field(json{{"framework", "tensorflow"}}) == "framework");
+  CHECK(error_field(json{{"step", "first"}}) == "step");
+  CHECK(error_field(json{{"mode", "inference"}}) == "mode");
+  CHECK(error_field(json{{"zero_grad", "zero"}}) == "zero_grad");
+  CHECK(error_field(json{{"optimizer_impl", "fused"}}) == "optimizer_impl");
+  CHECK(error_field(json{{"pytorch_build", "cuda"}}) == "pytorch_build");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"step", "last"}}) == "step");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"optimizer_impl", 3}}) == "optimizer_impl");
+  CHECK(error_field(json{{"dropout", "yes"}}) == "dropout");
+  CHECK(error_field(json{{"framework", "textbook"}, {"precision", "autocast_bf16"}}) == "precision");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"precision", "mixed"}}) == "precision");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"checkpointing", "full"}}) == "checkpointing");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"activation_model", "korthikanti"}}) == "activation_model");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"convention", "megatron"}}) == "convention");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"chapter_replay", true}}) == "framework");
+  CHECK(error_field(json{{"framework", "pytorch"}, {"pytorch_build", "cpu-1.13"}, {"flash_attention", true}}) == "flash_attention");
 }
