@@ -25,7 +25,7 @@ export class MemoryTimelineChart {
       .attr('viewBox', `0 0 ${W} ${H}`).attr('role', 'img').attr('aria-label', label);
     this.gStages = this.svg.append('g').attr('class', 'stages');
     this.gy = this.svg.append('g').attr('class', 'axis axis--y').attr('transform', `translate(${M.left},0)`);
-    this.svg.append('text').attr('class', 'axis-title').attr('x', (M.left + W - M.right) / 2).attr('y', H - 8)
+    this.xTitle = this.svg.append('text').attr('class', 'axis-title').attr('x', (M.left + W - M.right) / 2).attr('y', H - 8)
       .attr('text-anchor', 'middle').text('Phases of one training step, in order');
     this.yTitle = this.svg.append('text').attr('class', 'axis-title')
       .attr('transform', `translate(14,${(M.top + H - M.bottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle');
@@ -102,8 +102,12 @@ export class MemoryTimelineChart {
     this.gPeak.select('line').attr('x1', px).attr('x2', px).attr('y1', py).attr('y2', H - M.bottom);
     this.gPeak.select('circle').attr('cx', px).attr('cy', py);
     const right = px > (M.left + W - M.right) / 2;
-    this.peakText.attr('x', right ? px - 8 : px + 8).attr('y', py - 8).attr('text-anchor', right ? 'end' : 'start')
-      .text(`peak ${formatSmallBytes(tl.peak_bytes, units)}: ${phaseWords(tl.peak_phase)}`);
+    // Above the dot, and above the sum-of-maxima line when that line would cross the text.
+    const ly = ys <= py - 8 + 4 && ys >= py - 8 - 12 ? ys - 5 : py - 8;
+    this.peakText.attr('x', right ? px - 8 : px + 8).attr('y', ly).attr('text-anchor', right ? 'end' : 'start')
+      .text(`peak ${formatSmallBytes(tl.peak_bytes, units)}`);
+    // Where the peak is, in words, under the phases: too long to sit beside the dot.
+    this.xTitle.text(`Phases of one training step, in order. Peak: ${phaseWords(tl.peak_phase)}`);
 
     replaceChildren(this.legend,
       tl.categories.map((c) => h('li', {}, h('span', { class: `swatch swatch--${c.key}`, 'aria-hidden': 'true' }), c.label)),
