@@ -20,17 +20,6 @@ export class LedgerTable {
       h('th', { scope: 'col', text: 'Component' }),
       ledger.columns.map((c) => h('th', { scope: 'col', 'data-optimizer': c.optimizer, text: c.selected ? `${c.label} (selected)` : c.label }))));
     const all = ledgerTableRows(ledger);
-    // Every amount is rounded once from exact bytes, so a column's shown rows can miss its shown total
-    // by 0.01; the total then says what its rows add up to, so no sum on screen silently fails.
-    const parts = all.filter((r) => r.key !== 'total' && r.key !== 'peak' && r.key !== 'budget' && r.key !== 'transient');
-    const rowsNote = (i, key) => {
-      const col = ledger.columns[i];
-      const terms = key === 'total' ? parts.map((r) => r.values[i]) : [col.total_bytes, col.bytes.transient || 0];
-      const sum = formatSum(terms, units, key === 'total' ? col.total_bytes : col.peak_bytes);
-      if (sum.exact) return null;
-      const shown = `${formatNumber2(terms.reduce((a, b) => a + shownHundredths(b, units), 0) / 100)} ${unitOf(units).label}`;
-      return h('span', { class: 'tag', text: ` (${key === 'total' ? 'the rows above' : 'total + transient'} add to ${shown} as rounded)` });
-    };
     const rows = all.map((row) => h('tr', { 'data-row': row.key, class: row.key === 'total' || row.key === 'peak' || row.key === 'budget' ? 'row--sum' : null },
       h('th', { scope: 'row' }, row.label, row.hidden ? h('span', { class: 'tag', text: ' (hidden in chart)' }) : null),
       row.values.map((v, i) => {
@@ -39,8 +28,19 @@ export class LedgerTable {
         const peak = row.key === 'peak';
         const note = peak && col.state === 'oom' ? ' (over budget)' : peak && col.state === 'invalid' ? ' (fits, cannot train)' : '';
         return h('td', { 'data-optimizer': col.optimizer, 'data-label': col.selected ? `${col.label} (selected)` : col.label, 'data-bytes': String(v), 'data-state': peak ? col.state : null, class: note ? 'cell--over' : null },
-          v > 0 ? formatBytes(v, units) : '—', note, row.key === 'total' || row.key === 'peak' ? rowsNote(i, row.key) : null);
+          v > 0 ? formatBytes(v, units) : '—', note);
       })));
+    // Every amount is rounded once from exact bytes, so a column's rounded rows can miss its rounded
+    // total by 0.01. Then a row under the total says what the rows add up to as shown, so no sum in
+    // the table silently fails.
+    const parts = all.filter((r) => !['total', 'peak', 'budget', 'transient'].includes(r.key));
+    const shownSums = ledger.columns.map((c, i) => parts.reduce((a, r) => a + shownHundredths(r.values[i], units), 0));
+    if (ledger.columns.some((c, i) => !formatSum(parts.map((r) => r.values[i]), units, c.total_bytes).exact)) {
+      const at = rows.findIndex((tr) => tr.dataset.row === 'total');
+      rows.splice(at, 0, h('tr', { 'data-row': 'rounded-sum', class: 'row--note' },
+        h('th', { scope: 'row', text: 'The rows above as shown add to' }),
+        shownSums.map((hs, i) => h('td', { 'data-optimizer': ledger.columns[i].optimizer, 'data-label': ledger.columns[i].label, text: `${formatNumber2(hs / 100)} ${unitOf(units).label}` }))));
+    }
     replaceChildren(this.tbody, rows);
   }
 
