@@ -127,7 +127,7 @@ class Model(nn.Module):
         self.head = Linear("head", d, V, False)
         if c["tied_head"]: self.head.weight = self.tok.weight
 
-    def forward(self, idx, targets):
+    def forward(self, idx, targets=None):
         T = idx.shape[1]
         with tag("embedding"):
             x = self.tok(idx) if self.llama else self.tok(idx) + self.pos(torch.arange(T))
@@ -137,6 +137,7 @@ class Model(nn.Module):
             with tag("layer"): x = b(x)
         with tag("final_norm"): x = self.norm_f(x)
         logits = self.head(x)
+        if targets is None: return logits, None
         with tag("loss"): loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
         return logits, loss  # the caller keeps the logits alive through backward (nanoGPT, Hugging Face)
 
@@ -229,6 +230,23 @@ def step_timeline(model, opt, c, idx, tgt):
             "phase_max_bytes": phase_max}
 
 
+def forward_peak(model, c, idx, tgt, grad):
+    """Peak live bytes of one forward pass: with autograd recording (and the loss), or under no_grad."""
+    model.zero_grad(set_to_none=True)
+    base = sum(p.numel() * p.element_size() for p in model.parameters()) + idx.numel() * idx.element_size()
+    if grad: base += tgt.numel() * tgt.element_size()
+    prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
+    with prof:
+        with torch.set_grad_enabled(grad):
+            with autocast(c): out = model(idx, tgt if grad else None)
+        del out
+    live = peak = base
+    for _, _, n in sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(prof.profiler.kineto_results.events()) if e.name() == "[memory]"):
+        live += n
+        peak = max(peak, live)
+    return {"start_bytes": base, "peak_bytes": peak}
+
+
 def measure(c):
     torch.manual_seed(0)
     model = Model(c).train()
@@ -236,6 +254,8 @@ def measure(c):
     idx = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
     tgt = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
     by_op, scalars = saved_tensors(model, c, idx, tgt)
+    fwd = forward_peak(model, c, idx, tgt, True)
+    inference = forward_peak(model, c, idx, tgt, False)
     model.zero_grad(set_to_none=True)
     opt = make_optimizer(model, c)
     first = step_timeline(model, opt, c, idx, tgt)
@@ -244,7 +264,8 @@ def measure(c):
     params = sum(p.numel() for p in model.parameters())
     return {"config": c, "scenario": scenario_of(c), "parameters": params,
             "saved_bytes_by_op": dict(sorted(by_op.items())), "saved_bytes_total": sum(by_op.values()),
-            "saved_scalar_tensors": scalars, "first_step": first, "steady_step": steady}
+            "saved_scalar_tensors": scalars, "first_step": first, "steady_step": steady,
+            "forward_with_grad": fwd, "inference": inference}
 
 
 def scenario_of(c):

@@ -34,19 +34,23 @@ Scenario pytorch(json j) {
 TEST_CASE("the eager model predicts every measured fixture's saved-tensor bytes exactly, op by op") {
   const auto fixtures = test_fixtures::pytorch_fixtures();
   REQUIRE(fixtures.size() >= 10);
-  for (const auto& [name, fx] : fixtures) {
+  for (const auto& fixture : fixtures) {
+    const std::string& name = fixture.first;  // (clang 14 cannot capture structured bindings)
+    const json& fx = fixture.second;
     CAPTURE(name);
     const Scenario s = parse_scenario(fx["scenario"]);
     const auto predicted = predicted_by_op(s);
     std::map<std::string, std::int64_t> measured;
     for (const auto& [op, bytes] : fx["saved_bytes_by_op"].items()) measured[op] = bytes.get<std::int64_t>();
     CHECK(predicted == measured);
-    for (const auto& [op, bytes] : measured) {
+    for (const auto& entry : measured) {
+      const std::string& op = entry.first;
       CAPTURE(op);
       CHECK(predicted.count(op) == 1);
-      if (predicted.count(op)) CHECK(predicted.at(op) == bytes);
+      if (predicted.count(op)) CHECK(predicted.at(op) == entry.second);
     }
-    for (const auto& [op, bytes] : predicted) {
+    for (const auto& entry : predicted) {
+      const std::string& op = entry.first;
       CAPTURE(op);
       CHECK(measured.count(op) == 1);
     }

@@ -21,7 +21,9 @@ const PhaseBytes* phase(const StepPhases& p, const std::string& name) {
 TEST_CASE("every measured step's peak is predicted within 1%, first and steady steps") {
   const auto fixtures = test_fixtures::pytorch_fixtures();
   REQUIRE(fixtures.size() >= 10);
-  for (const auto& [name, fx] : fixtures) {
+  for (const auto& fixture : fixtures) {
+    const std::string& name = fixture.first;  // (clang 14 cannot capture structured bindings)
+    const json& fx = fixture.second;
     for (const char* step : {"first", "steady"}) {
       json j = fx["scenario"];
       j["step"] = step;
