@@ -141,6 +141,26 @@ export function fractionError(predicted, truth) {
   return { ratio, direction: predicted < truth ? 'under' : 'over' };
 }
 
+// Scoring a range answer ("about 15–30%"): inside the range is exact; outside, how many times the
+// truth lies beyond the nearer edge, and in which direction the answer erred.
+export function rangeError(lo, hi, truth) {
+  if (!(truth > 0) || !(lo > 0) || !(hi >= lo)) throw new RangeError('need 0 < lo ≤ hi and truth > 0');
+  if (truth < lo) return { ratio: lo / truth, direction: 'over' };
+  if (truth > hi) return { ratio: truth / hi, direction: 'under' };
+  return { ratio: 1, direction: 'exact' };
+}
+
+// Index of the range that contains target, else the one whose nearer edge is nearest on a ratio scale.
+export function nearestRange(ranges, target) {
+  let best = -1;
+  let bestRatio = Infinity;
+  ranges.forEach(([lo, hi], i) => {
+    const { ratio } = rangeError(lo, hi, target);
+    if (ratio < bestRatio) { best = i; bestRatio = ratio; }
+  });
+  return best;
+}
+
 // Index of the option nearest to target on a ratio scale (being 2× off counts the same either way).
 export function nearestByRatio(values, target) {
   let best = -1;

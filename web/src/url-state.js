@@ -18,6 +18,12 @@ const ACT1_ONLY = ['opt', 'cap', 'off'];
 const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
+// Values are echoed in messages; a very long one is cut so the notice stays readable.
+const MAX_ECHO = 40;
+const echo = (v) => (v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
+// Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
+const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'hide', 'lock',
+  'workers', 'prefetch', 'depth', 'pin'];
 const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
 function parseFlagList(params, name, errors) {
@@ -26,7 +32,7 @@ function parseFlagList(params, name, errors) {
   const out = [];
   for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     if (CONTROL_KEYS.includes(item)) { if (!out.includes(item)) out.push(item); } else {
-      errors.push({ param: name, message: `${name}=${raw}: '${item}' is not a control name (known: ${list(CONTROL_KEYS)}); it was ignored.` });
+      errors.push({ param: name, message: `${name}=${echo(raw)}: '${echo(item)}' is not a control name (known: ${list(CONTROL_KEYS)}); it was ignored.` });
     }
   }
   return out;
@@ -89,7 +95,7 @@ function parseAct1(params, config, bad, errors, deviceIds) {
     const unknown = items.filter((k) => !COMPONENT_KEYS.includes(k));
     config.hidden_components = [...new Set(good)];
     if (unknown.length) {
-      errors.push({ param: 'off', message: `off=${raw}: ${list(unknown.map((k) => `'${k}'`))} not a ledger component (known: ${list(COMPONENT_KEYS)}); ignored.` });
+      errors.push({ param: 'off', message: `off=${echo(raw)}: ${list(unknown.slice(0, 4).map((k) => `'${echo(k)}'`))} not a ledger component (known: ${list(COMPONENT_KEYS)}); ignored.` });
     }
   }
 }
@@ -135,11 +141,17 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = 
   for (const [name, values] of seen) {
     if (values.length < 2) continue;
     rejected.add(name);
-    errors.push({ param: name, message: `${name} is given ${values.length} times (${list(values.map((v) => `${name}=${v}`))}); none of them was used, so that setting was left as it was.` });
+    errors.push({ param: name, message: `${name} is given ${values.length} times (${list(values.slice(0, 4).map((v) => `${name}=${echo(v)}`))}${values.length > 4 ? ', …' : ''}); none of them was used, so that setting was left as it was.` });
   }
   const usable = new URLSearchParams();
   for (const [name, values] of seen) if (values.length === 1) usable.set(name, values[0]);
-  const bad = (param, message) => errors.push({ param, message: `${param}=${usable.get(param)}: ${message}; ${kept}` });
+  const bad = (param, message) => errors.push({ param, message: `${param}=${echo(usable.get(param))}: ${message}; ${kept}` });
+  for (const name of usable.keys()) {
+    const lower = name.toLowerCase();
+    if (lower !== name && KNOWN.includes(lower)) {
+      errors.push({ param: name, message: `${echo(name)}=${echo(usable.get(name))}: parameter names are lower-case (did you mean ${lower}?); it was ignored.` });
+    }
+  }
 
   let act = null;
   if (usable.has('act')) {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio,
+  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio, rangeError, nearestRange,
   describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
@@ -116,4 +116,18 @@ test('checkpointing numbers: the chapter’s flat 4× and 33% in replay, the phy
   assert.ok(Math.abs(c.overhead - 0.33) < 0.005);
   const phys = checkpointNumbers(evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false })), evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false, checkpointing: 'none' })));
   assert.ok(phys.ratio > 4 && phys.ratio < 48, String(phys.ratio));
+});
+
+test('a range answer is right when the truth is inside it, and otherwise off by the nearer edge', () => {
+  assert.deepEqual(rangeError(0.15, 0.30, 0.257), { ratio: 1, direction: 'exact' });
+  const over = rangeError(0.85, 0.95, 0.257);
+  assert.equal(over.direction, 'over');
+  assert.ok(Math.abs(over.ratio - 0.85 / 0.257) < 1e-12);
+  assert.equal(rangeError(0.15, 0.30, 0.6).direction, 'under');
+  assert.throws(() => rangeError(0.3, 0.2, 0.25));
+  const ranges = [[0.85, 0.95], [0.6, 0.7], [0.4, 0.5], [0.15, 0.3]];
+  assert.equal(nearestRange(ranges, 0.257), 3);
+  assert.equal(nearestRange(ranges, 0.34), 3, '0.34 is 1.13× above 0.30 and 1.18× below 0.40');
+  assert.equal(nearestRange(ranges, 0.52), 2);
+  assert.equal(nearestRange(ranges, 0.56), 1, '0.56 is 1.07× below 0.60 and 1.12× above 0.50');
 });

@@ -141,3 +141,13 @@ test('Act 2 bad values each become a message and keep the knob', () => {
   assert.deepEqual(r.errors.map((e) => e.param).sort(), ['dev', 'pin', 'prec', 'prefetch', 'workers']);
   assert.deepEqual(r.config2, {});
 });
+
+test('a very long value is cut in the message, and a capitalised known name is reported', () => {
+  const r = parseUrlState(`?act=2&workers=${'9'.repeat(5000)}&Pin=1&foo=1`, ctx2);
+  const w = r.errors.find((e) => e.param === 'workers');
+  assert.ok(w.message.length < 300, w.message.length);
+  assert.match(w.message, /… \(5000 characters\)/);
+  assert.match(r.errors.find((e) => e.param === 'Pin').message, /did you mean pin\?/);
+  assert.equal(r.errors.some((e) => e.param === 'foo'), false, 'unknown names (an LMS’s own) are ignored');
+  assert.equal(r.config2.pinned_memory, undefined);
+});

@@ -11,6 +11,16 @@ import { formatBytes, formatInt } from '../format.js';
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
 
+const FLOOR_WORDS = {
+  weights: 'Weights, 16-bit copy the GPU computes with',
+  gradients: 'Gradients, 16-bit',
+  master_weights: 'FP32 master copy of the weights',
+  activations: 'Activations kept for backward: each layer’s input',
+  recompute_working_set: 'One layer’s activations, rebuilt during backward',
+  logits: 'Output logits (FP32)',
+  logits_gradient: 'Gradient of the logits (FP32)',
+  reserve: 'CUDA context and allocator reserve',
+};
 const STATE_WORDS = { fits: 'fits and trains', stalls: 'fits, but cannot train (updates stall)', over: 'does not fit' };
 
 function select(label, values, words, onPick) {
@@ -30,14 +40,23 @@ export function createLaptopChallenge({ engine, store, announce }) {
     const moves = store.getState().acts.act2.laptop.moves;
     return moves.length ? moves[moves.length - 1].config : { ...LAPTOP_START };
   };
+  // Arrowing through a select fires a change per option: a change of the same control within 1.5 s
+  // replaces the move it follows instead of adding one.
+  let lastMove = { key: null, at: 0 };
   const record = (patch) => {
-    const prev = current();
+    const key = Object.keys(patch).join(',');
+    const now = Date.now();
+    const coalesce = key === lastMove.key && now - lastMove.at < 1500 && store.getState().acts.act2.laptop.moves.length > 1;
+    lastMove = { key, at: now };
+    const movesNow = store.getState().acts.act2.laptop.moves;
+    const prev = coalesce ? movesNow[movesNow.length - 2].config : current();
     const next = { ...prev, ...patch };
     const r = evaluate(next);
     if (r.error) { announce(`The engine could not compute that: ${r.error.message}`); return; }
     store.update((s) => {
       const lap = s.acts.act2.laptop;
-      const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', prev, evaluate(prev))];
+      const kept = coalesce ? lap.moves.slice(0, -1) : lap.moves;
+      const moves = kept.length ? kept : [laptopMove('start: the chapter’s baseline settings', prev, evaluate(prev))];
       const m = laptopMove(describeMove(prev, next), next, r);
       const atFloor = m.trainable && m.peak_bytes <= floor.peak_bytes;
       return withAct2(s, { laptop: {
@@ -91,9 +110,9 @@ export function createLaptopChallenge({ engine, store, announce }) {
       st === 'stalls' ? h('p', { class: 'banner__text' }, LAPTOP.stallText, ' ', h('a', { href: '?act=measure', text: LAPTOP.stallLink }), '.') : null);
     const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', c, r)];
     const gib = (budget / 2 ** 30).toFixed(0);
-    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes. The chart’s height scale is logarithmic: each step up multiplies memory.`);
+    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes: the dashed line. The chart’s height scale is logarithmic (each step up multiplies memory); hatched bars do not fit.`);
     const sentence = `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far; peak memory now ${formatBytes(moves[moves.length - 1].peak_bytes, u)}, ${STATE_WORDS[st]}; the laptop holds ${formatBytes(budget, u)}.`;
-    chart.update(moves, { budgetBytes: budget, budgetText: `usable ${formatBytes(budget, u)}`, summary: sentence });
+    chart.update(moves, { budgetBytes: budget, budgetText: '', summary: sentence });
     setText(summary, sentence);
     table.update({
       columns: ['Move', 'Change', `Peak (${u === 'gib' ? 'GiB' : 'GB'})`, 'State'],
@@ -110,12 +129,12 @@ export function createLaptopChallenge({ engine, store, announce }) {
     const staticFloor = floor.static_floor_bytes;
     replaceChildren(limit,
       h('h4', { text: lapFitText() }),
-      h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${LABELS.precision[cfg.precision].toLowerCase()}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored. The solver checked every combination of precision (FP32 or mixed), optimizer and checkpointing (${formatInt(solved.configurations_evaluated)} in all) at batch 1.` }),
+      h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored. The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
       h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Floor derivation table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
-          h('th', { scope: 'row', text: d.words.split(':')[0] }),
+          h('th', { scope: 'row', text: FLOOR_WORDS[d.component] || d.words.split(':')[0] }),
           h('td', { text: d.bytes_per_param === null ? '—' : String(d.bytes_per_param) }),
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
           h('td', { text: formatBytes(d.bytes, u) })))),

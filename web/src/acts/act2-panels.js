@@ -27,7 +27,8 @@ export function renderReference(box, r, units) {
     h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Chapter and engine table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table reference-table' },
       h('caption', { text: 'The chapter’s walkthrough and the engine, same configurations' }),
       h('thead', {}, h('tr', {}, ['Quantity', 'Chapter says', 'Engine computes'].map((t) => h('th', { scope: 'col', text: t })))),
-      h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }), h('td', { text: c }), h('td', { text: e })))))),
+      h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }),
+        h('td', { 'data-label': 'Chapter says', text: c }), h('td', { 'data-label': 'Engine computes', text: e })))))),
     h('h4', { text: 'How the two fit together' }),
     reconciliation(r, units).map((t) => h('p', { text: t })));
 }
@@ -37,16 +38,20 @@ export function renderMathPeek(box, result) {
   const p = result.pipeline;
   const f = result.flops;
   const il = f.iron_law;
-  const peakT = f.peak_flops_per_s / 1e12;
+  const peak = sci(f.peak_flops_per_s);
+  const md = result.model;
+  const seq = result.scenario.seq_len;
+  const attn = 12 * md.layers * md.hidden * seq;
+  const nCounted = (f.model_per_token - attn) / 6; // N without the position embeddings (PaLM's count)
   replaceChildren(box,
     h('p', { class: 'math' }, 'MFU = model FLOPs per step ÷ (step time × peak FLOP/s)'),
     h('p', { class: 'math', 'data-peek': 'mfu' },
-      `= ${sci(f.model_per_step)} FLOP ÷ (${secs(p.step_seconds)} × ${formatInt(peakT)} × 10^12 FLOP/s) = ${pct(p.mfu)}`),
-    h('p', { class: 'math-note', text: `Model FLOPs per step = 6·N + 12·L·h·s per token × ${formatInt(f.tokens_per_step)} tokens = ${formatInt(f.model_per_token)} FLOP/token × ${formatInt(f.tokens_per_step)}. The peak is the GPU’s dense rate at the selected precision.` }),
+      `= ${sci(f.model_per_step)} FLOP ÷ (${secs(p.step_seconds)} × ${peak} FLOP/s) = ${pct(p.mfu)}`),
+    h('p', { class: 'math-note', text: `Model FLOPs per token = 6·N + 12·L·h·s with N = ${formatInt(nCounted)} parameters (the position embeddings are not multiplied), L = ${md.layers} layers, h = ${formatInt(md.hidden)}, s = ${formatInt(seq)} tokens: ${formatInt(6 * nCounted)} + ${formatInt(attn)} = ${formatInt(f.model_per_token)} FLOP per token, × ${formatInt(f.tokens_per_step)} tokens per step. The peak is the GPU’s dense rate at the selected precision.` }),
     f.recompute_per_token > 0 ? h('p', { class: 'math', 'data-peek': 'hfu' },
-      `HFU = (model + recomputed FLOPs) ÷ (step time × peak) = ${sci(f.hardware_per_step)} ÷ (${secs(p.step_seconds)} × ${formatInt(peakT)} × 10^12) = ${pct(p.hfu)}`) : null,
+      `HFU = (model + recomputed FLOPs) ÷ (step time × peak) = ${sci(f.hardware_per_step)} ÷ (${secs(p.step_seconds)} × ${peak}) = ${pct(p.hfu)}`) : null,
     h('p', { class: 'math' }, 'Iron Law: T_train = O_total ÷ (N_devices × R_peak × η)'),
     h('p', { class: 'math', 'data-peek': 'iron' },
-      `= ${sci(il.total_model_flops)} FLOP ÷ (${formatInt(il.num_devices)} × ${formatInt(peakT)} × 10^12 FLOP/s × ${il.efficiency.toFixed(2)}) = ${hours(il.time_to_train_seconds / 3600)} for ${formatInt(il.train_tokens / 1e6)} million tokens`),
+      `= ${sci(il.total_model_flops)} FLOP ÷ (${formatInt(il.num_devices)} × ${peak} FLOP/s × ${il.efficiency.toFixed(2)}) = ${hours(il.time_to_train_seconds / 3600)} for ${formatInt(il.train_tokens)} tokens`),
     h('p', { class: 'math-note', text: `η = ${il.efficiency.toFixed(2)} is GPT-3’s measured efficiency (the chapter’s example); with this step’s MFU as η the same tokens would take ${hours(il.total_model_flops / (il.num_devices * f.peak_flops_per_s * p.mfu) / 3600)}.` }));
 }

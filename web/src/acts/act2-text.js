@@ -21,11 +21,12 @@ export const TUNED_WORDS = 'GPT-2 XL on one V100, mixed precision, Adam, checkpo
 
 export const PREDICTION = {
   question: `The chapter tunes its GPT-2 XL training loop until the GPU is busy most of the time (${TUNED_WORDS}). What fraction of the V100’s peak 16-bit arithmetic does the model’s own work use in that loop (its MFU)?`,
+  // Each option is a range; value is its geometric middle (what the ledger records as the guess).
   options: [
-    { id: 'a', value: 0.90, label: 'About 85–95%: a well-tuned loop runs close to peak' },
-    { id: 'b', value: 0.65, label: 'About 60–70%: some overhead is unavoidable' },
-    { id: 'c', value: 0.45, label: 'About 45%: loading, copies and kernel overhead eat half' },
-    { id: 'd', value: 0.212, label: 'About 15–30%: far below peak even when tuned' },
+    { id: 'a', range: [0.85, 0.95], value: 0.899, label: 'About 85–95%: a well-tuned loop runs close to peak' },
+    { id: 'b', range: [0.60, 0.70], value: 0.648, label: 'About 60–70%: some overhead is unavoidable' },
+    { id: 'c', range: [0.40, 0.50], value: 0.447, label: 'About 40–50%: loading, copies and kernel overhead eat half' },
+    { id: 'd', range: [0.15, 0.30], value: 0.212, label: 'About 15–30%: far below peak even when tuned' },
   ],
 };
 
@@ -33,12 +34,12 @@ export function revealLines(n, chosenText, errorText) {
   return [
     `You chose ${chosenText}. For the chapter’s tuned loop the engine computes an MFU of ${pct(n.tuned.mfu)}. ${errorText}`,
     `Same step, three numbers: the GPU is busy ${pct(n.tuned.busy)} of the time, compute-bound matrix multiplication fills ${pct(n.tuned.pe)} of the step (pipeline efficiency), and the model’s FLOPs come to ${pct(n.tuned.mfu)} of peak (MFU).`,
-    `Busy time counts every kernel, including memory-bound ones that barely use the tensor cores. Pipeline efficiency counts only the matrix multiplications, and even those run at ${pct(n.tuned.kernel)} of peak at this batch size and spend ${pct(n.tuned.recompute_share)} of their time recomputing checkpointed activations, which MFU does not count as model work. So busy ≥ pipeline efficiency ≥ MFU, always.`,
+    `GPU busy time counts every moment the GPU runs a kernel or receives a copy, including memory-bound kernels that barely use the tensor cores. Pipeline efficiency counts only the matrix multiplications, and even those run at ${pct(n.tuned.kernel)} of peak at this batch size and spend ${pct(n.tuned.recompute_share)} of their time recomputing checkpointed activations, which MFU does not count as model work. So busy ≥ pipeline efficiency ≥ MFU, always.`,
   ];
 }
 
 export function orderExplainer() {
-  return 'Busy ≥ pipeline efficiency ≥ MFU. Busy counts all GPU time; pipeline efficiency only the compute-bound part; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak).';
+  return 'Busy ≥ pipeline efficiency ≥ MFU. GPU busy counts every moment the GPU runs a kernel or receives a copy; pipeline efficiency only the compute-bound kernels; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak).';
 }
 
 // The chapter's published walkthrough numbers (chapter, "GPT-2 XL training walkthrough" section).
@@ -70,10 +71,11 @@ export function fixFeedback(correct, scored, chosenId) {
   const best = scored.find((s) => s.best);
   const chosen = scored.find((s) => s.id === chosenId);
   const lead = correct ? 'Right.' : 'Not quite.';
-  return `${lead} On the engine, your choice gives ${rate(chosen.tokens)} against ${rate(scored.baseline)} at the baseline; the fastest single change is “${best.label.toLowerCase()}” at ${rate(best.tokens)}. A faster GPU shrinks only the GPU’s part of the step, while the loader keeps it waiting just as long.`;
+  return `${lead} On the engine, your choice gives ${rate(chosen.tokens)} against ${rate(scored.baseline)} at the baseline; the fastest single change is “${best.label}” at ${rate(best.tokens)}. A faster GPU shrinks only the GPU’s part of the step, while the loader keeps it waiting just as long.`;
 }
 
 export const CKPT_QUESTION = {
+  intro: 'Answer for your Act 2 settings as they are now (section 2), with checkpointing every k layers (k = 4 if another scheme is selected), with or without the chapter calibration.',
   prompt: 'Checkpointing reduces activation memory by about',
   ratioOptions: [
     { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },
@@ -93,15 +95,16 @@ export const CKPT_QUESTION = {
 };
 
 export function ckptScenarioText(n, units) {
-  return `For your Act 2 settings with checkpointing every ${n.k} layers (${n.replay ? 'chapter numbers' : 'physics model'}): activations fall from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)} (${formatRatio(n.ratio)}), and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
+  return `For your Act 2 settings now, checkpointing every ${n.k} layer${n.k === 1 ? '' : 's'} (${n.replay ? 'chapter calibration' : 'physics model'}): activations fall from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)} (${formatRatio(n.ratio)}), and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
 }
 
 export function ckptFormulaText(n) {
-  return `With ${n.layers} layers and a checkpoint every k layers, the backward pass holds k layers of activations plus one stored input per segment, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A. The smallest is at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}); the chapter rounds “every 4 layers” to a flat 4×.`;
+  const layers = (k) => `${k} layer${k === 1 ? '' : 's'}`;
+  return `Three ways to count it. The chapter divides by k (“every 4 layers = 4×”), and the chapter calibration does the same for any k. The textbook formula keeps one stored input per segment plus ${layers(n.k)} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model saves more than the formula because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores.`;
 }
 
 export const LAPTOP = {
-  lead: 'Start from the chapter’s baseline settings (FP32, Adam, batch 32, no checkpointing) and make GPT-2 XL training fit the 8 GB laptop GPU. Each change you make is recorded as a move. These numbers use the exact model (1,557,611,200 parameters).',
+  lead: 'Start from the chapter’s baseline settings (FP32, Adam, batch 32, no checkpointing) and make GPT-2 XL training fit the 8 GB laptop GPU. Each change you make is recorded as a move. These numbers come from the physics model: the exact parameter count and every activation a straightforward implementation stores, attention scores included. That is why the start is far above the chapter’s 89 GB, which uses the chapter’s own 65 GB activation figure (see the reference panel).',
   stallText: 'Fits, but cannot train: without an FP32 master copy, most updates are smaller than the gap between neighbouring 16-bit numbers and round away, so the weights stop changing (updates stall).',
   stallLink: 'See it happen in “Measure it”',
   beyond: 'Beyond one device, the static memory itself has to be split: shard the optimizer state, gradients and weights across GPUs (ZeRO / fully sharded data parallel) or offload them to CPU memory. That is the subject of distributed training.',

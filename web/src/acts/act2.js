@@ -11,8 +11,8 @@ import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
-import { formatBytes, formatRatio, formatInt } from '../format.js';
+import { stepBar, timelineLanes, gauges, regimeReached, betterBest, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
@@ -52,7 +52,7 @@ export function mount({ root, engine, store, flags, announce }) {
     question: T.PREDICTION.question, options: T.PREDICTION.options, unlocks: 'The pipeline instruments below are now open.',
     onLock: (choice) => {
       const opt = T.PREDICTION.options.find((o) => o.id === choice);
-      const { ratio, direction } = fractionError(opt.value, n.tuned.mfu);
+      const { ratio, direction } = rangeError(opt.range[0], opt.range[1], n.tuned.mfu);
       store.update((s) => withAct2(s, { prediction: {
         choice, predicted_mfu: opt.value, truth_mfu: n.tuned.mfu, error_ratio: Number.isFinite(ratio) ? ratio : null,
         direction, answered_at: new Date().toISOString(), scenario: { ...CHAPTER_TUNED2 },
@@ -66,6 +66,7 @@ export function mount({ root, engine, store, flags, announce }) {
 
   // ---- 2. the step: controls, bar, timeline
   const controls = createAct2Controls({ devices, flags, onChange: (patch) => store.update((s) => withAct2(withConfig2(s, patch), { explored: true })) });
+  const calibNote = h('p', { class: 'control__note calib-note' });
   const status = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
   const barBox = h('div', { class: 'chart-box chart-box--fluid' });
   const barSummary = h('p', { class: 'chart-summary', 'data-summary': 'bar' });
@@ -79,7 +80,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const tlTable = new DataTable(tlTwin, { caption: 'Work on each resource, step by step', className: 'timeline-table' });
   const stepPanel = panel('2. Where one step’s time goes',
     h('p', { class: 'panel__lead', text: 'Change the data pipeline and the step itself; the bar shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.' }),
-    controls.el, status,
+    controls.el, calibNote, status,
     h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
     h('h4', { text: 'Three steps on a timeline' }),
     h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
@@ -92,6 +93,10 @@ export function mount({ root, engine, store, flags, announce }) {
   const gaugePanel = panel('3. Gauges, kept apart', h('p', { class: 'panel__lead', text: T.orderExplainer() }),
     h('figure', { class: 'chart-figure' }, gaugeBox), gaugeList, bottleneck);
 
+  // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
+  const ACT2_CONTROLS = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
+  const nothingToExplore = ACT2_CONTROLS.every((k) => flags.lock.includes(k) || flags.hide.includes(k));
+
   // ---- 4. reveal
   const revealBody = h('div', { class: 'reveal', role: 'status' });
   const revealHint = h('p', { class: 'control__note' });
@@ -100,13 +105,15 @@ export function mount({ root, engine, store, flags, announce }) {
   const revealPanel = panel('4. Reveal', revealHint, revealButton, revealBody);
 
   // ---- 5. reference, 6. design challenge, 7. laptop, 8. reflections, Math Peek
-  const refPanel = panel('5. The chapter’s walkthrough beside the engine');
+  const afterReveal = () => h('p', { class: 'locked-hint', text: 'Opens after the reveal.' });
+  const refLocked = afterReveal();
   const refBody = h('div');
-  refPanel.el.append(refBody);
-  const designBody = h('div', { class: 'design', role: 'status' });
+  const refPanel = panel('5. The chapter’s walkthrough beside the engine', refLocked, refBody);
+  const designBody = h('div', { class: 'design' });
+  const designLive = h('p', { class: 'visually-hidden', role: 'status' });
   const designPanel = panel('6. Design challenge: the chapter’s tuned regime, then the best MFU',
     h('p', { class: 'panel__lead', text: `Starting from the chapter’s baseline, reach its tuned regime (data loading ≤ ${REGIME.max_data_share * 100}% and GPU compute ≥ ${REGIME.min_compute_share * 100}% of the step, the chapter’s own shares), then push MFU as high as the physics lets you.` }),
-    designBody);
+    designBody, designLive);
   const laptop = createLaptopChallenge({ engine, store, announce });
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
@@ -123,7 +130,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const ckptFormula = h('p', { class: 'panel__note' });
   const ckpt = createFillIn({
     name: 'ckpt',
-    prompt: `${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
+    prompt: `${T.CKPT_QUESTION.intro} ${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
     blanks: [
       { key: 'ratio', legend: 'Blank 1: activation memory falls by about', options: T.CKPT_QUESTION.ratioOptions },
       { key: 'overhead', legend: 'Blank 2: extra compute', options: T.CKPT_QUESTION.overheadOptions },
@@ -141,7 +148,9 @@ export function mount({ root, engine, store, flags, announce }) {
       } }));
     },
   });
-  const reflectPanel = panel('8. Reflect', fix.el, h('hr'), ckpt.el, ckptNow, ckptFormula);
+  const reflectLocked = afterReveal();
+  const reflectBody = h('div', {}, fix.el, h('hr'), ckpt.el, ckptNow, ckptFormula);
+  const reflectPanel = panel('8. Reflect', reflectLocked, reflectBody);
   const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: MFU and the Iron Law with your numbers' }));
   const peekBody = h('div');
   peek.append(peekBody);
@@ -169,6 +178,7 @@ export function mount({ root, engine, store, flags, announce }) {
       status.className = 'banner banner--error';
       return null;
     }
+    setText(calibNote, calibrationWords(c, r.pipeline.constants));
     const m = r.memory;
     const fits = m.fits;
     status.className = `banner banner--${fits ? 'ok' : 'oom'}`;
@@ -212,6 +222,18 @@ export function mount({ root, engine, store, flags, announce }) {
     return r;
   }
 
+  // What the chapter calibration assumes, in numbers, and what a knob does not change here.
+  function calibrationWords(c, k) {
+    const parts = [];
+    if (c.replay) {
+      parts.push(`Chapter calibration: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${T.rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does; switch the calibration off for the physical constants.`);
+      if (c.checkpointing === 'every_k' && c.every_k !== 4) parts.push(`The calibration divides activations by k, the chapter’s rule for every 4 layers; for k = ${c.every_k} that rule overstates or understates the saving, so compare with the calibration off.`);
+    }
+    if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
+    if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');
+    return parts.join(' ');
+  }
+
   // Runs the latest deferred render after the next frame is painted, when the main thread is idle (at
   // most 100 ms later); root[data-pending] is set meanwhile (the e2e tests wait on it).
   let deferred = null;
@@ -240,9 +262,9 @@ export function mount({ root, engine, store, flags, announce }) {
     gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)} ≥ MFU ${T.pct(g.mfu)}.` });
     const item = (key, term, value) => [h('dt', { text: term }), h('dd', { 'data-gauge': key, text: value })];
     replaceChildren(gaugeList,
-      item('busy', 'GPU busy (any kernel or copy running)', T.pct(g.busy)),
+      item('busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)),
       item('pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)),
-      item('mfu', 'MFU (model FLOPs ÷ step time × peak)', T.pct(g.mfu)),
+      item('mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)),
       g.hfu !== null ? item('hfu', 'HFU (MFU plus recomputed FLOPs)', T.pct(g.hfu)) : [],
       item('ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)),
       item('tokens', 'Throughput', T.rate(g.tokens_per_second)),
@@ -255,21 +277,25 @@ export function mount({ root, engine, store, flags, announce }) {
     const a = state.acts.act2;
     const u = state.config.units;
     if (!r) return;
-    const reached = regimeReached(r.pipeline) && r.memory.fits;
+    // The challenge is the chapter's: it counts with the chapter calibration on (with the physical
+    // constants the loader is fast enough from the start) and in a step that fits.
+    const reached = regimeReached(r.pipeline) && r.memory.fits && state.config2.replay;
     const best = betterBest(a.design.best, state.config2, r);
     if ((reached && !a.design.regime_reached) || best !== a.design.best) {
       queueMicrotask(() => store.update((s) => withAct2(s, { design: { regime_reached: s.acts.act2.design.regime_reached || reached, best } })));
     }
+    if (reached && !a.design.regime_reached) setText(designLive, 'Tuned regime reached.');
     const sh = r.pipeline.chapter_shares;
     const ceiling = r.pipeline.mfu_ceiling;
     const k = r.pipeline.gpu.kernel_efficiency;
     const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
     replaceChildren(designBody,
       h('p', { 'data-regime': reached ? 'reached' : 'not-reached' }, h('strong', { text: reached ? '✓ Tuned regime reached. ' : 'Not there yet. ' }),
-        `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`),
-      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ''}.` }),
+        `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
+        state.config2.replay ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.'),
+      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
-        `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}) with ${describe2(a.design.best.config)}.`) : null,
+        `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}, ${T.rate(bestTokens(a.design.best.config))}) with ${describe2(a.design.best.config)}.`) : null,
       solverLine(state.config2),
       h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
   }
@@ -287,8 +313,10 @@ export function mount({ root, engine, store, flags, announce }) {
     const fast = sv.best_throughput;
     const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
     return h('p', { 'data-solver-mfu': String(best.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
-      `with your loader settings on this GPU, the highest MFU with Adam is ${T.pct(best.mfu)} (${words(best.configuration)}; the solver tried ${formatInt(sv.configurations_evaluated)} combinations of precision, optimizer and checkpointing, each at its largest batch that fits). MFU is measured against each precision’s own peak, so that run makes ${T.rate(best.tokens_per_second)}, while the fastest setting makes ${T.rate(fast.tokens_per_second)} (${words(fast.configuration)}).`);
+      `with your loader settings on this GPU, the highest MFU with Adam is ${T.pct(best.mfu)} (${words(best.configuration)}; the solver tried every combination of FP32 or mixed precision, optimizer and checkpointing, each at its largest batch that fits, up to 256). MFU is measured against each precision’s own peak, so that run makes ${T.rate(best.tokens_per_second)}, while the fastest setting the solver finds makes ${T.rate(fast.tokens_per_second)} (${words(fast.configuration)}; the solver may change the optimizer and use any batch size, which this act’s controls do not). A higher MFU is not always a faster run.`);
   }
+
+  const bestTokens = (c) => evaluate(toScenario2(c, { schedule_steps: 0 })).pipeline.tokens_per_second;
 
   function describe2(c) {
     return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `${c.checkpointing} checkpointing`}, batch ${c.batch_size}, ${c.data_workers} workers${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
@@ -308,26 +336,32 @@ export function mount({ root, engine, store, flags, announce }) {
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;
-    revealButton.disabled = !a.explored;
-    setText(revealHint, a.revealed ? '' : a.explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
+    const explored = a.explored || nothingToExplore;
+    revealButton.disabled = !explored;
+    setText(revealHint, a.revealed ? '' : explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
     if (a.revealed && a.prediction) {
       const i = T.PREDICTION.options.findIndex((o) => o.id === a.prediction.choice);
-      const err = fractionError(a.prediction.predicted_mfu, a.prediction.truth_mfu);
-      const errText = err.direction === 'exact' ? 'That is right on it.' : `You were off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
+      const opt = T.PREDICTION.options[i];
+      const err = rangeError(opt.range[0], opt.range[1], a.prediction.truth_mfu);
+      const errText = err.direction === 'exact' ? 'That is inside the range you chose: right.' : `The nearer end of your range is off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
       replaceChildren(revealBody, T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText).map((t, k) => h('p', { class: k === 0 ? 'reveal__key' : null, text: t })));
       revealBody.dataset.revealed = 'true';
     } else { revealBody.replaceChildren(); delete revealBody.dataset.revealed; }
-    setLocked(refPanel.el, !a.revealed);
+    setLocked(refBody, !a.revealed);
+    refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     const fr = a.reflection_fix;
     fix.update(fr ? { choice: fr.choice } : null, fr ? [{ ok: fr.correct, text: T.fixFeedback(fr.correct, n.fixes, fr.choice) }] : []);
     const cr = a.reflection_ckpt;
+    ckptNow.hidden = !cr;
+    ckptFormula.hidden = !cr;
     ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
       { ok: cr.ratio_correct, text: `Activation memory: the engine gives ${formatRatio(cr.engine_ratio)} for the settings you answered with.` },
       { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
       { ok: cr.reason_correct, text: cr.reason_correct ? 'Yes: dropped activations are rebuilt by running the forward pass again during backward.' : 'No: the cost is recomputation. Dropped activations are rebuilt by running the forward pass again during backward.' },
     ] : []);
-    setLocked(reflectPanel.el, !a.revealed);
+    setLocked(reflectBody, !a.revealed);
+    reflectLocked.hidden = a.revealed;
     const complete = Boolean(a.revealed && a.design.regime_reached && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     setText(done, complete ? 'Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out.' : '');

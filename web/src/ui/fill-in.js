@@ -19,11 +19,12 @@ function radioGroup(legend, options, name) {
 // blanks: [{ key, legend, options: [{ id, label }] }]; onSubmit({ key: choiceId, ... }).
 export function createFillIn({ name = null, prompt, blanks, onSubmit, button = 'Check my answer' }) {
   const groups = blanks.map((b) => ({ key: b.key, g: radioGroup(b.legend, b.options, uid(`fill-${b.key}`)) }));
+  const submit = h('button', { type: 'submit', class: 'btn btn--primary', text: button });
   const error = h('p', { class: 'field-error', hidden: true, text: blanks.length > 1 ? 'Answer every blank first.' : 'Choose an answer first.' });
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true' });
   const form = h('form', { class: 'reflection', novalidate: true, 'data-question': name },
     prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
-    groups.map((x) => x.g.el), error, h('button', { type: 'submit', class: 'btn btn--primary', text: button }), feedback);
+    groups.map((x) => x.g.el), error, submit, feedback);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const answers = Object.fromEntries(groups.map((x) => [x.key, x.g.value()]));
@@ -34,9 +35,12 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
   });
   return {
     el: form,
-    // answers: the recorded { key: choiceId } or null; lines: [{ ok, text }].
+    // answers: the recorded { key: choiceId } or null; lines: [{ ok, text }]. A recorded answer is
+    // final: the feedback names the right one, so answering again would score nothing.
     update(answers, lines) {
       if (answers) for (const x of groups) x.g.set(answers[x.key]);
+      for (const input of form.querySelectorAll('input')) input.disabled = Boolean(answers);
+      submit.hidden = Boolean(answers);
       replaceChildren(feedback, lines.map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
         h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)));
     },
