@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
   trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows, arithmeticSentence,
-  speedSummary, phaseWords, stageOf, progressText, categoriesOf,
+  speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport,
 } from '../../../web/src/measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallStats, stallLossSummary, stallUnchangedSummary,
@@ -188,4 +188,20 @@ test('a diverged run (pure FP16 with Adam) is described as diverged, and its tab
   assert.equal(table.rows[bad].cells[0].text, 'not a number (diverged)');
   assert.equal(table.rows[bad].cells[0].value, undefined);
   assert.equal(table.rows[0].cells[0].value, r.losses[0]);
+});
+
+test('while a run goes the speed figures follow the steps so far (median), not the first chunk', () => {
+  const r = train({ ...small({ steps: 4 }), measure_peak: true });
+  // Step times as the progress messages carry them: a slow warm-up step, then fast ones.
+  const live = liveSpeedReport(r, [0.150, 0.035, 0.034, 0.036, 0.035]);
+  assert.equal(live.time.median_seconds_per_step, 0.035);
+  assert.equal(live.time.steps, 5);
+  assert.ok(Math.abs(live.throughput.model_flops_per_s - r.flops.model_per_step / 0.035) < 1e-6);
+  assert.ok(Math.abs(live.throughput.mfu - live.throughput.model_flops_per_s / r.peak.flops_per_s) < 1e-12);
+  assert.equal(live.throughput.tokens_per_s, r.model.tokens_per_step / 0.035);
+  const rows = Object.fromEntries(speedRows(live).map((row) => [row.key, row]));
+  assert.equal(rows.seconds_per_step.text, '35.0 ms');
+  // Even counts take the mean of the two middle steps; no times yet leaves the report as it is.
+  assert.equal(liveSpeedReport(r, [0.02, 0.04]).time.median_seconds_per_step, 0.03);
+  assert.equal(liveSpeedReport(r, []), r);
 });
