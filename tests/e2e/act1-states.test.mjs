@@ -232,6 +232,10 @@ test('Reset my answers asks first; keeping them changes nothing, confirming clea
     assert.equal(await page.locator('.reset-confirm').isHidden(), true);
     assert.match(await page.locator('.locked-note').textContent(), /Locked in: B/);
     await page.getByRole('button', { name: 'Reset my answers' }).click();
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.reset-confirm').isHidden(), true, 'Escape keeps the answers');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Reset my answers');
+    await page.getByRole('button', { name: 'Reset my answers' }).click();
     await page.getByRole('button', { name: 'Yes, clear them' }).click();
     await page.waitForSelector('.act-unlocked[hidden]', { state: 'attached' });
     assert.equal(await page.locator('.prediction input[value="b"]').isDisabled(), false);

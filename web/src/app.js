@@ -51,6 +51,7 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   const wipe = h('button', { type: 'button', class: 'btn btn--small btn--danger', text: 'Yes, clear them',
     onclick: () => { store.reset(); closeConfirm(); announce('Your answers were cleared. The prediction is open again.'); } });
   confirmBox.append(h('p', { text: 'Clear every prediction, reveal and reflection in this browser? This cannot be undone; your settings stay.' }), wipe, keep);
+  confirmBox.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeConfirm(); });
   const more = h('details', { class: 'share' }, h('summary', { text: 'Share or reset' }),
     h('label', { for: shareId, text: 'Link to this exact configuration' }), share,
     h('p', { class: 'control__note', text: 'Answers are kept in this browser only; the link carries the settings, not your answers.' }), reset, confirmBox);
