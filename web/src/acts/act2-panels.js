@@ -19,7 +19,7 @@ export function renderReference(box, r, units) {
     ['Data loading share of the step', `${formatInt(CHAPTER.data_before * 100)}% → ${formatInt(CHAPTER.data_after * 100)}%`, `${pct(r.before.shares.data_loading)} → ${pct(r.after.shares.data_loading)}`],
     ['GPU compute share of the step', `${formatInt(CHAPTER.compute_before * 100)}% → ${formatInt(CHAPTER.compute_after * 100)}%`, `${pct(r.before.shares.compute)} → ${pct(r.after.shares.compute)}`],
     ['Throughput of the tuned loop', rate(CHAPTER.tokens_per_s), rate(r.after.tokens)],
-    ['Time per epoch of the tuned loop', hours(CHAPTER.epoch_hours), hours(r.after.epoch_hours)],
+    ['Time per epoch of the tuned loop', `${CHAPTER.epoch_hours} h`, hours(r.after.epoch_hours)],
     ['MFU of the tuned loop', `not stated; ${rate(CHAPTER.tokens_per_s)} implies ${pct(r.chapterMfu)}`, pct(r.after.mfu)],
   ];
   replaceChildren(box,

@@ -254,10 +254,10 @@ export function mount({ root, engine, store, flags, announce }) {
     const g = gauges(r);
     const marks = [
       { key: 'busy', label: 'GPU busy', value: g.busy, text: `GPU busy ${T.pct(g.busy)}` },
-      { key: 'pe', label: 'Pipeline efficiency', value: g.pipeline_efficiency, text: `Pipeline efficiency ${T.pct(g.pipeline_efficiency)}` },
+      { key: 'pe', label: 'Pipeline efficiency', value: g.pipeline_efficiency, text: `Pipeline efficiency ${T.pct(g.pipeline_efficiency)}`, short: `Pipeline eff. ${T.pct(g.pipeline_efficiency)}` },
       ...(g.hfu !== null ? [{ key: 'hfu', value: g.hfu, text: `HFU ${T.pct(g.hfu)}` }] : []),
       { key: 'mfu', label: 'MFU', value: g.mfu, text: `MFU ${T.pct(g.mfu)}` },
-      { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
+      { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, short: `Ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
     ];
     gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)} ≥ MFU ${T.pct(g.mfu)}.` });
     const item = (key, term, value) => [h('dt', { text: term }), h('dd', { 'data-gauge': key, text: value })];

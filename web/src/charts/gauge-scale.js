@@ -19,7 +19,7 @@ export class GaugeScale {
     }
   }
 
-  // marks: [{ key, label, value (0–1), text, dashed? }]
+  // marks: [{ key, label, value (0–1), text, short? (used when text fits on neither side), dashed? }]
   update(marks, { summary }) {
     this.last = [marks, { summary }];
     const width = this.svg.node().getBoundingClientRect().width || 640;
@@ -48,10 +48,12 @@ export class GaugeScale {
       const y = i * ROW_H + 12;
       g.select('line').attr('x1', x).attr('x2', x).attr('y1', y).attr('y2', trackY + 6);
       g.select('circle').attr('cx', x).attr('cy', y);
-      const textPx = d.text.length * 7.6; // 13px bold, a little generous
-      const left = x + 9 + textPx > width && x - 9 - textPx >= 0;
+      const room = { right: width - x - 9, left: x - 9 };
+      const fits = (t) => t.length * 7.6; // px at 13px bold, a little generous
+      const text = fits(d.text) <= Math.max(room.left, room.right) || !d.short ? d.text : d.short;
+      const left = fits(text) > room.right && room.left > room.right;
       g.select('text').attr('x', x).attr('dx', left ? -9 : 9).attr('y', y + 4)
-        .attr('text-anchor', left ? 'end' : 'start').text(d.text);
+        .attr('text-anchor', left ? 'end' : 'start').text(text);
     });
   }
 
