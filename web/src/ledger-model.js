@@ -122,7 +122,8 @@ const CKPT_WORDS = {
 
 export function describeConfig(config) {
   const ck = config.checkpointing === 'every_k' ? `a checkpoint every ${config.every_k} layers` : CKPT_WORDS[config.checkpointing];
-  return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precision[config.precision]}, batch ${config.batch_size}, ${ck}`;
+  // Chapter replay is another scenario (1.5 billion parameters, the chapter's activation figure): say so.
+  return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precision[config.precision]}, batch ${config.batch_size}, ${ck}${config.replay ? ', in Chapter replay' : ''}`;
 }
 
 // The one-sentence summary that updates with the chart.
