@@ -45,6 +45,37 @@ Shapes shapes_of(const TransformerSpec& m) {
 
 std::int64_t optimizer_vectors(Optimizer o) { return o == Optimizer::sgd ? 0 : (o == Optimizer::momentum ? 1 : 2); }
 
+// Live at a block's softmax in the forward beyond what autograd has saved (`grad`), or everything
+// live there under no_grad: the reference code's local variables (block input x, norm output h,
+// q/k/v or the fused qkv output, RoPE'd q and k) and the score tensors around the softmax.
+std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad) {
+  const bool autocast = is_autocast(s.precision), gpt2 = gpt2_style(s.model);
+  const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  const std::int64_t sbh = mul(s.seq_len, s.batch_size, s.model.hidden);
+  const std::int64_t S = mul(s.model.heads, s.seq_len, s.seq_len, s.batch_size);
+  const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes, se = e.score_element_bytes;
+  const std::int64_t rope_e = pure16 ? 2 : 4;  // RoPE'd q, k: FP32 under autocast (FP32 cos/sin)
+  std::int64_t live = 0;
+  if (!grad) live = add(live, mul(xe, sbh));            // x: saved by norm_1 when recording
+  if (!grad || autocast) live = add(live, mul(xe, sbh));  // h: saved by the projections unless cast
+  if (gpt2) {
+    // q, k, v are views of the fused qkv output; with b = 1 (or SDPA) those views are what is saved.
+    if (!grad || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(3, le, sbh));
+  } else {
+    if (!grad || autocast || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(2, rope_e, sbh));  // RoPE'd q, k
+    if (!grad || !s.flash_attention) live = add(live, mul(le, sbh));                  // v, not saved yet
+  }
+  if (s.flash_attention) return grad ? live : add(live, mul(le, sbh), mul(4, s.model.heads, s.seq_len, s.batch_size));
+  // At masked_fill: the scaled scores and the masked copy, and the bool mask (saved when recording).
+  // At softmax: the masked scores; the Llama code's .float() copy of them; CUDA autocast's FP32 cast
+  // of nanoGPT's 16-bit scores (softmax is on autocast's FP32 list); its output. When recording, the
+  // softmax output is already counted as saved (attention_held), so it is subtracted from both.
+  const std::int64_t at_mask = add(mul(2, le, S), grad ? 0 : mul(s.seq_len, s.seq_len));
+  std::int64_t at_softmax = add(mul(le, S), mul(se, S));
+  if (le != 4 && (!gpt2 || (autocast && e.score_element_bytes == 4))) at_softmax = add(at_softmax, mul(4, S));
+  return add(live, std::max(at_mask, at_softmax) - (grad ? mul(se, S) : 0));
+}
+
 }  // namespace
 
 StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
@@ -96,19 +127,42 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   PhaseBytes start = base("start");
   r.timeline.push_back(start);
 
+  const std::int64_t cache_at_last_attention =
+      add(mul(m.layers - 1, e.weight_cache_per_layer_bytes), e.weight_cache_attention_in_bytes, e.bias_cache_bytes);
   if (k.mode == StepMode::inference) {
-    // torch.no_grad(): nothing is saved; the forward holds the residual stream, one block's working
-    // set (q, k, v, the score matrices or SDPA's output; the MLP's hidden activations) and the logits;
-    // autocast caches every weight copy until the region exits. Approximate (no fixture).
-    PhaseBytes f = base("forward_peak");
-    f.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
-    const std::int64_t scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
-    const std::int64_t attn = s.flash_attention ? mul(4, e.linear_element_bytes, sbh)
-                                                : add(mul(3, e.linear_element_bytes, sbh), mul(2, e.score_element_bytes, scores));
-    const std::int64_t mlp = mul(m.mlp == MlpKind::gelu ? 2 : 3, e.linear_element_bytes, sb, m.mlp_hidden);
-    f.transient = std::max(add(mul(2, e.residual_element_bytes, sbh), std::max(attn, mlp)),
-                           add(mul(e.residual_element_bytes, sbh), e.logits_bytes));  // the head's output
-    r.timeline.push_back(f);
+    // torch.no_grad(): nothing is saved. The peak is at a block's softmax, in its MLP or at the head;
+    // autocast's cache holds every weight copy made so far (the last block's, as the largest).
+    PhaseBytes at = base("forward.layer.attention");
+    at.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
+    at.autocast_cache = cache_at_last_attention;
+    at.transient = softmax_forward_live(s, e, false);
+    r.timeline.push_back(at);
+    // In the MLP, the attention's locals are still bound (one Python function per block), and the
+    // caller still holds the block's input: x0, q/k/v (or qkv), the attention weights, y, x1; then
+    // GELU's input and output (h was rebound), or SwiGLU's h, gate, up, silu(gate) and the product.
+    PhaseBytes mp = base("forward.layer.mlp");
+    mp.phase = "forward.layer." + std::to_string(m.layers - 1) + ".mlp";
+    mp.autocast_cache = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.bias_cache_bytes);
+    const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes;
+    const std::int64_t sbf = mul(sb, m.mlp_hidden), scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
+    const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+    std::int64_t left = gpt2_style(m) ? mul(3, le, sbh) : add(mul(2, pure16 ? 2 : 4, sbh), mul(le, sbh));
+    left = add(left, mul(le, sbh), mul(2, xe, sbh));  // y, x0 and x1
+    if (s.flash_attention) left = add(left, mul(le, sbh));  // SDPA's output, before the head merge
+    else left = add(left, mul(gpt2_style(m) ? e.score_element_bytes : (pure16 ? 2 : 4), scores));
+    // GELU: its input and output; at the residual add, its output, the projection's output and the
+    // new x. CPU 1.13 under autocast adds a temporary there: an FP32 copy of the 16-bit operand of
+    // the mixed-type add (CUDA's kernels cast inside, with no copy).
+    std::int64_t gelu = mul(2, le, sbf);
+    if (k.build == PytorchBuild::cpu_1_13 && t_autocast)
+      gelu = std::max(gelu, add(mul(le, sbf), mul(le, sbh), mul(4, sbh), mul(xe, sbh)));
+    mp.transient = add(left, m.mlp == MlpKind::gelu ? gelu : add(mul(xe, sbh), mul(4, le, sbf)));
+    r.timeline.push_back(mp);
+    PhaseBytes hd = base("head");
+    hd.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
+    hd.logits = e.logits_bytes;
+    hd.transient = add(mul(xe, sbh), t_autocast ? mul(2, sbh) : 0);  // the final norm's output (and its cast)
+    r.timeline.push_back(hd);
   } else {
     // The saved tensors, split where backward releases them; token ids and targets are inputs.
     // Block i's saved tensors still held at its attention core's backward: everything up to the
@@ -130,12 +184,28 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
     for (const auto& it : e.model)
       if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
+    // The last block's softmax in the forward: every earlier block's saved tensors, this block's up
+    // to the softmax, and the locals and score tensors around it.
+    PhaseBytes fa = start;
+    fa.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
+    fa.activations = add(embedding, mul(m.layers - 1, e.per_layer_bytes), attention_held);
+    fa.autocast_cache = cache_at_last_attention;
+    fa.transient = softmax_forward_live(s, e, true);
+    r.timeline.push_back(fa);
     PhaseBytes fe = start;
     fe.phase = "forward_end";
     fe.activations = e.saved_bytes - mul(2, ids);
     fe.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);  // the region is still open
     fe.logits = e.logits_bytes;
     r.timeline.push_back(fe);
+    if (t_autocast) {
+      // cross_entropy under autocast (an FP32-list op) works on an FP32 copy of the 16-bit logits,
+      // while the forward's local x (the final norm's FP32 output; the head saved its cast) is alive.
+      PhaseBytes lf = fe;
+      lf.phase = "loss_forward";
+      lf.transient = add(mul(4, bsv), mul(e.residual_element_bytes, sbh));
+      r.timeline.push_back(lf);
+    }
     if (train) {
       // loss.backward(): NllLossBackward writes the gradient of log_softmax's output, then
       // LogSoftmaxBackward the gradient of the logits, both in the loss's type, while the saved

@@ -235,11 +235,13 @@ def forward_peak(model, c, idx, tgt, grad):
     model.zero_grad(set_to_none=True)
     base = sum(p.numel() * p.element_size() for p in model.parameters()) + idx.numel() * idx.element_size()
     if grad: base += tgt.numel() * tgt.element_size()
+    model.train(grad)  # no_grad inference runs in eval mode (no dropout)
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.set_grad_enabled(grad):
             with autocast(c): out = model(idx, tgt if grad else None)
         del out
+    model.train()
     live = peak = base
     for _, _, n in sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(prof.profiler.kineto_results.events()) if e.name() == "[memory]"):
         live += n
