@@ -128,11 +128,12 @@ test('the laptop challenge records each move with the engine’s peak and ends a
   await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
   await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
   await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
-  await page.waitForSelector(`${lap} .banner[data-state="stalls"]`);
+  await page.waitForSelector(`${lap} .banner[data-state="invalid"]`);
   const stall = await page.locator(`${lap} .banner`).textContent();
   assert.match(stall, /fits, but cannot train/);
   assert.doesNotMatch(stall, /✓/);
-  assert.equal(await page.locator(`${lap} .banner a[href="?act=measure"]`).count(), 1);
+  assert.equal(await page.locator(`${lap} .banner`).getAttribute('class'), 'banner banner--invalid', 'never the success look');
+  assert.equal(await page.locator(`${lap} .stall-note a[href="?act=measure"]`).isVisible(), true);
   assert.equal(await page.locator(`${A2} .move-table tbody tr`).count(), 5, 'start + 4 moves');
   await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('mixed');
   await page.waitForSelector(`${lap} .limit:not([hidden])`);

@@ -3,6 +3,8 @@
 // the engine's evaluate/solve results. Rounded terms are rounded so that they add up to the rounded
 // total shown (largest remainder). Tested in tests/web/unit/act2-model.test.mjs.
 
+import { fitState } from './fit-state.js';
+
 // Phase order on the step bar, with the words a student reads.
 export const STEP_SEGMENTS = [
   { key: 'data_loading', label: 'Data loading', short: 'data' },
@@ -206,10 +208,10 @@ export function laptopMove(move, config, result) {
   };
 }
 
-// 'fits' (fits and trains), 'stalls' (fits but pure 16-bit cannot train), 'over' (does not fit).
+// The shared fit rule (fit-state.js): 'ok' fits and trains, 'invalid' fits but pure 16-bit cannot
+// train, 'oom' does not fit.
 export function laptopState(result) {
-  if (!result.memory.fits) return 'over';
-  return result.memory.numerically_valid ? 'fits' : 'stalls';
+  return fitState(result.memory);
 }
 
 // The checkpointing reflection's numbers for one scenario: activation memory without checkpointing

@@ -96,11 +96,11 @@ test('laptop moves: words, recorded peak, and pure 16-bit never reads as a fit t
   assert.equal(describeMove(LAPTOP_START, { ...LAPTOP_START, precision: 'mixed' }), '→ mixed precision');
   assert.equal(describeMove(LAPTOP_START, { ...LAPTOP_START, checkpointing: 'every_k', every_k: 6, batch_size: 1 }), '→ checkpoint every 6 layers, batch 1');
   const start = evaluate(toLaptopScenario(LAPTOP_START));
-  assert.equal(laptopState(start), 'over');
+  assert.equal(laptopState(start), 'oom');
   const pure = { ...LAPTOP_START, precision: 'fp16', optimizer: 'sgd', checkpointing: 'full', batch_size: 1 };
   const r = evaluate(toLaptopScenario(pure));
   assert.equal(r.memory.fits, true);
-  assert.equal(laptopState(r), 'stalls');
+  assert.equal(laptopState(r), 'invalid');
   const mv = laptopMove('→ pure FP16', pure, r);
   assert.equal(mv.peak_bytes, r.memory.peak_bytes);
   assert.equal(mv.trainable, false);

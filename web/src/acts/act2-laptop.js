@@ -7,6 +7,7 @@ import { MoveChart } from '../charts/move-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
 import { describeMove, laptopMove, laptopState } from '../act2-model.js';
+import { Banner } from '../ui/banner.js';
 import { formatBytes, formatInt } from '../format.js';
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
@@ -21,7 +22,7 @@ const FLOOR_WORDS = {
   logits_gradient: 'Gradient of the logits (FP32)',
   reserve: 'CUDA context and allocator reserve',
 };
-const STATE_WORDS = { fits: 'fits and trains', stalls: 'fits, but cannot train (updates stall)', over: 'does not fit' };
+const STATE_WORDS = { ok: 'fits and trains', invalid: 'fits, but cannot train (updates stall)', oom: 'does not fit' };
 
 function select(label, values, words, onPick) {
   const id = uid('lap');
@@ -72,7 +73,9 @@ export function createLaptopChallenge({ engine, store, announce }) {
   const k = select('Every k layers, k =', Array.from({ length: EVERY_K.max }, (_, i) => i + 1), String, (v) => record({ every_k: Number(v) }));
   const batch = select('Batch size (sequences)', LAPTOP_BATCH_SIZES, String, (v) => record({ batch_size: Number(v) }));
 
-  const status = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const banner = new Banner();
+  const status = banner.el;
+  const stallNote = h('p', { class: 'control__note stall-note' }, LAPTOP.stallText, ' ', h('a', { href: '?act=measure', text: LAPTOP.stallLink }), '.');
   const chartBox = h('div', { class: 'chart-box chart-box--fluid' });
   const capNote = h('p', { class: 'control__note' });
   const summary = h('p', { class: 'chart-summary' });
@@ -91,7 +94,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
   const el = h('div', { class: 'laptop' },
     h('p', { class: 'panel__lead', text: LAPTOP.lead }),
     h('div', { class: 'controls controls--laptop' }, prec.box, opt.box, ckpt.box, k.box, batch.box),
-    status, capNote, h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)), twin,
+    status, stallNote, capNote, h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)), twin,
     h('div', { class: 'laptop__actions' }, giveUp, restart), limit);
 
   function render(state) {
@@ -102,12 +105,8 @@ export function createLaptopChallenge({ engine, store, announce }) {
     const r = evaluate(c);
     const st = laptopState(r);
     const u = state.config.units;
-    status.className = `banner banner--${st === 'fits' ? 'ok' : st === 'stalls' ? 'invalid' : 'oom'}`;
-    status.dataset.state = st;
-    replaceChildren(status,
-      h('p', { class: 'banner__title' }, h('span', { class: 'banner__icon', 'aria-hidden': 'true', text: st === 'fits' ? '✓' : st === 'stalls' ? '⚠' : '✕' }),
-        ` Peak ${formatBytes(r.memory.peak_bytes, u)} against ${formatBytes(budget, u)} usable: ${STATE_WORDS[st]}.`),
-      st === 'stalls' ? h('p', { class: 'banner__text' }, LAPTOP.stallText, ' ', h('a', { href: '?act=measure', text: LAPTOP.stallLink }), '.') : null);
+    banner.update({ state: st, title: `Peak ${formatBytes(r.memory.peak_bytes, u)} against ${formatBytes(budget, u)} usable: ${STATE_WORDS[st]}.` });
+    stallNote.hidden = st !== 'invalid';
     const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', c, r)];
     const gib = (budget / 2 ** 30).toFixed(0);
     setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes: the dashed line. The chart’s height scale is logarithmic (each step up multiplies memory); hatched bars do not fit.`);
@@ -117,7 +116,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
     table.update({
       columns: ['Move', 'Change', `Peak (${u === 'gib' ? 'GiB' : 'GB'})`, 'State'],
       rows: moves.map((m, i) => ({ key: String(i), header: i === 0 ? 'start' : String(i),
-        cells: [{ text: m.move }, { text: formatBytes(m.peak_bytes, u), value: m.peak_bytes }, { text: STATE_WORDS[m.fits ? (m.trainable ? 'fits' : 'stalls') : 'over'] }] })),
+        cells: [{ text: m.move }, { text: formatBytes(m.peak_bytes, u), value: m.peak_bytes }, { text: STATE_WORDS[m.fits ? (m.trainable ? 'ok' : 'invalid') : 'oom'] }] })),
     });
     giveUp.hidden = lap.finished;
     limit.hidden = !lap.finished;

@@ -6,6 +6,7 @@ import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
+import { Banner, fitState } from '../ui/banner.js';
 import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
@@ -67,7 +68,8 @@ export function mount({ root, engine, store, flags, announce }) {
   // ---- 2. the step: controls, bar, timeline
   const controls = createAct2Controls({ devices, flags, onChange: (patch) => store.update((s) => withAct2(withConfig2(s, patch), { explored: true })) });
   const calibNote = h('p', { class: 'control__note calib-note' });
-  const status = h('div', { class: 'banner', role: 'status', 'aria-atomic': 'true' });
+  const stepBanner = new Banner();
+  const status = stepBanner.el;
   const barBox = h('div', { class: 'chart-box chart-box--fluid' });
   const barSummary = h('p', { class: 'chart-summary', 'data-summary': 'bar' });
   const barTwin = h('details', { class: 'twin' }, h('summary', { text: 'The step’s numbers as a table' }));
@@ -174,20 +176,18 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     const r = evaluate(toScenario2(c));
     if (r.error) {
-      replaceChildren(status, h('strong', { text: 'The engine could not compute this setting. ' }), `${r.error.field}: ${r.error.message}`);
-      status.className = 'banner banner--error';
+      stepBanner.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
       return null;
     }
     setText(calibNote, calibrationWords(c, r.pipeline.constants));
     const m = r.memory;
-    const fits = m.fits;
-    status.className = `banner banner--${fits ? 'ok' : 'oom'}`;
-    status.dataset.state = fits ? 'fits' : 'over';
-    replaceChildren(status, h('p', { class: 'banner__title' },
-      h('span', { class: 'banner__icon', 'aria-hidden': 'true', text: fits ? '✓' : '✕' }),
-      fits ? ` Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
-        : ` Out of memory: this step needs ${formatBytes(m.peak_bytes, u)} and the ${r.device.name} holds ${formatBytes(m.usable_device_bytes, u)}, so it cannot run; the timing below is what it would take if it fitted.`),
-      r.device.id === 'v100-sxm2-32gb' ? h('p', { class: 'banner__text', text: `The “32 GB” V100 holds 32 GiB = ${formatBytes(m.usable_device_bytes, 'gb')}${u === 'gib' ? '' : ' (GB here are 10^9 bytes)'}.` }) : null);
+    const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
+    stepBanner.update({
+      state: fit,
+      title: fit === 'ok' ? `Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
+        : `Out of memory: this step needs ${formatBytes(m.peak_bytes, u)} and the ${r.device.name} holds ${formatBytes(m.usable_device_bytes, u)}, so it cannot run; the timing below is what it would take if it fitted.`,
+      lines: [capacityWords(r.device, m.usable_device_bytes, u)],
+    });
     const p = r.pipeline;
     const b = stepBar(p);
     const top = [...b.segments].sort((x, y) => y.seconds - x.seconds)[0];
@@ -220,6 +220,12 @@ export function mount({ root, engine, store, flags, announce }) {
     };
     afterPaint();
     return r;
+  }
+
+  // A device's marketing name next to its usable bytes (the V100 and A100 are named in GiB).
+  function capacityWords(device, usable, u) {
+    const gib = usable / 2 ** 30;
+    return `The ${device.name} has ${formatBytes(usable, 'gb')} = ${formatBytes(usable, 'gib')} usable${u === 'gib' ? '' : ' (GB = 10^9 bytes, GiB = 2^30 bytes)'}${Math.abs(gib - Math.round(gib)) < 0.01 ? `: its “${Math.round(gib)} GB” name counts GiB` : ''}.`;
   }
 
   // What the chapter calibration assumes, in numbers, and what a knob does not change here.

@@ -1,6 +1,7 @@
 // The laptop challenge's moves as a step chart: peak memory after each move (log scale, since the
 // start is tens of times the budget) against the laptop's usable memory. A move that does not fit is
-// hatched, one that fits but cannot train is outlined and marked "stalls"; never colour alone.
+// hatched, one that fits but cannot train has a dashed outline (the table twin says "cannot train");
+// never colour alone.
 import { select } from 'd3-selection';
 import { scaleLog } from 'd3-scale';
 
@@ -35,7 +36,7 @@ export class MoveChart {
       e.append('text').attr('class', 'move-index').attr('text-anchor', 'middle');
       return e;
     });
-    bars.attr('class', (d) => `move move--${d.fits ? (d.trainable ? 'fits' : 'stalls') : 'over'}`);
+    bars.attr('class', (d) => `move move--${d.fits ? (d.trainable ? 'ok' : 'invalid') : 'oom'}`);
     bars.each(function place(d, i) {
       const g = select(this);
       const top = y(d.peak_bytes);
