@@ -20,7 +20,7 @@ async function openPanel(context, state, query = '?act=ledger') {
   await openLab(page, `${srv.origin}/?act=1`);
   await page.evaluate(([k, s]) => (s ? localStorage.setItem(k, JSON.stringify(s)) : localStorage.removeItem(k)), [KEY, state]);
   await openLab(page, `${srv.origin}/${query}`);
-  await page.waitForSelector('[data-act="ledger"]');
+  if (query.includes('act=ledger')) await page.waitForSelector('[data-act="ledger"]');
   return { page, problems };
 }
 const saved = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
@@ -113,6 +113,51 @@ test('continue from this ledger restores its settings and progress, after a conf
     await page.locator('.ledger-result a[href="?act=2"]').click();
     await page.waitForSelector('html[data-ready="true"]');
     assert.match(await page.locator('#act-nav').textContent(), /Act 1[^]*\(complete\)[^]*Act 2[^]*\(complete\)/);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('a ledger exported after working through both acts in the page verifies in full', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, null, '?act=1');
+    await page.locator('.prediction input[value="b"]').check();
+    await page.locator('.prediction button[type=submit]').click();
+    await page.waitForSelector('.act-unlocked:not([hidden])');
+    const A2 = '[data-act="2"]';
+    await openLab(page, `${srv.origin}/?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1`);
+    await page.locator(`${A2} .prediction input[value="a"]`).check();
+    await page.locator(`${A2} .prediction button[type=submit]`).click();
+    await page.waitForSelector(`${A2} [data-best-mfu]`);
+    await page.locator(`${A2} [data-control="workers"] input`).fill('4');
+    await page.getByRole('button', { name: /Reveal/ }).click();
+    const lap = `${A2} .laptop`;
+    await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('mixed');
+    await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
+    await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
+    await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
+    await page.waitForSelector(`${lap} .limit:not([hidden])`);
+    await page.locator(`${A2} fieldset:has-text("Blank 1") input[value="b"]`).check();
+    await page.locator(`${A2} fieldset:has-text("Blank 2") input[value="c"]`).check();
+    await page.locator(`${A2} fieldset:has-text("Blank 3") input[value="a"]`).check();
+    await page.locator(`${A2} form:has-text("Blank 3") button[type=submit]`).click();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('lab08-model-train/state')).acts.act2.reflection_ckpt !== null);
+    await openLab(page, `${srv.origin}/?act=ledger`);
+    await page.waitForSelector('[data-act="ledger"]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
+    const text = readFileSync(await download.path(), 'utf8');
+    const ledger = JSON.parse(text);
+    const r = engine.verifyLedger(text);
+    assert.equal(r.status, 'ok', `${r.summary} ${JSON.stringify(r.fields.filter((f) => f.differs))}`);
+    assert.deepEqual(ledger.predictions.map((p) => p.id), ['act1', 'act2']);
+    assert.equal(ledger.lab_state.acts.act2.laptop.moves.length, 5, 'the start and four moves');
+    assert.equal(ledger.laptop_fit_achieved, false);
+    assert.ok(ledger.final_mfu_pct > 0);
+    for (const f of ['lab_state.acts.act2.prediction.truth_mfu', 'lab_state.acts.act2.design.best.mfu', 'lab_state.acts.act2.laptop.floor_bytes',
+      'lab_state.acts.act2.laptop.moves[4].peak_bytes', 'lab_state.acts.act1.prediction.truth_bytes']) {
+      assert.ok(r.fields.some((x) => x.field === f), `${f} was re-computed`);
+    }
+    assert.match(await page.locator('.ledger-cal__sentence').textContent(), /^You .*memory.* and .*MFU/);
     clean(problems);
   } finally { await browser.close(); }
 });

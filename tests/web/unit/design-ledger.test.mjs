@@ -45,7 +45,7 @@ test('rebuilding a finished lab’s ledger from its own lab state gives the same
   assert.equal(rebuilt.reflections.length, 3);
   assert.equal(rebuilt.decisions.filter((d) => d.kind === 'laptop_move').length, saved.lab_state.acts.act2.laptop.moves.length);
   assert.equal(rebuilt.final_mfu_pct, saved.lab_state.acts.act2.design.best.mfu * 100);
-  assert.equal(rebuilt.baseline_mfu_estimate_pct, 45);
+  assert.equal(rebuilt.baseline_mfu_estimate_pct, saved.lab_state.acts.act2.prediction.predicted_mfu * 100);
   assert.match(rebuilt.laptop_floor_derivation, /12,460,889,600 B/);
 });
 
