@@ -11,7 +11,8 @@ inline float exp_approx(float x) {
   x = x > 88.0f ? 88.0f : x;  // keeps 2^n finite (n <= 127)
   x = x < -87.3f ? -87.3f : x;
   const float magic = 12582912.0f;  // 1.5 * 2^23: adding and subtracting rounds to an integer
-  float n = (x * 1.44269504088896341f + magic) - magic;
+  const float t = x * 1.44269504088896341f + magic;  // magic + n, exactly: |n| <= 127
+  float n = t - magic;
   float r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   const float z = r * r;
@@ -22,7 +23,12 @@ inline float exp_approx(float x) {
   const float p45 = 1.9875691500e-4f * r + 1.3981999507e-3f;
   float p = (p01 + z * p23) + (z * z) * p45;
   p = p * z + r + 1.0f;
-  const std::int32_t e = (static_cast<std::int32_t>(n) + 127) << 23;
+  // n as an integer from the bits of t, as the vector twin (simd.hpp) does: defined for every x.
+  // static_cast<int32_t>(n) is undefined for NaN (UBSan saw it when an fp16 run diverged).
+  std::uint32_t t_bits, magic_bits;
+  std::memcpy(&t_bits, &t, 4);
+  std::memcpy(&magic_bits, &magic, 4);
+  const std::uint32_t e = (t_bits - magic_bits + 127u) << 23;
   float scale;
   std::memcpy(&scale, &e, 4);
   return p * scale;
