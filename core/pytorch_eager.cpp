@@ -45,12 +45,14 @@ std::int64_t mask_bytes(const Types& t, std::int64_t elements, std::int64_t inpu
 // A norm layer on the residual stream (n = s·b rows of h).
 std::int64_t norm_bytes(const Types& t, NormKind kind, std::int64_t sbh, std::int64_t sb) {
   if (kind == NormKind::layernorm)
-    // native_layer_norm saves its input and the FP32 mean and rstd per row (weights are parameters).
-    return add(mul(t.x, sbh), mul(2, 4, sb));
-  // RMSNorm as Meta/HF write it: x.float() (saved by pow and by the multiply), rsqrt's result,
-  // the normalized tensor (saved by "* weight"); 1.13's mean.dim also saves its input (x^2);
-  // pure 16-bit: type_as(x) makes a 16-bit copy that "* weight" saves instead of the FP32 one.
+    // native_layer_norm saves its input and the mean and rstd per row: FP32 on CUDA (the op math
+    // type), the input's type in 1.13's CPU kernel.
+    return add(mul(t.x, sbh), mul(2, t.cuda ? 4 : t.x, sb));
+  // RMSNorm as Meta/HF write it: x.float() (saved by pow and by the multiply; for 16-bit x these are
+  // two separate FP32 copies), rsqrt's result, the normalized tensor (saved by "* weight"); 1.13's
+  // mean.dim also saves its input (x^2); pure 16-bit: type_as(x) makes the 16-bit copy "* weight" saves.
   std::int64_t b = add(mul(4, sbh), mul(4, sb), mul(t.pure16 ? 2 : 4, sbh));
+  if (t.pure16) b = add(b, mul(4, sbh));
   if (t.v113) b = add(b, mul(4, sbh));
   return b;
 }

@@ -183,7 +183,7 @@ def is_weight_copy(t):
 
 
 def autocast(c):
-    if c["precision"] == "fp32": return contextlib.nullcontext()
+    if not c["precision"].startswith("autocast"): return contextlib.nullcontext()
     return torch.autocast("cpu", dtype=torch.bfloat16 if c["precision"] == "autocast_bf16" else torch.float16)
 
 
@@ -252,6 +252,8 @@ def forward_peak(model, c, idx, tgt, grad):
 def measure(c):
     torch.manual_seed(0)
     model = Model(c).train()
+    if c["precision"] in ("bf16", "fp16"):  # pure 16-bit: model.to(dtype), no FP32 master copy
+        model = model.to(torch.bfloat16 if c["precision"] == "bf16" else torch.float16)
     g = torch.Generator().manual_seed(1)
     idx = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
     tgt = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
@@ -301,6 +303,8 @@ def configs():
         ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 8, "autocast_bf16", "adam", "foreach"),
         ("gpt2", {**gpt2, "vocab": 4096, "context": 256}, 2, 128, 4, 256, 2, "fp32", "adamw", "per_parameter"),
         ("llama", {**llama, "context": 512}, 2, 128, 8, 512, 1, "autocast_bf16", "adamw", "per_parameter"),
+        ("gpt2", gpt2, 2, 64, 4, 64, 2, "bf16", "adamw", "per_parameter"),
+        ("llama", llama, 2, 64, 4, 64, 2, "bf16", "momentum", "per_parameter"),
     ]
     for i, (arch, base, L, d, a, s, b, prec, opt, impl) in enumerate(grid):
         f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8

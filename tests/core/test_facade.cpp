@@ -123,3 +123,13 @@ TEST_CASE("every combination of framework fields answers with a result or an err
               }
   CHECK(answered > 100);
 }
+
+TEST_CASE("the textbook layout can sum eager activations: the ledger's sum with activation_model pytorch_eager") {
+  const json m = eval(R"({"model":"gpt2-small","activation_model":"pytorch_eager","batch_size":2})")["memory"];
+  REQUIRE(m.contains("activations_items"));
+  CHECK_FALSE(m.contains("step_phases"));
+  CHECK(m["components"]["activations"] == m["activations_items"]["saved_bytes"]);
+  // The head's FP32 output (kept by the loop) is the logits component; its two gradients are the transient.
+  CHECK(m["components"]["logits"] == 4LL * 2 * 1024 * 50257);
+  CHECK(m["peak_bytes"].get<std::int64_t>() == m["total_bytes"].get<std::int64_t>() + 2 * 4LL * 2 * 1024 * 50257);
+}
