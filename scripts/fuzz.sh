@@ -57,14 +57,15 @@ mkdir -p $out/crashes
 if [[ $mode == quick ]]; then
   # Bounded: two workers, fixed seeds, a fresh corpus each time, each stopping at a run count or
   # a time limit, whichever comes first (the count is reached on an idle machine).
-  workers=2 runs_each="${FUZZ_RUNS_EACH:-15000}" seconds_each="${FUZZ_SECONDS:-15}" record=$out/fuzz-quick.json
-  corpus=$bdir/corpus-quick
+  workers=2 runs_each="${FUZZ_RUNS_EACH:-40000}" seconds_each="${FUZZ_SECONDS:-20}" record=$out/fuzz-quick.json
+  corpus=$bdir/corpus-quick seed0=1
   rm -rf "$corpus"
 else
   workers="${FUZZ_WORKERS:-2}"
   total="${FUZZ_RUNS:-1000000}"
   runs_each=$(( (total + workers - 1) / workers )) seconds_each=0 record=$out/fuzz.json
   corpus=$bdir/corpus  # kept between full runs: each one starts where the last stopped
+  seed0="${FUZZ_SEED:-$(date +%s)}"  # a new random seed each full run unless given
 fi
 mkdir -p "$corpus"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
@@ -76,7 +77,7 @@ for (( w = 0; w < workers; w++ )); do
   log=$bdir/fuzz-$mode-$w.log
   logs+=("$log")
   # -timeout: one input over 10 s is a finding (train is capped to milliseconds by the harness).
-  $bdir/fuzz_facade "$corpus" $bdir/seeds -dict=$bdir/facade.dict -seed=$(( w + 1 )) -runs="$runs_each" \
+  $bdir/fuzz_facade "$corpus" $bdir/seeds -dict=$bdir/facade.dict -seed=$(( seed0 + w )) -runs="$runs_each" \
     -max_total_time="$seconds_each" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$root/$out/crashes/" >"$log" 2>&1 &
   pids+=($!)
@@ -88,9 +89,9 @@ wall=$(( $(date +%s) - start ))
 cat >$bdir/meta.json <<EOF
 {"mode": "$mode", "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "commit": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)",
  "compiler": "$(clang++ --version | head -1)", "sanitizers": "fuzzer,address,undefined",
- "workers": $workers, "runs_requested_per_worker": $runs_each, "seconds_limit_per_worker": $seconds_each,
+ "worker_count": $workers, "runs_requested_per_worker": $runs_each, "seconds_limit_per_worker": $seconds_each,
  "wall_seconds": $wall, "cores": $(nproc), "load_average_at_end": "$(cut -d' ' -f1-3 /proc/loadavg)",
- "corpus_dir": "$corpus", "seed_count": $(ls $bdir/seeds | wc -l)}
+ "corpus_dir": "$corpus", "seed_first_worker": $seed0, "seed_count": $(ls $bdir/seeds | wc -l)}
 EOF
 node tests/fuzz/summarize.mjs $record $bdir/meta.json "${logs[@]}"
 node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).ok ? 0 : 1)' $record || status=1

@@ -16,6 +16,9 @@ command -v npm >/dev/null || pkgs+=(npm)
 command -v em++ >/dev/null || pkgs+=(emscripten)
 [[ -f /usr/include/nlohmann/json.hpp ]] || pkgs+=(nlohmann-json3-dev)
 [[ -f /usr/include/doctest/doctest.h ]] || pkgs+=(doctest-dev)
+# clang + its libFuzzer/ASan/UBSan runtimes: scripts/fuzz.sh and scripts/sanitize.sh (test steps).
+command -v clang++ >/dev/null || pkgs+=(clang)
+compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' >/dev/null || pkgs+=(libclang-rt-14-dev)
 if (( want_browser )); then [[ -x /usr/bin/chromium ]] || pkgs+=(chromium); fi
 
 if (( ${#pkgs[@]} )); then

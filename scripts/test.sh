@@ -15,6 +15,12 @@ step "native core + doctest"
 cmake --build build/native
 ctest --test-dir build/native --output-on-failure
 
+step "native doctest under ASan + UBSan (scripts/sanitize.sh, build/asan)"
+scripts/sanitize.sh
+
+step "bounded coverage-guided fuzz of the facade (scripts/fuzz.sh --quick, build/fuzz)"
+scripts/fuzz.sh --quick
+
 step "WASM module + doctest under Node"
 scripts/build-wasm.sh
 ctest --test-dir build/wasm --output-on-failure
