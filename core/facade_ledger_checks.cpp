@@ -72,6 +72,7 @@ class Checks {
     return -1;
   }
   const json& ledger() const { return ledger_; }
+  const json& at(const char* array, int i) const { return ledger_[array][static_cast<std::size_t>(i)]; }
   json fields = json::array(), not_recomputed = json::array();
 
  private:
@@ -99,6 +100,14 @@ json error_ratio(double predicted, double truth) {
   if (!(predicted > 0)) return {{"ratio", nullptr}, {"direction", "zero"}};
   const double r = std::fmax(predicted, truth) / std::fmin(predicted, truth);
   return {{"ratio", r}, {"direction", r < 1.05 ? "exact" : predicted < truth ? "under" : "over"}};
+}
+
+// act2-model.js rangeError: inside [lo, hi] is exact; outside, how many times beyond the nearer edge.
+json range_error(double lo, double hi, double truth, const std::string& path) {
+  if (!(lo > 0) || !(hi >= lo) || hi > 1) throw InputError(path, "must be [low, high] with 0 < low <= high <= 1");
+  if (truth < lo) return {{"ratio", lo / truth}, {"direction", "over"}};
+  if (truth > hi) return {{"ratio", truth / hi}, {"direction", "under"}};
+  return {{"ratio", 1}, {"direction", "exact"}};
 }
 
 const char* const kMemoryKeys[][2] = {{"peak_bytes", "/memory/peak_bytes"}, {"total_bytes", "/memory/total_bytes"},
@@ -177,15 +186,25 @@ void act2_prediction(Checks& c, const json& act2) {
   const double predicted = fields::to_number(need(*pred, "predicted_mfu", p), p + ".predicted_mfu", 0, 1);
   c.value(p + ".truth_mfu", truth, "Act 2 prediction: the engine's MFU for the scenario on screen");
   c.value("baseline_mfu_estimate_pct", predicted * 100, "the plan's baseline_mfu_estimate_pct = the Act 2 prediction × 100");
-  // The page scores the chosen option's range (act2-model.js rangeError), which the record does not
-  // keep; the error ratio and direction are compared only between their two copies.
-  c.skip(p + ".error_ratio", "scored against the chosen option's range, which the lab state does not record");
-  if (const int i = c.entry("predictions", "act2"); i >= 0) {
-    const std::string q = "predictions[" + std::to_string(i) + "]";
+  // The page scores the chosen option's range (act2-model.js rangeError); the lab state keeps only its
+  // middle, the ledger's predictions entry the range itself. Without it, only the copies are compared.
+  const int i = c.entry("predictions", "act2");
+  const std::string q = "predictions[" + std::to_string(i) + "]";
+  const json* range = i >= 0 ? &need(c.at("predictions", i), "predicted_range", q) : nullptr;
+  json e = {{"ratio", need(*pred, "error_ratio", p)}, {"direction", need(*pred, "direction", p)}};
+  if (range && range->is_array() && range->size() == 2 && (*range)[0].is_number() && (*range)[1].is_number()) {
+    e = range_error((*range)[0].get<double>(), (*range)[1].get<double>(), truth, q + ".predicted_range");
+    c.value(p + ".error_ratio", e["ratio"], "Act 2 prediction: error from the chosen range's nearer edge to the truth");
+    c.value(p + ".direction", e["direction"], "Act 2 prediction: direction of the error");
+  } else {
+    if (range && !range->is_null()) throw InputError(q + ".predicted_range", "must be null or [low, high], two fractions");
+    c.skip(p + ".error_ratio", "scored against the chosen option's range, which this ledger does not record");
+  }
+  if (i >= 0) {
     c.value(q + ".predicted", need(*pred, "predicted_mfu", p), "Act 2 prediction, recorded twice");
     c.value(q + ".truth", truth, "Act 2 prediction's truth, recorded twice");
-    c.value(q + ".error_ratio", need(*pred, "error_ratio", p), "Act 2 prediction's error ratio, recorded twice");
-    c.value(q + ".direction", need(*pred, "direction", p), "Act 2 prediction's direction, recorded twice");
+    c.value(q + ".error_ratio", e["ratio"], "Act 2 prediction's error ratio, recorded twice");
+    c.value(q + ".direction", e["direction"], "Act 2 prediction's direction, recorded twice");
   }
 }
 

@@ -151,3 +151,19 @@ test('hostile files get a named error and the module keeps verifying afterwards'
   assert.match(engine.verifyLedger(JSON.stringify(ledger)).error.message, /at most 200/);
   assert.equal(engine.verifyLedger(fixtureText('valid-complete.json')).status, 'ok');
 });
+
+test('the Act 2 prediction’s error is re-computed from the chosen range; without the range it is listed as not re-computed', () => {
+  const ledger = complete();
+  const i = ledger.predictions.findIndex((p) => p.id === 'act2');
+  ledger.predictions[i].predicted_range = [0.1, 0.2];
+  const r = engine.verifyLedger(JSON.stringify(ledger));
+  assert.equal(r.status, 'differs');
+  assert.deepEqual(r.differing_fields, ['lab_state.acts.act2.prediction.error_ratio', 'lab_state.acts.act2.prediction.direction',
+    `predictions[${i}].error_ratio`, `predictions[${i}].direction`]);
+  ledger.predictions[i].predicted_range = null;
+  const blank = engine.verifyLedger(JSON.stringify(ledger));
+  assert.equal(blank.status, 'ok');
+  assert.ok(blank.not_recomputed.some((n) => n.field === 'lab_state.acts.act2.prediction.error_ratio'));
+  ledger.predictions[i].predicted_range = [0.5, 0.4];
+  assert.equal(engine.verifyLedger(JSON.stringify(ledger)).error.field, `predictions[${i}].predicted_range`);
+});

@@ -8,6 +8,7 @@ import { validate } from './schema/validate.js';
 import { migrate as migrateState, LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
 import { formatBytes, formatPercent, formatRatio } from './format.js';
+import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
 export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade_ledger.hpp kLedgerMaxBytes
@@ -63,11 +64,12 @@ const PROMPTS = {
 function predictionsOf(state) {
   const out = [];
   const p1 = state.acts.act1.prediction;
-  if (p1) out.push({ id: 'act1', act: 1, quantity: QUANTITIES.act1, choice: p1.choice, predicted: p1.predicted_bytes,
+  if (p1) out.push({ id: 'act1', act: 1, quantity: QUANTITIES.act1, choice: p1.choice, predicted: p1.predicted_bytes, predicted_range: null,
     truth: p1.truth_bytes, unit: 'bytes', error_ratio: p1.error_ratio, direction: p1.direction, answered_at: p1.answered_at });
   const p2 = state.acts.act2 && state.acts.act2.prediction;
+  const option2 = p2 && PREDICTION2.options.find((o) => o.id === p2.choice);
   if (p2) out.push({ id: 'act2', act: 2, quantity: QUANTITIES.act2, choice: p2.choice, predicted: p2.predicted_mfu,
-    truth: p2.truth_mfu, unit: 'fraction', error_ratio: p2.error_ratio, direction: p2.direction, answered_at: p2.answered_at });
+    predicted_range: option2 && option2.range ? [...option2.range] : null, truth: p2.truth_mfu, unit: 'fraction', error_ratio: p2.error_ratio, direction: p2.direction, answered_at: p2.answered_at });
   return out;
 }
 
@@ -158,7 +160,8 @@ function shown(value, unit, units) {
 
 export function calibrationSummary(state, units = 'gb') {
   const items = predictionsOf(state).map((p) => {
-    const said = `you said ${shown(p.predicted, p.unit, units)}, the engine says ${shown(p.truth, p.unit, units)}`;
+    const answer = p.predicted_range ? `${Math.round(p.predicted_range[0] * 100)}–${formatPercent(p.predicted_range[1])}` : shown(p.predicted, p.unit, units);
+    const said = `you said ${answer}, the engine says ${shown(p.truth, p.unit, units)}`;
     const how = { exact: 'spot on', zero: 'you expected none at all', under: `${formatRatio(p.error_ratio)} too low`, over: `${formatRatio(p.error_ratio)} too high` }[p.direction];
     return { id: p.id, quantity: p.quantity, predicted: p.predicted, truth: p.truth, unit: p.unit,
       error_ratio: p.error_ratio, direction: p.direction, phrase: `${p.quantity}: ${said} (${how}).` };

@@ -72,10 +72,10 @@ const withPredictions = (p1, p2) => {
 
 test('the calibration sentence says which way and how far each prediction was off', () => {
   let c = calibrationSummary(withPredictions({ predicted_bytes: 4e9, truth_bytes: 12e9, error_ratio: 3, direction: 'under' },
-    { predicted_mfu: 0.45, truth_mfu: 0.1, error_ratio: 4.5, direction: 'over' }));
-  assert.equal(c.sentence, 'You under-estimated memory by about 3.0× and over-estimated MFU by about 4.5×.');
+    { choice: 'c', predicted_mfu: 0.447, truth_mfu: 0.1, error_ratio: 4, direction: 'over' }));
+  assert.equal(c.sentence, 'You under-estimated memory by about 3.0× and over-estimated MFU by about 4.0×.');
   assert.equal(c.items[0].phrase, `${c.items[0].quantity}: you said 4.00 GB, the engine says 12.00 GB (3.0× too low).`);
-  assert.match(c.items[1].phrase, /you said 45\.0%, the engine says 10\.0% \(4\.5× too high\)/);
+  assert.match(c.items[1].phrase, /you said 40–50%, the engine says 10\.0% \(4\.0× too high\)/); // the chosen range, as scored
   c = calibrationSummary(withPredictions({ predicted_bytes: 0, truth_bytes: 12e9, error_ratio: null, direction: 'zero' }, null));
   assert.equal(c.sentence, 'You expected no extra memory at all.');
   c = calibrationSummary(withPredictions(null, { predicted_mfu: 0.1, truth_mfu: 0.101, error_ratio: 1.01, direction: 'exact' }));
