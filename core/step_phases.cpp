@@ -215,6 +215,17 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       lb.autocast_cache = e.weight_cache_bytes;
       lb.transient = mul(2, e.loss_element_bytes, bsv);
       r.timeline.push_back(lb);
+      // The head's backward: log_softmax's output is released; the logits' gradient (16-bit under
+      // autocast, after the cast's backward), the gradient of the head's input and of its weight
+      // (V*d, of the 16-bit copy under autocast, whose cast back to FP32 follows) are live.
+      PhaseBytes hb = lb;
+      hb.phase = "head_backward";
+      hb.activations = lb.activations - (e.model.back().bytes - ids);
+      const std::int64_t vd = mul(m.vocab, m.hidden);
+      hb.transient = add(mul(t_autocast ? 2 : e.loss_element_bytes, bsv), mul(e.linear_element_bytes, sbh),
+                         mul(t_autocast ? 2 : pe, vd));
+      if (t_autocast) hb.transient = std::max(hb.transient, add(mul(e.linear_element_bytes, sbh), mul(6, vd)));
+      r.timeline.push_back(hb);
       // Backward, block by block from the top: block i's saved tensors are still held, blocks above
       // have released theirs and left their gradients (set_to_none: gradients appear as backward
       // reaches their parameters); the residual-stream gradient flows down.
@@ -248,6 +259,14 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       PhaseBytes be = base("backward_end");
       be.gradients = G;
       be.logits = e.logits_bytes;
+      // The embedding's backward: the gradient reaching it (s*b*h) and its weight gradient (V*d), a new
+      // tensor that AccumulateGrad takes over, or adds in place to a gradient zero_grad "zero" kept. A
+      // tied table's two contributions meet in autograd's input buffer and are summed out of place
+      // (one more V*d), the head's waiting there since the head's backward.
+      const std::int64_t vd_bytes = mul(m.vocab, m.hidden, pe), flowing = mul(e.residual_element_bytes, sbh);
+      be.transient = flowing;
+      if (m.tied_head) be.transient = add(vd_bytes, std::max(flowing, vd_bytes));
+      else if (base("").gradients > 0) be.transient = add(vd_bytes, flowing);
       r.timeline.push_back(be);
       // optimizer.step(): the first step creates the state (zeros_like) before updating.
       PhaseBytes os = base("optimizer_step");

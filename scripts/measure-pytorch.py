@@ -305,6 +305,9 @@ def configs():
         ("llama", {**llama, "context": 512}, 2, 128, 8, 512, 1, "autocast_bf16", "adamw", "per_parameter"),
         ("gpt2", gpt2, 2, 64, 4, 64, 2, "bf16", "adamw", "per_parameter"),
         ("llama", llama, 2, 64, 4, 64, 2, "bf16", "momentum", "per_parameter"),
+        ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 2, "fp32", "sgd", "per_parameter"),
+        ("gpt2", {**gpt2, "vocab": 4096}, 1, 128, 4, 16, 1, "fp32", "sgd", "per_parameter"),
+        ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 2, "autocast_bf16", "sgd", "per_parameter"),
     ]
     for i, (arch, base, L, d, a, s, b, prec, opt, impl) in enumerate(grid):
         f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8
