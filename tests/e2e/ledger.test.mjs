@@ -60,6 +60,22 @@ test('export → import round trip: the downloaded file is the store’s ledger 
   } finally { await browser.close(); }
 });
 
+test('when the page may not use the clipboard, the ledger is shown selected for copying by hand', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError')); });
+    await page.getByRole('button', { name: 'Copy the ledger to the clipboard' }).click();
+    await page.waitForSelector('.ledger-status--bad');
+    assert.match(await page.locator('.ledger-status').textContent(), /the text is selected in the box below: press Ctrl\+C/);
+    assert.equal(await page.locator('.ledger-readable').getAttribute('open'), '');
+    const box = page.locator('.ledger-summary');
+    assert.ok(await box.evaluate((el) => el === document.activeElement && el.selectionEnd - el.selectionStart === el.value.length));
+    assert.deepEqual(JSON.parse(await box.inputValue()).lab_state, finished.lab_state);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
 test('an edited number is flagged in the table, and garbage files are refused with progress intact', async () => {
   const browser = await launch();
   try {

@@ -107,7 +107,8 @@ export function mount({ root, engine, store, announce }) {
     let text;
     try { text = await file.text(); } catch { showError(`${file.name} could not be read.`); return; }
     const read = readLedger(text);
-    const verified = eng.verifyLedger(text);
+    let verified;
+    try { verified = eng.verifyLedger(text); } catch (err) { showError(`The engine could not check ${file.name} (${err.message}). Your progress is unchanged.`); return; }
     if (read.error || verified.status === 'invalid') {
       const e = read.error || verified.error;
       showError(`${file.name} cannot be used: ${e.field ? `${e.field}: ` : ''}${e.message}. Your progress is unchanged.`);
