@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
+import { checkLedger } from '../web/src/design-ledger.js';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
@@ -56,7 +57,7 @@ process.exit(JSON.parse(out).error ? 2 : 0);
 // ---- verify: one line per ledger (ok / differs / invalid, with the first differing fields), or a
 // JSON report (--json), or a gradebook table (--csv: one row per ledger, the plan's fields and the
 // status). Exit 0 when every ledger verifies, 1 when any differs, 2 on usage, an unreadable file or
-// an invalid ledger. The engine's verify_ledger does the work (core/facade_ledger.cpp).
+// an invalid ledger. The check is the page's: the schema, then the engine's verify_ledger.
 // (Functions only: verifyCommand runs from the top of the file, before later constants exist.)
 function ledgerMaxBytes() { return 1 << 20; } // core/facade_ledger.hpp kLedgerMaxBytes
 function planFields() {
@@ -97,7 +98,9 @@ async function loadVerifier() {
   const mod = await factory({ wasmBinary: readFileSync(path.join(wasmDir, 'lab_core.wasm')) });
   if (typeof mod.verify_ledger !== 'function') throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
   const decoder = new TextDecoder();
-  return { verify: (text) => JSON.parse(decoder.decode(mod.verify_ledger(text))), version: () => mod.version() };
+  const verifyLedger = (text) => JSON.parse(decoder.decode(mod.verify_ledger(text)));
+  // The page's check: the schema, then the engine (web/src/design-ledger.js checkLedger).
+  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, { verifyLedger }); return r; }, version: () => mod.version() };
 }
 
 async function verifyCommand(args) {

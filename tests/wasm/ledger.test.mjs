@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLedgerEngine, fixtureText, manifest } from './ledger-engine.mjs';
-import { buildDesignLedger, readLedger, validateLedger } from '../../web/src/design-ledger.js';
+import { buildDesignLedger, checkLedger, readLedger, validateLedger } from '../../web/src/design-ledger.js';
 import { defaultState, withConfig, withConfig2 } from '../../web/src/store.js';
 import { toScenario, toScenario2, toLaptopScenario, OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, PRECISIONS2,
   BATCH_SIZES2, DEVICES2 } from '../../web/src/scenario.js';
@@ -24,9 +24,10 @@ function locate(root, dotted) {
 test('the WASM verify_ledger gives every fixture the status, fields and version note its manifest entry says', () => {
   for (const entry of manifest) {
     const r = engine.verifyLedger(fixtureText(entry.file));
-    assert.equal(r.status, entry.expect, `${entry.file}: ${r.summary}`);
+    const expect = entry.engine || entry.expect; // verify_ledger alone, without the schema
+    assert.equal(r.status, expect, `${entry.file}: ${r.summary}`);
     assert.match(r.cannot_prove, /predictions/);
-    if (entry.expect === 'invalid') {
+    if (expect === 'invalid') {
       assert.equal(r.error.field, entry.field, `${entry.file}: ${r.error.message}`);
       continue;
     }
@@ -47,6 +48,15 @@ test('the page reads the same fixtures the engine accepts and refuses the same o
       assert.deepEqual(validateLedger(r.ledger), []);
       assert.equal(r.from, entry.migrated_from ?? null);
     }
+  }
+});
+
+test('the full check (schema, then engine) answers as the manifest says for every fixture', () => {
+  for (const entry of manifest) {
+    const r = checkLedger(fixtureText(entry.file), engine);
+    assert.equal(r.status, entry.expect, entry.file);
+    if (entry.expect === 'invalid') assert.equal(r.error.field, entry.field, entry.file);
+    else assert.equal(r.ledger.ledger_schema_version, 2);
   }
 });
 

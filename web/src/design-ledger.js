@@ -297,3 +297,22 @@ export function readLedger(text) {
   }
   return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
 }
+
+// The whole check, as the page and `labctl verify` both run it: the schema (readLedger) and the
+// engine's re-computation (verify_ledger). verify_ledger reads only what it re-computes, so a file
+// the schema refuses (e.g. junk inside `decisions`) is invalid here even when the engine has no
+// objection. Returns verify_ledger's answer, plus { ledger, from } when the file could be read.
+export function checkLedger(text, engine) {
+  const read = readLedger(text);
+  let verified;
+  try {
+    verified = engine.verifyLedger(text);
+  } catch (err) {
+    verified = { status: 'invalid', error: { field: '', message: `the engine could not check it (${err.message})` } };
+  }
+  if (verified.status !== 'invalid' && read.error) {
+    verified = { status: 'invalid', error: read.error, summary: `invalid: ${read.error.field ? `${read.error.field}: ` : ''}${read.error.message}`,
+      can_prove: verified.can_prove, cannot_prove: verified.cannot_prove };
+  }
+  return read.error || verified.status === 'invalid' ? verified : { ...verified, ledger: read.ledger, from: read.from };
+}

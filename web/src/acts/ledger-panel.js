@@ -5,7 +5,7 @@
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
 import {
-  buildDesignLedger, calibrationSummary, ledgerEngine, ledgerText, readLedger, verificationRows, verificationHeadline, LEDGER_MAX_BYTES,
+  buildDesignLedger, calibrationSummary, checkLedger, ledgerEngine, ledgerText, verificationRows, verificationHeadline, LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
 import '../ledger-panel.css';
 
@@ -106,15 +106,13 @@ export function mount({ root, engine, store, announce }) {
     if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab’s is about 20 KB).`); return; }
     let text;
     try { text = await file.text(); } catch { showError(`${file.name} could not be read.`); return; }
-    const read = readLedger(text);
-    let verified;
-    try { verified = eng.verifyLedger(text); } catch (err) { showError(`The engine could not check ${file.name} (${err.message}). Your progress is unchanged.`); return; }
-    if (read.error || verified.status === 'invalid') {
-      const e = read.error || verified.error;
+    const checked = checkLedger(text, eng);
+    if (checked.status === 'invalid') {
+      const e = checked.error;
       showError(`${file.name} cannot be used: ${e.field ? `${e.field}: ` : ''}${e.message}. Your progress is unchanged.`);
       return;
     }
-    imported = { file: file.name, ledger: read.ledger, from: read.from, verified };
+    imported = { file: file.name, ledger: checked.ledger, from: checked.from, verified: checked };
     showResult();
   }
   function showError(message) {
