@@ -14,7 +14,7 @@ import { checkLedger } from '../web/src/design-ledger.js';
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
-  '       labctl verify [--json|--csv] FILE|DIR ...   (design ledgers; a DIR: every *.json under it)';
+  '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)';
 
 function fail(field, message) {
   process.stdout.write(JSON.stringify({ error: { field, message } }) + '\n');
@@ -105,8 +105,8 @@ async function loadVerifier() {
 
 async function verifyCommand(args) {
   const format = args.includes('--json') ? 'json' : args.includes('--csv') ? 'csv' : 'text';
-  const bad = args.filter((a) => a.startsWith('-') && a !== '--json' && a !== '--csv');
-  const targets = args.filter((a) => !a.startsWith('-'));
+  const bad = args.filter((a) => a.startsWith('-') && a !== '-' && a !== '--json' && a !== '--csv');
+  const targets = args.filter((a) => a === '-' || !a.startsWith('-')); // '-': one ledger on stdin
   if (args.includes('--json') && args.includes('--csv')) fail('arguments', `choose one of --json and --csv; ${usage}`);
   if (bad.length) fail('arguments', `unknown option ${bad.join(' ')}; ${usage}`);
   if (!targets.length) fail('arguments', `verify needs at least one ledger file or folder; ${usage}`);
@@ -120,7 +120,7 @@ async function verifyCommand(args) {
   for (const target of targets) {
     let files;
     try {
-      files = ledgerFiles(target);
+      files = target === '-' ? ['-'] : ledgerFiles(target);
     } catch (err) {
       results.push({ file: target, status: 'unreadable', error: { field: 'file', message: `cannot read ${target}: ${err.code || err.message}` } });
       continue;
@@ -130,8 +130,8 @@ async function verifyCommand(args) {
       let text = null;
       let size = 0;
       try {
-        size = statSync(file).size;
-        if (size <= ledgerMaxBytes()) text = readFileSync(file, 'utf8');
+        size = file === '-' ? 0 : statSync(file).size;
+        if (size <= ledgerMaxBytes()) text = readFileSync(file === '-' ? 0 : file, 'utf8');
       } catch (err) {
         results.push({ file, status: 'unreadable', error: { field: 'file', message: `cannot read ${file}: ${err.code || err.message}` } });
         continue;

@@ -39,6 +39,12 @@ test('exit 0 when every ledger verifies, 1 when one differs, 2 when one is inval
   assert.equal(labctl([fx('edited-final-mfu.json'), fx('truncated.json')]).status, 2);
 });
 
+test('a ledger piped to stdin is verified with the name -', () => {
+  const r = spawnSync(path.join(root, 'scripts', 'labctl'), ['verify', '-'], { input: fixtureText('edited-final-mfu.json'), encoding: 'utf8', timeout: 120000 });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^differs {2}- {2}final_mfu_pct; /);
+});
+
 test('usage errors and unreadable input exit 2 with a message naming the problem', () => {
   for (const [args, pattern] of [[[], /at least one ledger/], [['--json', '--csv', fx('valid-complete.json')], /one of --json and --csv/],
     [['--xml', fx('valid-complete.json')], /unknown option --xml/]]) {
