@@ -1,15 +1,103 @@
 // Vite bundles web/ into dist/. The engine adapter imports the Emscripten glue from build/wasm via
 // the "@engine" alias (LAB_WASM_DIR overrides the folder, as in scripts/engine-node.mjs); Vite emits the
 // .wasm files they reference as assets, including the training module the "Measure it" worker loads.
+// Three modes (scripts/build-embeds.mjs runs the last two after the normal build):
+//   default   the hosted site: index.html and embed.html (the iframe page), chunks loaded on demand
+//   element   web/src/embed/element.js → lab-model-train.js, the <lab-model-train> custom element in one
+//             module (no chunks: a lazily loaded chunk's CSS would land in the host page, not the
+//             element's shadow root), added to the same folder (emptyOutDir off)
+//   single    one script and one stylesheet with every .wasm inlined as base64 and the worker as a blob,
+//             which scripts/build-embeds.mjs then inlines into one HTML file that runs from file://
 import { defineConfig } from 'vite';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
-export default defineConfig({
-  root: 'web',
-  base: './',
-  publicDir: false,
-  resolve: { alias: { '@engine': path.resolve(process.env.LAB_WASM_DIR || 'build/wasm') } },
-  build: { outDir: '../dist', emptyOutDir: true, target: 'es2020', assetsInlineLimit: 0, sourcemap: false },
-  worker: { format: 'es' },
-  server: { host: '127.0.0.1', fs: { allow: ['.'] } },
+const wasmDir = path.resolve(process.env.LAB_WASM_DIR || 'build/wasm');
+const web = path.resolve('web');
+
+// Single-file build: web/src/embed/wasm-inline.js becomes a module holding `names`' .wasm as base64
+// (handed to the Emscripten factory as wasmBinary), and the glue's `new URL("x.wasm", import.meta.url)`
+// becomes a plain name, so no .wasm asset is emitted and nothing is ever fetched.
+function inlineWasm(names) {
+  const stub = path.join(web, 'src/embed/wasm-inline.js');
+  return {
+    name: 'lab-inline-wasm',
+    enforce: 'pre',
+    load(id) {
+      if (id !== stub) return null;
+      const table = names.map((n) => `${JSON.stringify(n)}: ${JSON.stringify(readFileSync(path.join(wasmDir, `${n}.wasm`)).toString('base64'))}`);
+      return `const BASE64 = {${table.join(',\n')}};
+export function inlineWasm(name) {
+  const text = Object.hasOwn(BASE64, name) ? BASE64[name] : null;
+  if (!text) return null;
+  const bin = atob(text);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i += 1) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}`;
+    },
+    transform(code, id) {
+      if (!id.startsWith(wasmDir) || !id.endsWith('.mjs')) return null;
+      const out = code.replace(/new URL\("([\w.-]+\.wasm)",\s*import\.meta\.url\)/g, '"$1"');
+      if (out === code) this.error(`${id}: the glue's .wasm URL was not found, so it cannot be inlined`);
+      return { code: out, map: null };
+    },
+  };
+}
+
+// Single-file build: the "Measure it" worker is bundled into the page and started from a blob URL.
+function inlineWorker() {
+  const stub = path.join(web, 'src/embed/training-worker.js');
+  const worker = path.join(web, 'src/engine-worker.js');
+  return {
+    name: 'lab-inline-worker',
+    enforce: 'pre',
+    load(id) {
+      if (id !== stub) return null;
+      return `import InlineWorker from ${JSON.stringify(`${worker}?worker&inline`)};
+export function createTrainingWorker() { return new InlineWorker(); }`;
+    },
+  };
+}
+
+// Element build: the acts' own `import './x.css'` would be extracted to a stylesheet nobody loads (the
+// element adopts the same CSS, imported with ?inline, into its shadow root): leave it out.
+function dropCss() {
+  return {
+    name: 'lab-element-drop-css',
+    generateBundle(_, bundle) {
+      for (const [name, file] of Object.entries(bundle)) if (file.type === 'asset' && name.endsWith('.css')) delete bundle[name];
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const base = {
+    root: 'web',
+    base: './',
+    publicDir: false,
+    resolve: { alias: { '@engine': wasmDir } },
+    build: { outDir: '../dist', emptyOutDir: true, target: 'es2020', assetsInlineLimit: 0, sourcemap: false,
+      rollupOptions: { input: { index: path.join(web, 'index.html'), embed: path.join(web, 'embed.html') } } },
+    worker: { format: 'es' },
+    server: { host: '127.0.0.1', fs: { allow: ['.'] } },
+  };
+  if (mode === 'element') {
+    base.build.emptyOutDir = false;
+    base.plugins = [dropCss()];
+    base.build.rollupOptions = {
+      input: { 'lab-model-train': path.join(web, 'src/embed/element.js') },
+      preserveEntrySignatures: false,
+      output: { entryFileNames: '[name].js', inlineDynamicImports: true },
+    };
+  } else if (mode === 'single') {
+    base.build.outDir = '../dist-single-parts';
+    base.build.modulePreload = { polyfill: false };
+    base.build.cssCodeSplit = false;
+    base.build.chunkSizeWarningLimit = 4096; // the one script holds the .wasm files
+    base.build.rollupOptions = { input: path.join(web, 'index.html'), output: { inlineDynamicImports: true } };
+    base.plugins = [inlineWasm(['lab_core']), inlineWorker()];
+    base.worker = { format: 'es', plugins: () => [inlineWasm(['lab_train', 'lab_train_fma'])], rollupOptions: { output: { inlineDynamicImports: true } } };
+  }
+  return base;
 });

@@ -1,5 +1,9 @@
 // Minimal static file server for dist/ on 127.0.0.1 (also used by the e2e tests). Sends the strict
-// Content-Security-Policy the hosted build must satisfy, and the right MIME type for .wasm.
+// Content-Security-Policy the hosted build must satisfy, the right MIME type for .wasm, and
+// Access-Control-Allow-Origin: * (public files; a sandboxed iframe without allow-same-origin has an opaque
+// origin, so its module scripts, stylesheets and .wasm are cross-origin requests). Options for tests:
+// `prefix` serves the folder under a sub-path (/course/labs/08/), `csp` replaces the policy (null: none),
+// `pages` adds in-memory files ({ '/parent.html': html }).
 import http from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,20 +18,26 @@ const TYPES = {
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
   "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
 
-export function createServer(rootDir) {
+export function createServer(rootDir, { prefix = '/', csp = CSP, pages = {} } = {}) {
   const base = path.resolve(rootDir);
+  const headers = (type) => ({ 'Content-Type': type, ...(csp ? { 'Content-Security-Policy': csp } : {}),
+    'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
   return http.createServer((req, res) => {
     let rel;
     try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
+    if (Object.hasOwn(pages, rel)) {
+      const body = Buffer.from(pages[rel]);
+      res.writeHead(200, { ...headers(TYPES[path.extname(rel)] || TYPES['.html']), 'Content-Length': body.length }).end(body);
+      return;
+    }
+    if (!rel.startsWith(prefix)) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
+    rel = `/${rel.slice(prefix.length)}`;
     let file = path.join(base, path.normalize(rel));
     if (!file.startsWith(base)) { res.writeHead(403).end('forbidden'); return; }
     try { if (statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch { /* 404 below */ }
     let size;
     try { size = statSync(file).size; } catch { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': size,
-      'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff',
-    });
+    res.writeHead(200, { ...headers(TYPES[path.extname(file)] || 'application/octet-stream'), 'Content-Length': size });
     createReadStream(file).pipe(res);
   });
 }

@@ -1,15 +1,19 @@
 // The app shell around the acts: act navigation, the units toggle, the notices (storage, URL
 // problems), the share link and progress reset, and keeping the URL in step with the store.
-// Acts mount into #act-root and never touch these parts.
+// Acts mount into #act-root and never touch these parts. `root` (default: `doc`) is where those ids are
+// looked up: the document, or a shadow root (the <lab-model-train> element). With `navigate(actId)`
+// the act links switch in place (the element, the iframe page) instead of loading a new page; with
+// `syncUrl: false` the page's address is never written (an element must not rewrite its host's URL).
 import { h, uid, replaceChildren, setText } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState } from './url-state.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
-export function startApp({ doc, win, engine, store, urlState, notes }) {
+export function startApp({ doc, root = doc, win, engine, store, urlState, notes, navigate = null, syncUrl = true, share: showShare = true,
+  settingsSource = 'in the link', extraNotices = [] }) {
   const flags = { hide: urlState.hide, lock: urlState.lock };
-  const announcer = doc.getElementById('announcer');
+  const announcer = root.getElementById('announcer');
   const announce = (text) => { announcer.textContent = ''; win.requestAnimationFrame(() => { announcer.textContent = text; }); };
   const act = ACTS.find((a) => a.id === (urlState.act || store.getState().current_act) && a.mount) || ACTS.find((a) => a.mount);
 
@@ -23,13 +27,14 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
     noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
-      h('p', {}, h('strong', { text: 'Some settings in the link could not be used:' })),
+      h('p', {}, h('strong', { text: `Some settings ${settingsSource} could not be used:` })),
       h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
   }
-  replaceChildren(doc.getElementById('notices'), noticeItems);
+  noticeItems.push(...extraNotices);
+  replaceChildren(root.getElementById('notices'), noticeItems);
 
   // Header tools: units, share link, reset.
-  const tools = doc.getElementById('header-tools');
+  const tools = root.getElementById('header-tools');
   const unitsName = uid('units');
   const unitInputs = Object.values(UNITS).map((u) => {
     const id = uid(`units-${u.id}`);
@@ -52,9 +57,9 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
     onclick: () => { store.reset(); closeConfirm(); announce('Your answers were cleared. The prediction is open again.'); } });
   confirmBox.append(h('p', { text: 'Clear every prediction, reveal and reflection in this browser? This cannot be undone; your settings stay.' }), wipe, keep);
   confirmBox.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeConfirm(); });
-  const more = h('details', { class: 'share' }, h('summary', { text: 'Share or reset' }),
-    h('label', { for: shareId, text: 'Link to this exact configuration' }), share,
-    h('p', { class: 'control__note', text: 'Answers are kept in this browser only; the link carries the settings, not your answers.' }), reset, confirmBox);
+  const more = h('details', { class: 'share' }, h('summary', { text: showShare ? 'Share or reset' : 'Reset' }),
+    showShare ? h('label', { for: shareId, text: 'Link to this exact configuration' }) : null, showShare ? share : null,
+    h('p', { class: 'control__note', text: showShare ? 'Answers are kept in this browser only; the link carries the settings, not your answers.' : 'Answers are kept in this browser only.' }), reset, confirmBox);
   replaceChildren(tools, unitsGroup, more);
 
   // Navigation: one entry per act; acts without a mount are shown as coming soon (not links).
@@ -66,15 +71,27 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
     }
     const status = h('span', { class: 'act-nav__status' });
     const link = h('a', { class: 'act-nav__item', href: `?act=${a.id}`, 'aria-current': a === act ? 'page' : null,
-      onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } } },
+      onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
     a.nav, status);
     navLinks.set(a.id, { link, status });
     return h('li', {}, link);
   }));
-  replaceChildren(doc.getElementById('act-nav'), nav);
+  replaceChildren(root.getElementById('act-nav'), nav);
 
-  doc.getElementById('boot').hidden = true;
-  const mounted = act.mount({ root: doc.getElementById('act-root'), engine, store, flags, announce });
+  root.getElementById('boot').hidden = true;
+  const actRoot = root.getElementById('act-root');
+  const mounted = act.mount({ root: actRoot, engine, store, flags, announce });
+  // In-place navigation: links inside the acts to another act (?act=2, ?act=measure) switch too.
+  const onLinkClick = (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="?"]') : null;
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const target = new URLSearchParams(link.getAttribute('href')).get('act');
+    const next = ACTS.find((a) => String(a.id) === target && a.mount);
+    if (!next) return;
+    event.preventDefault();
+    if (next === act) mounted.focus(); else navigate(next.id);
+  };
+  if (navigate) actRoot.addEventListener('click', onLinkClick);
 
   // history.replaceState costs several milliseconds in Chromium (and is rate-limited), so the URL
   // follows the store after a short pause; pagehide writes any pending change.
@@ -83,15 +100,15 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   const writeUrl = () => {
     clearTimeout(urlTimer);
     urlTimer = null;
-    if (urlQuery === null || win.location.search === urlQuery) return;
+    if (!syncUrl || urlQuery === null || win.location.search === urlQuery) return;
     try { win.history.replaceState(null, '', urlQuery + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
   };
-  win.addEventListener('pagehide', writeUrl);
+  if (syncUrl) win.addEventListener('pagehide', writeUrl);
   function sync(state, prev) {
     const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
     urlQuery = query;
     if (!prev) writeUrl();
-    else { clearTimeout(urlTimer); urlTimer = win.setTimeout(writeUrl, 250); }
+    else if (syncUrl) { clearTimeout(urlTimer); urlTimer = win.setTimeout(writeUrl, 250); }
     const href = new URL(query, win.location.href).href;
     if (share.value !== href) share.value = href;
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
@@ -102,6 +119,15 @@ export function startApp({ doc, win, engine, store, urlState, notes }) {
   // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.
   if (act.progress !== false && store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
   sync(store.getState());
-  store.subscribe(sync);
-  return { act, flags, availableActs: availableActs() };
+  const unsubscribe = store.subscribe(sync);
+  // destroy(): before starting the app again in place with another act.
+  const destroy = () => {
+    unsubscribe();
+    writeUrl();
+    win.removeEventListener('pagehide', writeUrl);
+    actRoot.removeEventListener('click', onLinkClick);
+    mounted.destroy();
+    actRoot.replaceChildren();
+  };
+  return { act, flags, availableActs: availableActs(), focus: () => mounted.focus(), destroy };
 }

@@ -10,6 +10,7 @@
 // (Which build ran is in every report: flops.matmul_arithmetic.)
 import { runTraining } from './train-runner.js';
 import { relaxedSimdSupported } from './wasm-features.js';
+import { inlineWasm } from './embed/wasm-inline.js';
 
 let modulePromise = null;
 let current = null; // { id, stop }
@@ -18,13 +19,19 @@ async function instantiate() {
   if (relaxedSimdSupported()) {
     try {
       const { default: createFma } = await import('@engine/lab_train_fma.mjs');
-      return await createFma();
+      return await createFma(wasmOptions('lab_train_fma'));
     } catch {
       // fall through to the plain build: same engine, multiply then add
     }
   }
   const { default: createPlain } = await import('@engine/lab_train.mjs');
-  return createPlain();
+  return createPlain(wasmOptions('lab_train'));
+}
+
+// Single-file build: the module's bytes are in the worker's own code (no fetch).
+function wasmOptions(name) {
+  const wasmBinary = inlineWasm(name);
+  return wasmBinary ? { wasmBinary } : {};
 }
 
 function load() {

@@ -5,13 +5,17 @@
 // read-only. Errors from the facade come back as values ({ error: { field, message } }), never as
 // exceptions.
 import createLabCore from '@engine/lab_core.mjs';
+import { inlineWasm } from './embed/wasm-inline.js';
+import { createTrainingWorker } from './embed/training-worker.js';
 
 let modulePromise = null;
 const CACHE_LIMIT = 256;
 
 export function loadEngine(options = {}) {
   if (!modulePromise) {
-    modulePromise = createLabCore(options).catch((err) => {
+    // Single-file build: the bytes are in the page (no fetch); otherwise the glue fetches lab_core.wasm.
+    const wasmBinary = inlineWasm('lab_core');
+    modulePromise = createLabCore(wasmBinary ? { wasmBinary, ...options } : options).catch((err) => {
       modulePromise = null;
       throw err;
     });
@@ -78,7 +82,7 @@ export function prepareTraining() {
   workerReady = new Promise((resolve, reject) => { settle = { resolve, reject }; });
   workerReady.catch(() => {});
   try {
-    worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+    worker = createTrainingWorker();
   } catch (err) {
     workerReady = null;
     return Promise.reject(err);

@@ -1,0 +1,77 @@
+// Starting the lab into a page or a shadow root: the engine (with a visible loading state and a clear
+// message if it cannot start), the settings from a query string, then the app shell (app.js). The page
+// (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
+// what differs between them (storage, in-place act switching, the address bar) is in the options.
+import { loadEngine } from '../engine.js';
+import { withConfig, withConfig2 } from '../store.js';
+import { parseUrlState } from '../url-state.js';
+import { availableActs } from '../acts/index.js';
+import { startApp } from '../app.js';
+
+// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes).
+export function probeStorage(win) {
+  try {
+    const s = win.localStorage;
+    const key = 'lab08-model-train/probe';
+    s.setItem(key, '1');
+    s.removeItem(key);
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+export function showFailure(root, err) {
+  const status = root.getElementById('boot-status');
+  const box = root.getElementById('boot');
+  if (!status || !box) return;
+  status.removeAttribute('role');
+  box.setAttribute('role', 'alert');
+  box.classList.add('boot--failed');
+  status.textContent = 'The lab’s engine could not start, so the lab cannot run. ';
+  const detail = root.ownerDocument ? root.ownerDocument.createElement('p') : document.createElement('p');
+  detail.className = 'boot__detail';
+  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}. The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.`;
+  box.append(detail);
+}
+
+// Resolves with { engine, app(), navigate(actId) } once the first act is on screen, or null when the
+// engine could not start (the failure is then shown in place of the loading line).
+// root: the Document or ShadowRoot holding #boot, #act-root, #notices, #announcer, #header-tools, #act-nav.
+// inPlace: act links switch the act without loading a page (the element; the iframe page, where a
+// reload would lose progress kept in memory). onNavigate(actId): after such a switch.
+export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, syncUrl = true, share = true,
+  settingsSource, extraNotices = [], onNavigate = null }) {
+  const slow = win.setTimeout(() => {
+    const status = root.getElementById('boot-status');
+    if (status && status.lastChild) status.lastChild.textContent = ' Still loading the engine…';
+  }, 8000);
+  let engine;
+  try {
+    engine = await loadEngine();
+  } catch (err) {
+    showFailure(root, err);
+    return null;
+  } finally {
+    win.clearTimeout(slow);
+  }
+  const catalog = engine.catalog();
+  const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs() });
+  if (urlState.hasConfig) store.update((s) => withConfig2(withConfig(s, urlState.config), urlState.config2));
+  const notes = store.status().notes;
+  let app = null;
+  const start = (act) => {
+    app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes,
+      navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices });
+  };
+  function navigate(actId) {
+    app.destroy();
+    start(actId);
+    app.focus();
+    if (onNavigate) onNavigate(actId);
+  }
+  start();
+  const footer = root.getElementById('footer-engine');
+  if (footer) footer.textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;
+  return { engine, app: () => app, navigate };
+}

@@ -1,0 +1,93 @@
+// The embedding's messages, DOM-free: what the lab tells its host (height in three dialects, ready,
+// progress, the design ledger) and which incoming messages it accepts. Everything else is rejected with
+// a reason. Used by embed/frame.js (postMessage to the parent window) and embed/element.js (DOM events).
+// Tested in tests/web/unit/embed-messages.test.mjs.
+import { LAB_ID } from '../store.js';
+
+export { LAB_ID };
+export const MAX_INSTANCE_LENGTH = 64;
+
+// `parentOrigin` (a URL parameter of the iframe page): the one origin allowed to receive the lab's
+// messages and to send it requests. Returns { origin } or { origin: null, error } (words for a notice).
+export function parseParentOrigin(value) {
+  if (value === null || value === undefined || value === '') return { origin: null, error: null };
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  let url;
+  try { url = new URL(value); } catch { url = null; }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
+    return { origin: null, error: `parentOrigin=${shown}: not an origin such as https://courses.example.edu (scheme, host and port only, no path); the lab sends its answers to no page until this is fixed.` };
+  }
+  return { origin: url.origin, error: null };
+}
+
+// `instance` (optional): a name the host gives this frame, echoed in every message, to tell several
+// embedded labs apart.
+export function parseInstance(value) {
+  if (value === null || value === undefined || value === '') return { instance: null, error: null };
+  if (/^[A-Za-z0-9_.:-]{1,64}$/.test(value)) return { instance: value, error: null };
+  return { instance: null, error: `instance: use up to ${MAX_INSTANCE_LENGTH} letters, digits, '-', '_', '.' or ':'; it was ignored.` };
+}
+
+// Progress in a few booleans per act (no answers): safe to post to any host.
+export function progressSummary(state) {
+  const a1 = state.acts.act1;
+  const a2 = state.acts.act2;
+  const acts = {
+    act1: { predicted: Boolean(a1.prediction), explored: Boolean(a1.explored), revealed: Boolean(a1.revealed),
+      reflected: Boolean(a1.reflection), completed: Boolean(a1.completed) },
+    act2: { predicted: Boolean(a2.prediction), explored: Boolean(a2.explored), revealed: Boolean(a2.revealed),
+      regime_reached: Boolean(a2.design && a2.design.regime_reached), laptop_fit_achieved: Boolean(a2.laptop && a2.laptop.fit_achieved),
+      reflected: Boolean(a2.reflection_fix && a2.reflection_ckpt), completed: Boolean(a2.completed) },
+  };
+  return { current_act: state.current_act, acts, completed_acts: Object.values(acts).filter((a) => a.completed).length, total_acts: 2 };
+}
+
+// Outgoing messages. `tag`: { labId, instance? }.
+export function heightMessages(height, tag) {
+  return [
+    { context: 'h5p', action: 'prepareResize', scrollHeight: height, clientHeight: height, height },
+    { context: 'h5p', action: 'resize', scrollHeight: height, height },
+    { subject: 'lti.frameResize', height },
+    { type: 'lab:resize', height, ...tag },
+  ];
+}
+export const h5pHello = () => ({ context: 'h5p', action: 'hello' });
+export const readyMessage = (tag, extra) => ({ type: 'lab:ready', ...tag, ...extra });
+export const progressMessage = (tag, progress) => ({ type: 'lab:progress', ...tag, progress });
+export const ledgerMessage = (tag, ledger) => ({ type: 'lab:ledger', ...tag, ledger });
+
+// Incoming: returns { kind } for a message the lab answers, or { kind: null, reason }.
+//   H5P resizer: {context:'h5p', action:'hello' | 'prepareResize' | 'resizePrepared' | 'resize'}
+//   generic:     {type:'lab:request-height'} and {type:'lab:request-ledger'} (the ledger only where allowed)
+const H5P_ACTIONS = ['hello', 'prepareResize', 'resizePrepared', 'resize'];
+const LAB_REQUESTS = ['lab:request-height', 'lab:request-ledger'];
+export function readIncoming(data) {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return { kind: null, reason: `not an object (${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data})` };
+  }
+  if (Object.getPrototypeOf(data) !== Object.prototype && Object.getPrototypeOf(data) !== null) return { kind: null, reason: 'not a plain object' };
+  if (data.context === 'h5p') {
+    if (typeof data.action === 'string' && H5P_ACTIONS.includes(data.action)) return { kind: `h5p:${data.action}` };
+    return { kind: null, reason: `an H5P message with an unknown action (${typeof data.action === 'string' ? data.action.slice(0, 40) : typeof data.action})` };
+  }
+  if (typeof data.type === 'string' && LAB_REQUESTS.includes(data.type)) {
+    if (data.labId !== undefined && data.labId !== LAB_ID) return { kind: null, reason: `for another lab (labId ${String(data.labId).slice(0, 40)})` };
+    return { kind: data.type };
+  }
+  if (typeof data.type === 'string' && data.type.startsWith('lab:')) return { kind: null, reason: `'${data.type.slice(0, 40)}' is not a request the lab answers (it only sends that kind)` };
+  return { kind: null, reason: 'not a message the lab knows' };
+}
+
+// May a message from `origin` be answered? With parentOrigin set: only from it. Without: any origin
+// (the parent window is checked separately), since the answers carry no answers of the student's.
+export function originAllowed(origin, parentOrigin) {
+  return parentOrigin ? origin === parentOrigin : true;
+}
+
+// Where the ledger (the student's own answers) may go: the configured parentOrigin; otherwise only a
+// parent on the lab's own origin. null = not sent.
+export function ledgerTarget({ parentOrigin, ownOrigin, parentIsSameOrigin }) {
+  if (parentOrigin) return parentOrigin;
+  if (parentIsSameOrigin && ownOrigin && ownOrigin !== 'null') return ownOrigin;
+  return null;
+}
