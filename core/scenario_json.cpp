@@ -150,6 +150,11 @@ void parse_framework(const PresentFields& f, Scenario& s) {
 
 // What the pytorch framework covers: eager models trained without activation checkpointing.
 void check_framework_scenario(const Scenario& s) {
+  if (s.activation_model == ActivationModel::pytorch_eager) {
+    if (s.chapter_replay) throw InputError("chapter_replay", "'pytorch_eager': chapter_replay uses the chapter's activation model");
+    if (s.checkpointing.kind != CheckpointKind::none)
+      throw InputError("checkpointing", "'pytorch_eager' describes eager PyTorch without activation checkpointing");
+  }
   if (s.framework.framework != Framework::pytorch) return;
   if (s.chapter_replay) throw InputError("framework", "chapter_replay reproduces the chapter's textbook walkthrough; use framework \"textbook\"");
   if (s.precision == Precision::mixed)

@@ -141,4 +141,6 @@ TEST_CASE("framework fields name themselves when bad or used without framework p
   CHECK(error_field(json{{"framework", "pytorch"}, {"convention", "megatron"}}) == "convention");
   CHECK(error_field(json{{"framework", "pytorch"}, {"chapter_replay", true}}) == "framework");
   CHECK(error_field(json{{"framework", "pytorch"}, {"pytorch_build", "cpu-1.13"}, {"flash_attention", true}}) == "flash_attention");
+  CHECK(error_field(json{{"activation_model", "pytorch_eager"}, {"checkpointing", "selective"}}) == "checkpointing");
+  CHECK(error_field(json{{"activation_model", "pytorch_eager"}, {"chapter_replay", true}}) == "chapter_replay");
 }
