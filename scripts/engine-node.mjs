@@ -14,8 +14,9 @@ async function loadModule(name) {
   return factory({ wasmBinary: readFileSync(path.join(wasmDir, `${name}.wasm`)) });
 }
 
-// The page's engine: evaluate, solve, catalog (JSON text in, JSON text out) and version. The module
-// returns a byte view of its result buffer; it is decoded (copied out) here at once, as in engine.js.
+// The page's engine: evaluate, solve, verify_ledger, catalog (JSON text in, JSON text out) and
+// version. The module returns a byte view of its result buffer; it is decoded (copied out) here at
+// once, as in engine.js. verify_ledger is null in a build older than the design ledger.
 export async function loadEngine() {
   const mod = await loadModule('lab_core');
   const decoder = new TextDecoder();
@@ -23,6 +24,7 @@ export async function loadEngine() {
   return {
     evaluate: (request) => text(mod.evaluate(request)),
     solve: (request) => text(mod.solve(request)),
+    verify_ledger: typeof mod.verify_ledger === 'function' ? (request) => text(mod.verify_ledger(request)) : null,
     catalog: () => text(mod.catalog()),
     version: () => mod.version(),
   };

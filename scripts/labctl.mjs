@@ -6,7 +6,6 @@
 // `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (verifyCommand below).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { checkLedger } from '../web/src/design-ledger.js';
@@ -94,11 +93,9 @@ function lineFor(file, r) {
 }
 
 async function loadVerifier() {
-  const { default: factory } = await import(pathToFileURL(path.join(wasmDir, 'lab_core.mjs')).href);
-  const mod = await factory({ wasmBinary: readFileSync(path.join(wasmDir, 'lab_core.wasm')) });
-  if (typeof mod.verify_ledger !== 'function') throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
-  const decoder = new TextDecoder();
-  const verifyLedger = (text) => JSON.parse(decoder.decode(mod.verify_ledger(text)));
+  const mod = await loadEngine();
+  if (!mod.verify_ledger) throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
+  const verifyLedger = (text) => JSON.parse(mod.verify_ledger(text));
   // The page's check: the schema, then the engine (web/src/design-ledger.js checkLedger).
   return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, { verifyLedger }); return r; }, version: () => mod.version() };
 }

@@ -1,20 +1,16 @@
 // Test helper: the page's engine (lab_core) with verify_ledger, results parsed, in the interface
-// web/src/design-ledger.js takes. (scripts/engine-node.mjs's loadEngine does not expose verify_ledger.)
+// web/src/design-ledger.js takes.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { wasmDir } from '../../scripts/engine-node.mjs';
+import { loadEngine } from '../../scripts/engine-node.mjs';
 
 export async function loadLedgerEngine() {
-  const { default: factory } = await import(pathToFileURL(path.join(wasmDir, 'lab_core.mjs')).href);
-  const mod = await factory({ wasmBinary: readFileSync(path.join(wasmDir, 'lab_core.wasm')) });
-  const decoder = new TextDecoder();
-  const call = (name, request) => decoder.decode(mod[name](typeof request === 'string' ? request : JSON.stringify(request)));
+  const mod = await loadEngine();
+  const str = (request) => (typeof request === 'string' ? request : JSON.stringify(request));
   return {
-    evaluate: (s) => JSON.parse(call('evaluate', s)),
-    solve: (r) => JSON.parse(call('solve', r)),
-    verifyLedger: (text) => JSON.parse(call('verify_ledger', text)),
-    verifyText: (text) => call('verify_ledger', text),
+    evaluate: (s) => JSON.parse(mod.evaluate(str(s))),
+    solve: (r) => JSON.parse(mod.solve(str(r))),
+    verifyLedger: (text) => JSON.parse(mod.verify_ledger(text)),
+    verifyText: (text) => mod.verify_ledger(text),
     version: () => mod.version(),
   };
 }

@@ -139,14 +139,15 @@ export function mount({ root, engine, store, flags, announce }) {
       { key: 'reason', legend: 'Blank 3: because…', options: T.CKPT_QUESTION.reasonOptions },
     ],
     onSubmit: (a) => {
-      const c = ckptNumbers(evaluate, store.getState().config2);
+      const config2 = store.getState().config2;
+      const c = ckptNumbers(evaluate, config2);
       const ri = nearestByRatio(T.CKPT_QUESTION.ratioOptions.map((o) => o.value), c.ratio);
       const oi = nearestByRatio(T.CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), c.overhead);
       store.update((s) => withAct2(s, { reflection_ckpt: {
         ratio_choice: a.ratio, overhead_choice: a.overhead, reason_choice: a.reason,
         ratio_correct: a.ratio === T.CKPT_QUESTION.ratioOptions[ri].id, overhead_correct: a.overhead === T.CKPT_QUESTION.overheadOptions[oi].id,
         reason_correct: a.reason === T.CKPT_QUESTION.correctReason, engine_ratio: c.ratio, engine_overhead: c.overhead,
-        answered_at: new Date().toISOString(),
+        answered_at: new Date().toISOString(), scenario: { ...config2 },
       } }));
     },
   });
@@ -370,7 +371,8 @@ export function mount({ root, engine, store, flags, announce }) {
     reflectLocked.hidden = a.revealed;
     const complete = Boolean(a.revealed && a.design.regime_reached && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
-    setText(done, complete ? 'Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out.' : '');
+    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
+      h('a', { href: '?act=ledger', text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
   }
 
   let last = {};
