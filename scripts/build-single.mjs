@@ -21,8 +21,9 @@ export function scriptSafe(code) {
   return code.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 
-export function inlineHtml(html, readAsset) {
+export function inlineHtml(html, readAsset, readBinary) {
   let out = html.replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+  out = out.replace(/(<link rel="icon"[^>]*href=")(?!data:)([^"]+)(")/g, (_, a, href, b) => `${a}data:image/svg+xml;base64,${readBinary(href).toString('base64')}${b}`);
   out = out.replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (_, href) => `<style>\n${readAsset(href).replace(/<\/(style)/gi, '<\\/$1')}\n</style>`);
   out = out.replace(/<script type="module"[^>]*src="([^"]+)"[^>]*><\/script>/g, (_, src) => `<script type="module">\n${scriptSafe(readAsset(src))}\n</script>`);
   if (/<(?:script|link)[^>]+(?:src|href)="(?!data:)[^"]+"/.test(out)) throw new Error('the single-file page still references a file');
@@ -37,8 +38,9 @@ export async function buildEmbeds(siteDir = path.join(root, 'dist'), { logLevel 
   const parts = `${site}-single-parts`;
   const single = `${site}-single`;
   await build({ configFile, root: path.join(root, 'web'), mode: 'single', logLevel, build: { outDir: parts, emptyOutDir: true } });
-  const html = inlineHtml(readFileSync(path.join(parts, 'index.html'), 'utf8'), (ref) => readFileSync(path.join(parts, ref), 'utf8'));
-  const left = readdirSync(path.join(parts, 'assets')).filter((f) => !/\.(js|css)$/.test(f));
+  const html = inlineHtml(readFileSync(path.join(parts, 'index.html'), 'utf8'), (ref) => readFileSync(path.join(parts, ref), 'utf8'),
+    (ref) => readFileSync(path.join(parts, ref)));
+  const left = readdirSync(path.join(parts, 'assets')).filter((f) => !/\.(js|css|svg)$/.test(f));
   if (left.length) throw new Error(`the single-file build emitted files it would need to fetch: ${left.join(', ')}`);
   mkdirSync(single, { recursive: true });
   writeFileSync(path.join(single, SINGLE_NAME), html);

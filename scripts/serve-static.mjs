@@ -3,7 +3,7 @@
 // Access-Control-Allow-Origin: * (public files; a sandboxed iframe without allow-same-origin has an opaque
 // origin, so its module scripts, stylesheets and .wasm are cross-origin requests). Options for tests:
 // `prefix` serves the folder under a sub-path (/course/labs/08/), `csp` replaces the policy (null: none),
-// `pages` adds in-memory files ({ '/parent.html': html }).
+// `pages` adds in-memory files ({ '/parent.html': html }, or { body, csp } with a policy of its own).
 import http from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,14 +20,15 @@ export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; st
 
 export function createServer(rootDir, { prefix = '/', csp = CSP, pages = {} } = {}) {
   const base = path.resolve(rootDir);
-  const headers = (type) => ({ 'Content-Type': type, ...(csp ? { 'Content-Security-Policy': csp } : {}),
+  const headers = (type, policy = csp) => ({ 'Content-Type': type, ...(policy ? { 'Content-Security-Policy': policy } : {}),
     'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
   return http.createServer((req, res) => {
     let rel;
     try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
     if (Object.hasOwn(pages, rel)) {
-      const body = Buffer.from(pages[rel]);
-      res.writeHead(200, { ...headers(TYPES[path.extname(rel)] || TYPES['.html']), 'Content-Length': body.length }).end(body);
+      const page = typeof pages[rel] === 'string' ? { body: pages[rel], csp } : pages[rel];
+      const body = Buffer.from(page.body);
+      res.writeHead(200, { ...headers(TYPES[path.extname(rel)] || TYPES['.html'], page.csp), 'Content-Length': body.length }).end(body);
       return;
     }
     if (!rel.startsWith(prefix)) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }

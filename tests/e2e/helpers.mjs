@@ -134,3 +134,41 @@ export async function focusIsVisible(page) {
     return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2) || cs.boxShadow !== 'none';
   });
 }
+
+// ---- Shipping tests (ship-*.test.mjs): the single file, the element, the iframe page, hosting.
+// The policy the hosted build must run under (README, "Hosting"), exactly as the issue states it.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// scripts/build-single.mjs writes the single file beside the site: <site>-single/.
+export const singleFile = `${distDir}-single/lab08-model-training.html`;
+
+// Serves `dir` (default: the built site) with options of scripts/serve-static.mjs (prefix, csp, pages).
+// `host`: the name the browser uses (127.0.0.1, or localhost for a second, cross-site origin).
+export async function startSite({ dir = distDir, host = '127.0.0.1', ...options } = {}) {
+  if (!existsSync(path.join(dir, 'lab-model-train.js'))) throw new Error(`${dir}/lab-model-train.js is missing: run node scripts/build-single.mjs after vite build`);
+  const server = createServer(dir, options);
+  const port = await listen(server, 0);
+  return { server, origin: `http://${host}:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// A page that records console errors, page errors, requests outside `allowed` (URL prefixes; data: is
+// always allowed) and every Content-Security-Policy violation event, in the page and its frames.
+export async function shipPage(context, allowed) {
+  const page = await context.newPage();
+  const problems = { consoleErrors: [], foreignRequests: [] };
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.consoleErrors.push(msg.text()); });
+  page.on('pageerror', (err) => problems.consoleErrors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith('data:') && !allowed.some((a) => url.startsWith(a))) problems.foreignRequests.push(url);
+  });
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`), true);
+  });
+  return { page, problems };
+}
+
+// The page scrolls sideways (content wider than the viewport).
+export async function scrollsSideways(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}

@@ -1,0 +1,162 @@
+// The iframe page (embed.html) inside course pages on other origins, in headless Chromium: a cross-site
+// parent that speaks H5P's resizer protocol and listens for Canvas's lti.frameResize and the generic
+// lab:resize (height messages in all three dialects, lab:ready, lab:progress and lab:ledger after a
+// prediction), hostile messages ignored, storage blocked (the lab runs in memory and says so); a
+// same-origin parent (the ledger without parentOrigin); a sandboxed frame (allow-scripts only). Every
+// page: axe-core with zero violations, no console errors, no CSP violation, no request off the lab's
+// and the parent's origins.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSite, launch, shipPage, axeViolations, STRICT_CSP } from './helpers.mjs';
+
+let lab;
+let parentSite;
+let browser;
+
+// A course page: H5P's resizer (h5p-resizer.js: answers hello and prepareResize, sets the frame's height
+// on resize) plus listeners that record every message the frame sends.
+const parentPage = (src, sandbox = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Week 8 — course page</title><link rel="icon" href="data:,"></head>
+<body><main><h1>Week 8: training</h1>
+<iframe id="lab" title="Lab 08: Model Training" src="${src}" ${sandbox} width="100%" height="200"></iframe></main>
+<script>
+window.__msgs = [];
+const iframe = document.getElementById('lab');
+window.addEventListener('message', (e) => {
+  if (e.source !== iframe.contentWindow) return;
+  const d = e.data;
+  window.__msgs.push({ origin: e.origin, data: d });
+  if (d && d.context === 'h5p') {
+    const respond = (action) => e.source.postMessage({ context: 'h5p', action }, e.origin === 'null' ? '*' : e.origin);
+    if (d.action === 'hello') respond('hello');
+    else if (d.action === 'prepareResize') { iframe.style.height = d.clientHeight + 'px'; respond('resizePrepared'); }
+    else if (d.action === 'resize') iframe.style.height = d.scrollHeight + 'px';
+  }
+});
+</script></body></html>`;
+
+before(async () => {
+  // Pages are read when requested, so they can name the servers' origins once both are listening.
+  const labPages = {};
+  const parentPages = {};
+  lab = await startSite({ csp: STRICT_CSP, pages: labPages });
+  // The parent on another site: "localhost" is a different site from 127.0.0.1 (no shared storage).
+  parentSite = await startSite({ host: 'localhost', prefix: '/nothing-here/', csp: null, pages: parentPages });
+  parentPages['/cross.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent(parentSite.origin)}&instance=week8`);
+  parentPages['/sandboxed.html'] = parentPage(`${lab.origin}/embed.html?act=2`, 'sandbox="allow-scripts"');
+  // A same-origin course page lives on the lab's own server (its inline script needs no CSP there).
+  labPages['/course/same.html'] = { body: parentPage('/embed.html'), csp: null };
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await lab?.close(); await parentSite?.close(); });
+
+const messages = (page, pred) => page.evaluate(() => window.__msgs).then((all) => all.filter((m) => pred(m.data)));
+const until = async (fn, what, ms = 20000) => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) { const v = await fn(); if (v) return v; }
+  throw new Error(`timed out waiting for ${what}`);
+};
+const labFrame = async (page) => {
+  const frame = page.frameLocator('#lab');
+  await frame.locator('html[data-ready="true"]').waitFor({ timeout: 30000 });
+  return { frame, handle: page.frames().find((f) => f !== page.mainFrame()) };
+};
+async function clean(page, problems, label) {
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], `${label}: ${JSON.stringify(violations, null, 1)}`);
+  const frameViolations = await page.frames()[1].evaluate(() => window.__cspViolations);
+  assert.deepEqual(frameViolations, [], `${label}: CSP violations in the frame`);
+  assert.deepEqual(problems.consoleErrors, [], label);
+  assert.deepEqual(problems.foreignRequests, [], label);
+}
+
+test('cross-site parent: height in H5P, Canvas and generic dialects, ready, progress and the ledger; hostile messages ignored', async () => {
+  const { page, problems } = await shipPage(browser.context, [lab.origin, parentSite.origin]);
+  await page.goto(`${parentSite.origin}/cross.html`);
+  const { frame, handle } = await labFrame(page);
+  // Storage is blocked in a cross-site frame: the lab runs in memory and says so.
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
+  const ready = await until(async () => (await messages(page, (d) => d.type === 'lab:ready'))[0], 'lab:ready');
+  assert.equal(ready.origin, lab.origin);
+  assert.equal(ready.data.labId, 'lab08-model-train');
+  assert.equal(ready.data.instance, 'week8');
+  assert.equal(ready.data.persistent, false);
+  const height = Number(await handle.evaluate(() => document.documentElement.dataset.height));
+  assert.ok(height > 600, `content height ${height}`);
+  await until(async () => (await messages(page, (d) => d.context === 'h5p' && d.action === 'resize' && d.height === height)).length, 'H5P resize');
+  assert.ok((await messages(page, (d) => d.context === 'h5p' && d.action === 'hello')).length >= 1, 'H5P hello');
+  assert.ok((await messages(page, (d) => d.subject === 'lti.frameResize' && d.height === height)).length >= 1, 'Canvas lti.frameResize');
+  assert.ok((await messages(page, (d) => d.type === 'lab:resize' && d.height === height && d.labId === 'lab08-model-train' && d.instance === 'week8')).length >= 1, 'lab:resize');
+  // The H5P resizer set the frame's height from the messages: the whole lab shows, no inner scrollbar.
+  assert.equal(await page.locator('#lab').evaluate((f) => f.clientHeight), height);
+  const first = await until(async () => (await messages(page, (d) => d.type === 'lab:ledger'))[0], 'the first lab:ledger');
+  assert.equal(first.data.ledger.lab_id, 'lab08-model-train');
+  assert.equal(first.data.ledger.predictions.length, 0);
+
+  // A prediction: the height changes (the ledger opens) and progress and the ledger follow.
+  await frame.locator('.prediction input[value="c"]').check();
+  await frame.locator('.prediction button[type=submit]').click();
+  await frame.locator('.act-unlocked:not([hidden])').waitFor();
+  const progress = await until(async () => (await messages(page, (d) => d.type === 'lab:progress' && d.progress.acts.act1.predicted)).at(-1), 'lab:progress');
+  assert.equal(progress.data.progress.current_act, 1);
+  assert.equal(progress.data.progress.acts.act1.completed, false);
+  assert.equal(JSON.stringify(progress.data).includes('predicted_bytes'), false, 'progress carries no answers');
+  const ledger = await until(async () => (await messages(page, (d) => d.type === 'lab:ledger' && d.ledger.predictions.length === 1)).at(-1), 'lab:ledger with the prediction');
+  assert.equal(ledger.origin, lab.origin);
+  assert.equal(ledger.data.ledger.lab_state.acts.act1.prediction.choice, 'c');
+  const taller = await until(async () => { const h = Number(await handle.evaluate(() => document.documentElement.dataset.height)); return h > height ? h : 0; }, 'a taller frame');
+  await until(async () => (await messages(page, (d) => d.type === 'lab:resize' && d.height === taller)).length, 'lab:resize after the change');
+  await until(async () => (await page.locator('#lab').evaluate((f) => f.clientHeight)) === taller, 'the H5P parent to follow');
+
+  // Hostile or malformed messages change nothing and get no answer; a valid request does.
+  const before = (await page.evaluate(() => window.__msgs.length));
+  await page.evaluate(() => {
+    const w = document.getElementById('lab').contentWindow;
+    w.postMessage({ type: 'lab:ledger', ledger: { lab_state: { acts: {} } } }, '*');
+    w.postMessage({ context: 'h5p', action: '__proto__' }, '*');
+    w.postMessage('{"subject":"lti.frameResize","height":1}', '*');
+    w.postMessage({ type: 'lab:request-ledger', labId: 'another-lab' }, '*');
+    w.postMessage(null, '*');
+  });
+  await until(async () => (await handle.evaluate(() => document.documentElement.dataset.ignoredMessages)) === '5', 'five ignored messages');
+  assert.equal(await page.evaluate(() => window.__msgs.length), before, 'no answer to a hostile message');
+  assert.match(await frame.locator('.locked-note').textContent(), /Locked in: C/);
+  await page.evaluate(() => document.getElementById('lab').contentWindow.postMessage({ type: 'lab:request-ledger' }, '*'));
+  const answered = await until(async () => (await page.evaluate(() => window.__msgs.slice(window.__msgs.length - 3))).find((m) => m.data.type === 'lab:ledger'), 'the requested ledger');
+  assert.equal(answered.data.ledger.lab_state.acts.act1.prediction.choice, 'c');
+
+  // Acts switch in place, so the progress kept in memory survives a move to Act 2 and back.
+  await frame.locator('.act-nav a', { hasText: 'Act 2' }).click();
+  await frame.locator('.act--act2, [data-act="2"]').first().waitFor();
+  await frame.locator('.act-nav a', { hasText: 'Act 1' }).click();
+  await frame.locator('.locked-note').waitFor();
+  assert.match(await frame.locator('.locked-note').textContent(), /Locked in: C/);
+  await clean(page, problems, 'cross-site frame');
+  await page.close();
+});
+
+test('same-origin parent: storage works and the ledger is sent without parentOrigin', async () => {
+  const { page, problems } = await shipPage(browser.context, [lab.origin]);
+  await page.goto(`${lab.origin}/course/same.html`);
+  const { frame } = await labFrame(page);
+  assert.equal(await frame.locator('[data-notice="storage"]').count(), 0);
+  const ledger = await until(async () => (await messages(page, (d) => d.type === 'lab:ledger'))[0], 'lab:ledger');
+  assert.equal(ledger.origin, lab.origin);
+  assert.ok((await messages(page, (d) => d.type === 'lab:ready' && d.persistent === true)).length === 1);
+  await clean(page, problems, 'same-origin frame');
+  await page.close();
+});
+
+test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and reports its height but not the ledger', async () => {
+  const { page, problems } = await shipPage(browser.context, [lab.origin, parentSite.origin]);
+  await page.goto(`${parentSite.origin}/sandboxed.html`);
+  const { frame, handle } = await labFrame(page);
+  assert.match(await frame.locator('#act-title').textContent(), /MFU gap/);
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
+  const height = Number(await handle.evaluate(() => document.documentElement.dataset.height));
+  const resize = await until(async () => (await messages(page, (d) => d.type === 'lab:resize' && d.height === height))[0], 'lab:resize');
+  assert.equal(resize.origin, 'null');
+  await until(async () => (await messages(page, (d) => d.type === 'lab:progress')).length, 'lab:progress');
+  assert.equal((await messages(page, (d) => d.type === 'lab:ledger')).length, 0, 'no ledger to an unnamed cross-site parent');
+  await clean(page, problems, 'sandboxed frame');
+  await page.close();
+});
