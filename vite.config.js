@@ -97,7 +97,8 @@ export default defineConfig(({ mode }) => {
     base.build.chunkSizeWarningLimit = 4096; // the one script holds the .wasm files
     base.build.rollupOptions = { input: path.join(web, 'index.html'), output: { inlineDynamicImports: true } };
     base.plugins = [inlineWasm(['lab_core']), inlineWorker()];
-    base.worker = { format: 'es', plugins: () => [inlineWasm(['lab_train', 'lab_train_fma'])], rollupOptions: { output: { inlineDynamicImports: true } } };
+    // A classic worker: Chromium refuses module workers from blob: URLs on file:// pages (classic ones run).
+    base.worker = { format: 'iife', plugins: () => [inlineWasm(['lab_train', 'lab_train_fma'])], rollupOptions: { output: { inlineDynamicImports: true } } };
   }
   return base;
 });

@@ -29,7 +29,7 @@ step "Node tests: WASM facade and front-end logic"
 node --test tests/wasm/ tests/web/unit/
 
 step "web bundle + headless Chromium end-to-end"
-./node_modules/.bin/vite build --logLevel warn
+./node_modules/.bin/vite build --logLevel warn && node scripts/build-single.mjs dist
 node --test --test-concurrency=1 tests/e2e/
 
 printf '\nAll tests passed.\n'
