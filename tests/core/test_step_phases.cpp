@@ -144,3 +144,26 @@ TEST_CASE("every measured forward pass's peak is predicted within 1%, recording 
     }
   }
 }
+
+TEST_CASE("with SDPA the attention phases hold no s^2 tensors; without it, two score-sized gradients") {
+  // GPT-2 small, b = 2, s = 1024, FP32: sbh = 1,572,864; a*s^2*b = 25,165,824.
+  const json base = {{"framework", "pytorch"}, {"model", "gpt2-small"}, {"batch_size", 2}, {"seq_len", 1024}};
+  json flash = base;
+  flash["flash_attention"] = true;
+  const StepPhases with = phases_of(parse_scenario(flash)), without = phases_of(parse_scenario(base));
+  const std::int64_t sbh = 1'572'864, scores = 25'165'824;
+  // Residual-stream gradient + v's gradient + (SDPA: dq, dk, dv, d(out) + the FP32 dq accumulator).
+  CHECK(phase(with, "backward.layer.0.attention")->transient == 4 * sbh + 4 * sbh + 4 * 4 * sbh + 4 * sbh);
+  CHECK(phase(without, "backward.layer.0.attention")->transient == 4 * sbh + 4 * sbh + 2 * 4 * scores);
+}
+
+TEST_CASE("under autocast the loss works on an FP32 copy of the 16-bit logits: the loss_forward phase") {
+  const json base = {{"framework", "pytorch"}, {"model", "gpt2-small"}, {"batch_size", 1}, {"seq_len", 256}};
+  json ac = base;
+  ac["precision"] = "autocast_bf16";
+  CHECK(phase(phases_of(parse_scenario(base)), "loss_forward") == nullptr);
+  const StepPhases p = phases_of(parse_scenario(ac));
+  // 4*b*s*V for the copy, 4*s*b*h for the final norm's FP32 output still bound in forward().
+  CHECK(phase(p, "loss_forward")->transient == 4LL * 256 * 50257 + 4LL * 256 * 768);
+  CHECK(phase(p, "loss_forward")->logits == 2LL * 256 * 50257);  // the head's 16-bit output
+}
