@@ -266,6 +266,35 @@ void act2_laptop(Checks& c, const json& act2, json& scenarios) {
   c.value("laptop_floor_derivation", floor["text"], "the plan's laptop_floor_derivation = the solver's text");
 }
 
+// The checkpointing reflection's engine values (act2-numbers.js ckptNumbers): the recorded Act 2
+// settings with checkpointing every k layers (k = 4 unless every-k was selected) against none;
+// ratio = activations without / (activations with + the segment rebuilt in backward), overhead =
+// recomputed / model FLOPs. Records made before the settings were kept cannot be recomputed.
+void act2_reflection_ckpt(Checks& c, const json& act2) {
+  const std::string p = "lab_state.acts.act2.reflection_ckpt";
+  const json* r = record(act2, "reflection_ckpt");
+  if (!r || r->is_null() || !r->contains("scenario")) {
+    c.skip(p, r && !r->is_null() ? "its engine values were computed for Act 2 settings this record does not keep (made before they were recorded)"
+                                 : "no checkpointing reflection recorded yet");
+    return;
+  }
+  const json& cfg = (*r)["scenario"];
+  json with = act2_scenario(cfg, p + ".scenario");
+  const bool every = need(cfg, "checkpointing", p + ".scenario") == "every_k";
+  with["checkpointing"] = {{"every_k_layers", every ? need(cfg, "every_k", p + ".scenario") : json(4)}};
+  with["schedule_steps"] = 0;
+  json without = with;
+  without["checkpointing"] = "none";
+  const json rw = run(evaluate_json, with, p + ".scenario");
+  const json rn = run(evaluate_json, without, p + ".scenario");
+  const double saved = rw["memory"]["components"]["activations"].get<double>() +
+                       rw["memory"]["transients"].value("recompute_working_set", 0.0);
+  c.value(p + ".engine_ratio", rn["memory"]["components"]["activations"].get<double>() / saved,
+          "checkpointing reflection: activation memory without / with checkpointing");
+  c.value(p + ".engine_overhead", rw["flops"]["recompute_per_token"].get<double>() / rw["flops"]["model_per_token"].get<double>(),
+          "checkpointing reflection: recomputed FLOPs / model FLOPs");
+}
+
 void act2_checks(Checks& c, const json& state, json& scenarios) {
   const json& acts = state["acts"];
   const bool has_act2 = state.contains("config2") && acts.is_object() && acts.contains("act2");
@@ -301,8 +330,7 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   act2_design(c, act2);
   act2_laptop(c, act2, scenarios);
   c.skip("lab_state.acts.act2.reflection_fix", "a multiple-choice answer: its scoring is recorded by the page, not re-computed");
-  c.skip("lab_state.acts.act2.reflection_ckpt",
-         "its engine ratio and overhead were computed for the Act 2 settings at the moment of answering, which the record does not keep");
+  act2_reflection_ckpt(c, act2);
 }
 
 }  // namespace
