@@ -9,6 +9,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 TAG = ["other"]  # the op whose saved tensors are being recorded ("layer.attn.softmax", "head", ...)
+# MEASURE_DEVICE=cuda measures on a CUDA GPU (torch.cuda.max_memory_allocated per phase; configs
+# with "flash" use scaled_dot_product_attention, PyTorch >= 2.0). Default: CPU (the profiler).
+DEV = "cuda" if os.environ.get("MEASURE_DEVICE") == "cuda" else "cpu"
 
 
 @contextlib.contextmanager
@@ -50,11 +53,16 @@ class GPT2Block(nn.Module):
         with tag("ln_1"): h = self.ln_1(x)
         q, k, v = self.qkv(h).split(C, dim=2)
         q, k, v = (t.view(B, T, self.heads, C // self.heads).transpose(1, 2) for t in (q, k, v))
-        with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // self.heads))
-        with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
-        with tag("attn.softmax"): att = F.softmax(att, dim=-1)
-        att = self.drop(att, "attn.dropout")
-        with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        if self.flash:
+            with tag("attn.sdpa"):
+                y = F.scaled_dot_product_attention(q, k, v, dropout_p=self.p if self.training else 0, is_causal=True)
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+        else:
+            with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // self.heads))
+            with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
+            with tag("attn.softmax"): att = F.softmax(att, dim=-1)
+            att = self.drop(att, "attn.dropout")
+            with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
         x = x + self.drop(self.proj(y), "attn.resid_dropout")
         with tag("ln_2"): h = self.ln_2(x)
         h = self.fc(h)
@@ -102,10 +110,14 @@ class LlamaBlock(nn.Module):
         with tag("attn.rope"):
             cos, sin = self.cos[:T], self.sin[:T]
             q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
-        with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
-        with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
-        with tag("attn.softmax"): att = F.softmax(att.float(), dim=-1).type_as(q)
-        with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        if self.flash:
+            with tag("attn.sdpa"): y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+        else:
+            with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+            with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
+            with tag("attn.softmax"): att = F.softmax(att.float(), dim=-1).type_as(q)
+            with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
         x = x + self.wo(y)
         with tag("norm_2"): h = self.norm_2(x)
         g, u = self.gate(h), self.up(h)
@@ -123,6 +135,7 @@ class Model(nn.Module):
         self.blocks = nn.ModuleList(
             LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"]) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
             for _ in range(L))
+        for b in self.blocks: b.flash = c.get("flash", False)
         self.norm_f = RMSNorm(d) if self.llama else nn.LayerNorm(d)
         self.head = Linear("head", d, V, False)
         if c["tied_head"]: self.head.weight = self.tok.weight
@@ -130,7 +143,7 @@ class Model(nn.Module):
     def forward(self, idx, targets=None):
         T = idx.shape[1]
         with tag("embedding"):
-            x = self.tok(idx) if self.llama else self.tok(idx) + self.pos(torch.arange(T))
+            x = self.tok(idx) if self.llama else self.tok(idx) + self.pos(torch.arange(T, device=idx.device))
         if self.p > 0:
             with tag("embedding.dropout"): x = F.dropout(x, self.p, self.training)
         for i, b in enumerate(self.blocks):
@@ -153,7 +166,8 @@ def saved_tensors(model, c, idx, tgt):
     owned = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
     seen, by_op, scalars = set(), {}, [0]
     def pack(t):
-        ptr = t.storage().data_ptr()
+        st = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()  # 2.x / 1.13
+        ptr = st.data_ptr()
         if ptr in owned or t.dim() == 0:
             scalars[0] += t.dim() == 0
             return t
@@ -161,8 +175,8 @@ def saved_tensors(model, c, idx, tgt):
             seen.add(ptr)
             op = label()
             if is_weight_copy(t): op = "autocast_weight_cache"  # autocast's 16-bit copy of a parameter
-            by_op[op] = by_op.get(op, 0) + t.storage().nbytes()
-            if os.environ.get("MEASURE_DEBUG"): print(op, tuple(t.shape), t.dtype, t.storage().nbytes(), t.grad_fn)
+            by_op[op] = by_op.get(op, 0) + st.nbytes()
+            if os.environ.get("MEASURE_DEBUG"): print(op, tuple(t.shape), t.dtype, st.nbytes(), t.grad_fn)
         return t
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         with autocast(c):
@@ -184,7 +198,7 @@ def is_weight_copy(t):
 
 def autocast(c):
     if not c["precision"].startswith("autocast"): return contextlib.nullcontext()
-    return torch.autocast("cpu", dtype=torch.bfloat16 if c["precision"] == "autocast_bf16" else torch.float16)
+    return torch.autocast(DEV, dtype=torch.bfloat16 if c["precision"] == "autocast_bf16" else torch.float16)
 
 
 def make_optimizer(model, c):
@@ -206,8 +220,33 @@ def live_baseline(model, opt):
 PHASES = ("zero_grad", "forward", "backward", "optimizer_step")
 
 
+def step_timeline_cuda(model, opt, c, idx, tgt):
+    """Live bytes through one step on a GPU: the allocator's own count, its peak phase by phase."""
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    phase_max = {}
+    def run(name, fn):
+        torch.cuda.reset_peak_memory_stats()
+        out = fn()
+        torch.cuda.synchronize()
+        phase_max[name] = torch.cuda.max_memory_allocated()
+        return out
+    run("zero_grad", lambda: opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none"))
+    def forward():
+        with autocast(c): return model(idx, tgt)
+    logits, loss = run("forward", forward)
+    run("backward", loss.backward)
+    run("optimizer_step", opt.step)
+    del logits, loss
+    torch.cuda.synchronize()
+    peak_phase = max(phase_max, key=phase_max.get)
+    return {"start_bytes": base, "peak_bytes": phase_max[peak_phase], "peak_phase": peak_phase,
+            "end_bytes": torch.cuda.memory_allocated(), "phase_max_bytes": phase_max}
+
+
 def step_timeline(model, opt, c, idx, tgt):
     """Live bytes through one step: the bytes alive before it plus the profiler's allocation events."""
+    if DEV == "cuda": return step_timeline_cuda(model, opt, c, idx, tgt)
     base = live_baseline(model, opt) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
@@ -236,6 +275,16 @@ def forward_peak(model, c, idx, tgt, grad):
     base = sum(p.numel() * p.element_size() for p in model.parameters()) + idx.numel() * idx.element_size()
     if grad: base += tgt.numel() * tgt.element_size()
     model.train(grad)  # no_grad inference runs in eval mode (no dropout)
+    if DEV == "cuda":
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        with torch.set_grad_enabled(grad):
+            with autocast(c): out = model(idx, tgt if grad else None)
+        del out
+        torch.cuda.synchronize()
+        model.train()
+        return {"start_bytes": base, "peak_bytes": torch.cuda.max_memory_allocated()}
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.set_grad_enabled(grad):
@@ -251,12 +300,12 @@ def forward_peak(model, c, idx, tgt, grad):
 
 def measure(c):
     torch.manual_seed(0)
-    model = Model(c).train()
+    model = Model(c).train().to(DEV)
     if c["precision"] in ("bf16", "fp16"):  # pure 16-bit: model.to(dtype), no FP32 master copy
         model = model.to(torch.bfloat16 if c["precision"] == "bf16" else torch.float16)
     g = torch.Generator().manual_seed(1)
-    idx = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
-    tgt = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g)
+    idx = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g).to(DEV)
+    tgt = torch.randint(0, c["vocab"], (c["batch_size"], c["seq_len"]), generator=g).to(DEV)
     by_op, scalars = saved_tensors(model, c, idx, tgt)
     fwd = forward_peak(model, c, idx, tgt, True)
     inference = forward_peak(model, c, idx, tgt, False)
@@ -279,7 +328,8 @@ def scenario_of(c):
              "context": c["context"], "mlp_hidden": c["mlp_hidden"], "tied_head": c["tied_head"],
              "learned_positions": gpt2, "biases": gpt2, "mlp": "gelu" if gpt2 else "swiglu",
              "norm": "layernorm" if gpt2 else "rmsnorm"}
-    return {"model": model, "framework": "pytorch", "pytorch_build": "cpu-1.13", "precision": c["precision"],
+    return {"model": model, "framework": "pytorch", "pytorch_build": "cuda" if DEV == "cuda" else "cpu-1.13",
+            "flash_attention": c.get("flash", False), "precision": c["precision"],
             "optimizer": "adam" if c["optimizer"] == "adamw" else c["optimizer"], "optimizer_impl": c["optimizer_impl"],
             "zero_grad": c["zero_grad"], "batch_size": c["batch_size"], "seq_len": c["seq_len"],
             "dropout": c.get("dropout_p", 0.0) > 0, "reserve_bytes": 0}
@@ -309,6 +359,10 @@ def configs():
         ("gpt2", {**gpt2, "vocab": 4096}, 1, 128, 4, 16, 1, "fp32", "sgd", "per_parameter"),
         ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 2, "autocast_bf16", "sgd", "per_parameter"),
     ]
+    if DEV == "cuda":  # the same runs with SDPA, and in FP16 autocast (CPU autocast is BF16 only)
+        plain = list(grid)
+        grid += [(arch, {**base, "flash": True}, L, d, a, s, b, prec, opt, impl) for arch, base, L, d, a, s, b, prec, opt, impl in plain]
+        grid += [(arch, base, L, d, a, s, b, "autocast_fp16", opt, impl) for arch, base, L, d, a, s, b, prec, opt, impl in plain if prec == "autocast_bf16"]
     for i, (arch, base, L, d, a, s, b, prec, opt, impl) in enumerate(grid):
         f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8
         yield {**base, "layers": L, "hidden": d, "heads": a, "mlp_hidden": f, "seq_len": s, "batch_size": b,
@@ -318,6 +372,7 @@ def configs():
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "pytorch")
+    if DEV == "cuda": out = os.path.join(out, "cuda")  # its own manifest; the doctest reads the CPU one
     os.makedirs(out, exist_ok=True)
     torch.set_num_threads(1)
     only = os.environ.get("MEASURE_ONLY")
@@ -325,9 +380,9 @@ def main():
     for i, c in enumerate(configs()):
         if only is not None and int(only) != i: continue
         r = measure(c)
-        r["torch_version"], r["device"] = torch.__version__, "cpu"
+        r["torch_version"], r["device"] = torch.__version__, DEV if DEV == "cpu" else torch.cuda.get_device_name()
         r["regenerate"] = "scripts/measure-pytorch.py (Debian bookworm python3-torch, CPU); see README"
-        name = f"{i:02d}-{c['arch']}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
+        name = f"{i:02d}-{c['arch']}{'-sdpa' if c.get('flash') else ''}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
         with open(os.path.join(out, name), "w") as fh:
             json.dump(r, fh, indent=1)
             fh.write("\n")
