@@ -184,6 +184,14 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
     for (const auto& it : e.model)
       if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
+    // The forward, block by block: what each block saves accumulates (with its weight copies).
+    for (std::int64_t i = 0; i + 1 < m.layers; ++i) {
+      PhaseBytes fl = start;
+      fl.phase = "forward.layer." + std::to_string(i);
+      fl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
+      fl.autocast_cache = mul(i + 1, e.weight_cache_per_layer_bytes);
+      r.timeline.push_back(fl);
+    }
     // The last block's softmax in the forward: every earlier block's saved tensors, this block's up
     // to the softmax, and the locals and score tensors around it.
     PhaseBytes fa = start;
