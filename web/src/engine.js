@@ -107,7 +107,11 @@ export function prepareTraining() {
 }
 
 export function startTraining(request, { onStarted, onProgress, onReport } = {}) {
-  if (job) throw new Error('a training run is already in progress');
+  // One run at a time (one worker per page, shared by every <lab-model-train> on it).
+  if (job) {
+    const promise = Promise.reject(new Error('another “Measure it” run on this page is still going: one run at a time, so wait for it to end or cancel it'));
+    return { promise, cancel: () => {} };
+  }
   const id = nextJobId++;
   let stepsDone = 0;
   let lastReport = null;
