@@ -23,6 +23,7 @@ const quarto = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta
 <body class="quarto-light"><div id="quarto-content" class="page-columns"><main class="content" id="quarto-document-content">
 <header id="title-block-header"><h1 class="title">Lab 08</h1></header>
 <section id="the-lab" class="level2"><h2>Try it</h2><lab-model-train act="2" storage="memory"></lab-model-train></section>
+<section id="measure" class="level2"><h2>Measure it</h2><lab-model-train id="m" act="measure" storage="memory"></lab-model-train></section>
 </main></div></body></html>`;
 const quartoCss = `h2 { border-bottom: 7px solid rgb(255, 0, 0); } button, .btn { border: 7px solid rgb(255, 0, 0); }
 table { border: 7px solid rgb(255, 0, 0); } a { color: rgb(255, 0, 0); }
@@ -130,12 +131,23 @@ test('a Quarto-like page: its global styles stay outside, its custom properties 
   const { page, problems } = await shipPage(browser.context, [site.origin]);
   await page.emulateMedia({ colorScheme: 'light' });
   await open(page, '/course/week8/quarto.html');
-  const lab = page.locator('lab-model-train');
+  const lab = page.locator('lab-model-train:not(#m)');
   assert.match(await lab.locator('#act-title').textContent(), /MFU gap/);
   assert.equal(await lab.locator('h2.lab-title').evaluate((el) => getComputedStyle(el).borderBottomWidth), '0px');
   assert.notEqual(await lab.locator('.act-nav a').first().evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(255, 0, 0)');
-  assert.equal(await cssVar(page, 'lab-model-train .lab-body', '--accent'), 'rgb(106, 27, 154)');
+  assert.equal(await cssVar(page, 'lab-model-train:not(#m) .lab-body', '--accent'), 'rgb(106, 27, 154)');
   assert.match(await lab.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
-  await clean(page, problems, 'Quarto-like page');
+  await clean(page, problems, 'Quarto-like page', ['landmark-unique']);
+  // "Measure it" in an element: its worker and lab_train come from the element's folder; Run, pressed
+  // from the keyboard, hands focus to Cancel and back inside the shadow root.
+  const m = page.locator('#m');
+  await m.locator('.act--measure').waitFor();
+  for (const [key, value] of [['batch_size', 1], ['seq_len', 8], ['steps', 10]]) await m.locator(`[data-control="${key}"] select`).selectOption(String(value));
+  await m.getByRole('button', { name: 'Run', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('#m').shadowRoot.querySelector('.run-status:not(.run-status--stall)')?.dataset.state), null, { timeout: 60000 });
+  assert.match(await m.locator('.run-status:not(.run-status--stall) .run-status__text').textContent(), /^Done: 10 steps/);
+  assert.equal(await m.evaluate((el) => el.shadowRoot.activeElement && el.shadowRoot.activeElement.textContent), 'Run');
+  await clean(page, problems, 'Quarto-like page after a run', ['landmark-unique']);
   await page.close();
 });

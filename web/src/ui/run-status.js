@@ -39,7 +39,7 @@ export function createRunStatus({ startLabel, progressLabel, onStart, onCancel, 
     cancelButton: cancel,
     // Running: start disabled, Cancel enabled (and focused if the start button had focus).
     running(message) {
-      const hadFocus = document.activeElement === start;
+      const hadFocus = start.getRootNode().activeElement === start; // the document, or the element's shadow root
       el.dataset.state = 'running';
       el.dataset.done = '0';
       start.disabled = true;
@@ -57,7 +57,7 @@ export function createRunStatus({ startLabel, progressLabel, onStart, onCancel, 
     message: (t) => say(t),
     // Idle again with a final message (announced at once).
     idle(message, state = 'idle') {
-      const hadFocus = document.activeElement === cancel || document.activeElement === document.body;
+      const hadFocus = cancel.getRootNode().activeElement === cancel || document.activeElement === document.body;
       el.dataset.state = state;
       start.disabled = false;
       cancel.disabled = true;
