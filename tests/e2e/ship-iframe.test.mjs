@@ -157,6 +157,12 @@ test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and
   assert.equal(resize.origin, 'null');
   await until(async () => (await messages(page, (d) => d.type === 'lab:progress')).length, 'lab:progress');
   assert.equal((await messages(page, (d) => d.type === 'lab:ledger')).length, 0, 'no ledger to an unnamed cross-site parent');
+  // "Measure it" cannot start a worker without an origin: it says so in words.
+  await frame.locator('.act-nav a', { hasText: 'Measure it' }).click();
+  await frame.locator('.act--measure').waitFor();
+  await frame.getByRole('button', { name: 'Run', exact: true }).click();
+  await frame.locator('.run-status[data-state="error"]').first().waitFor();
+  assert.match(await frame.locator('.run-status:not(.run-status--stall) .run-status__text').textContent(), /sandboxed frame .* open the lab in a tab of its own/);
   await clean(page, problems, 'sandboxed frame');
   await page.close();
 });

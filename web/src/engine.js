@@ -85,6 +85,10 @@ export function prepareTraining() {
     worker = createTrainingWorker();
   } catch (err) {
     workerReady = null;
+    // A frame sandboxed without allow-same-origin has no origin of its own, so no worker file is "its own".
+    if (err && err.name === 'SecurityError') {
+      return Promise.reject(new Error('this page is inside a sandboxed frame that may not start the training worker; open the lab in a tab of its own to use “Measure it”'));
+    }
     return Promise.reject(err);
   }
   const fail = (message) => {
