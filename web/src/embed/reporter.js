@@ -6,7 +6,10 @@ import { buildDesignLedger, ledgerEngine } from '../design-ledger.js';
 import { progressSummary } from './messages.js';
 
 export function createReporter({ store, engine, emit, win = globalThis, delayMs = 400, warn = (m) => console.warn(m) }) {
-  const eng = ledgerEngine(engine);
+  // The ledger is rebuilt after every burst of changes; the laptop floor's solve never changes: keep it.
+  const base = ledgerEngine(engine);
+  const solved = new Map();
+  const eng = { ...base, solve: (r) => { const k = JSON.stringify(r); if (!solved.has(k)) solved.set(k, base.solve(r)); return solved.get(k); } };
   let lastProgress = '';
   let lastLedger = '';
   let timer = null;
