@@ -53,7 +53,10 @@ let count = 0;
 
 export class LabModelTrain extends HTMLElement {
   connectedCallback() {
-    if (this.shadowRoot) return; // moved in the page: keep running as it is
+    if (this.shadowRoot) { // moved in the page: keep running as it is
+      if (this._flush) window.addEventListener('pagehide', this._flush);
+      return;
+    }
     count += 1;
     const n = count;
     const root = this.attachShadow({ mode: 'open' });
