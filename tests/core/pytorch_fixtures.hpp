@@ -11,8 +11,10 @@
 namespace test_fixtures {
 
 inline std::string fixture_dir() {
-  std::string here = __FILE__;  // <repo>/tests/core/pytorch_fixtures.hpp (CMake passes absolute paths)
-  return here.substr(0, here.rfind("/tests/core/")) + "/tests/fixtures/pytorch/";
+  // __FILE__ is <repo>/tests/core/pytorch_fixtures.hpp (CMake passes absolute paths); a relative
+  // path (a compiler run from the repository root) gives the repository-relative directory.
+  const std::string here = __FILE__;
+  return here.substr(0, here.rfind("tests/core/")) + "tests/fixtures/pytorch/";
 }
 
 inline nlohmann::json read_json(const std::string& path) {
