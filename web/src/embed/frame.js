@@ -21,7 +21,8 @@ const parent = win.parent !== win ? win.parent : null;
 let parentIsSameOrigin = false;
 try { parentIsSameOrigin = Boolean(parent) && parent.location.origin === win.location.origin; } catch { parentIsSameOrigin = false; }
 const generalTarget = parentOrigin || (originError ? null : '*');
-const ledgerTarget = M.ledgerTarget({ parentOrigin, ownOrigin: win.location.origin, parentIsSameOrigin });
+// A parentOrigin that is not an origin: nothing is sent until it is fixed (the notice says so).
+const ledgerTarget = originError ? null : M.ledgerTarget({ parentOrigin, ownOrigin: win.location.origin, parentIsSameOrigin });
 
 function post(message, target = generalTarget) {
   if (!parent || !target) return;
