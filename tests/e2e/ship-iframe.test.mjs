@@ -46,6 +46,7 @@ before(async () => {
   parentPages['/sandboxed.html'] = parentPage(`${lab.origin}/embed.html?act=2`, 'sandbox="allow-scripts"');
   // A same-origin course page lives on the lab's own server (its inline script needs no CSP there).
   labPages['/course/same.html'] = { body: parentPage('/embed.html'), csp: null };
+  labPages['/course/bad.html'] = { body: parentPage('/embed.html?parentOrigin=courses.example.edu&instance=%3Cb%3E'), csp: null };
   browser = await launch();
 });
 after(async () => { await browser?.close(); await lab?.close(); await parentSite?.close(); });
@@ -143,6 +144,15 @@ test('same-origin parent: storage works and the ledger is sent without parentOri
   assert.equal(ledger.origin, lab.origin);
   assert.ok((await messages(page, (d) => d.type === 'lab:ready' && d.persistent === true)).length === 1);
   await clean(page, problems, 'same-origin frame');
+  // A parentOrigin that is not an origin (and a bad instance name): both named, nothing sent at all.
+  await page.goto(`${lab.origin}/course/bad.html`);
+  const bad = (await labFrame(page)).frame;
+  const notice = await bad.locator('[data-notice="embed"]').textContent();
+  assert.match(notice, /parentOrigin=courses\.example\.edu: not an origin/);
+  assert.match(notice, /instance: use up to 64 letters/);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(await page.evaluate(() => window.__msgs), []);
+  await clean(page, problems, 'frame with a bad parentOrigin');
   await page.close();
 });
 
