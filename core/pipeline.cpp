@@ -154,7 +154,11 @@ PipelineResult compute_pipeline(const Scenario& s, const FlopsEstimate& f, const
 }
 
 namespace {
-std::string pct(double x) { return std::to_string(std::llround(x * 100)) + "%"; }
+// One decimal, as every percentage the lab shows (45.0%, 25.7%).
+std::string pct(double x) {
+  const long long tenths = std::llround(x * 1000);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "%";
+}
 }  // namespace
 
 std::string bottleneck_sentence(const PipelineResult& r) {
@@ -163,14 +167,15 @@ std::string bottleneck_sentence(const PipelineResult& r) {
     return "Machine-bound (memory capacity): the step does not fit on the device, so it cannot run at any "
            "speed; reduce memory first (precision, optimizer, checkpointing, batch).";
   if (b.axis == DamAxis::data)
-    return "Data-bound: the GPU waits for input " + pct(b.share) + " of each step (" +
+    return "Data-bound: loading and copying input take " + pct(b.share) + " of each step (" +
            (std::string(b.limiter) == "data_loading" ? "data loading dominates" : "host-to-device copies dominate") +
            "); add loader workers, prefetching and pinned memory.";
   if (b.axis == DamAxis::machine)
     return "Machine-bound (memory bandwidth): bandwidth-bound kernels and the optimizer update take " +
            pct(b.share) + " of each step; fuse operators or use FlashAttention.";
-  return "Algorithm-bound (compute, the desired state): matmuls take " + pct(b.share) + " of each step at " +
-         pct(r.kernel_efficiency) + " kernel efficiency (interpolated); MFU is " + pct(r.mfu) + ".";
+  return "Algorithm-bound (compute, the desired state): matrix multiplications take " + pct(b.share) +
+         " of each step and run at " + pct(r.kernel_efficiency) +
+         " of peak at this batch size (read off the chapter's batch-size figures); MFU is " + pct(r.mfu) + ".";
 }
 
 }  // namespace lab

@@ -349,3 +349,17 @@ TEST_CASE("the facade's number formatter keeps 15 significant digits in valid JS
   CHECK(std::string(buf, facade::format_number(buf, 3.5e-7)) == "3.5e-7");
   CHECK(std::string(buf, facade::format_number(buf, std::nan(""))) == "null");
 }
+
+TEST_CASE("the bottleneck sentence gives percentages with one decimal, as the lab shows them") {
+  const PipelineResult before = run(parse_scenario(kReplayBefore));
+  const std::string data = bottleneck_sentence(before);
+  CAPTURE(data);
+  CHECK(data.find("Data-bound: loading and copying input take 65.0% of each step") == 0);
+  Scenario big = xl(Precision::mixed, 32);
+  big.flash_attention = true;
+  const PipelineResult r = run(big);
+  const std::string algo = bottleneck_sentence(r);
+  CAPTURE(algo);
+  const long long tenths = std::llround(r.mfu * 1000);
+  CHECK(algo.find("MFU is " + std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "%.") != std::string::npos);
+}

@@ -115,9 +115,29 @@ test('reveal scores the prediction against the engine’s MFU and the reference 
   const text = await page.locator(`${A2} .reveal`).textContent();
   assert.ok(text.includes(`MFU of ${pct(tuned.mfu)}`), text);
   assert.match(text, new RegExp(`off by ${(0.85 / tuned.mfu).toFixed(1)}× \\(too high\\)`));
+  // Every engine number in the reference table, against the engine in Node.
+  const evaluate = await nodeEvaluate();
+  const base = evaluate(toScenario2(DEFAULT_CONFIG2)).pipeline;
+  const fp32 = evaluate(toScenario2(DEFAULT_CONFIG2, { precision: 'fp32', checkpointing: 'none' })).memory;
+  const tunedMem = evaluate(toScenario2(CHAPTER_TUNED2)).memory;
+  const engineCol = await page.locator(`${A2} .reference-table tbody td:nth-of-type(2)`).allTextContents();
+  assert.deepEqual(engineCol, [
+    `${formatBytes(fp32.peak_bytes, 'gb')} → ${formatBytes(tunedMem.peak_bytes, 'gb')}`,
+    `${pct(base.busy_fraction)} → ${pct(tuned.busy_fraction)}`,
+    `${pct(base.chapter_shares.data_loading)} → ${pct(tuned.chapter_shares.data_loading)}`,
+    `${pct(base.chapter_shares.compute)} → ${pct(tuned.chapter_shares.compute)}`,
+    `${formatInt(tuned.tokens_per_second)} tokens/s`,
+    `${(tuned.time_per_epoch_seconds / 3600).toFixed(2)} h`,
+    pct(tuned.mfu),
+  ]);
   const ref = await page.locator(`${A2} .reference-table`).textContent();
   assert.ok(ref.includes(pct(tuned.chapter_reference.mfu_at_chapter_throughput)), 'the 1,200 tokens/s MFU at the 16-bit peak');
-  assert.ok(ref.includes('45.0% → 85.0%'));
+  // The Math Peek and the design panel's solver line for the tuned loop on screen.
+  await page.locator(`${A2} .math-peek summary`).click();
+  assert.match(await page.locator(`${A2} [data-peek="mfu"]`).textContent(), new RegExp(`= ${pct(tuned.mfu).replace('.', '\\.')}$`));
+  const eng = await loadEngine();
+  const sv = JSON.parse(eng.solve(JSON.stringify({ ...toScenario2(CHAPTER_TUNED2, { schedule_steps: 0 }), max_batch_size: 256 })));
+  assert.equal(Number(await page.locator(`${A2} [data-solver-mfu]`).getAttribute('data-solver-mfu')), sv.best_mfu_same_optimizer.mfu);
 });
 
 test('the laptop challenge records each move with the engine’s peak and ends at the solver’s floor', async () => {
