@@ -5,7 +5,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-step() { printf '\n=== %s ===\n' "$*"; }
+# Each step prints how long the previous one took (the whole suite should stay well under 30 minutes).
+last=$SECONDS
+step() { printf '\n(%d s)\n=== %s ===\n' "$((SECONDS - last))" "$*"; last=$SECONDS; }
 
 step "setup (apt/npm, only what is missing)"
 scripts/setup.sh --browser
@@ -32,4 +34,4 @@ step "web bundle + headless Chromium end-to-end"
 ./node_modules/.bin/vite build --logLevel warn && node scripts/build-single.mjs dist
 node --test --test-concurrency=1 tests/e2e/
 
-printf '\nAll tests passed.\n'
+printf '\n(%d s)\nAll tests passed in %d s.\n' "$((SECONDS - last))" "$SECONDS"

@@ -89,7 +89,7 @@ test('an Act 2 link applies its settings, and a repeated parameter is reported, 
   const { browser, page } = await open({}, '?act=2&workers=6&workers=2&pin=1&batch=64');
   try {
     const notice = await page.locator('[data-notice="url"]').textContent();
-    assert.match(notice, /workers is given 2 times/);
+    assert.match(notice, /workers is given 2 different values/);
     await page.locator(`${A2} .prediction input[value="b"]`).check();
     await page.locator(`${A2} .prediction button[type=submit]`).click();
     assert.equal(await page.locator(`${A2} [data-control="workers"] output`).textContent(), '0');

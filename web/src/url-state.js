@@ -81,6 +81,9 @@ function parseAct1(params, config, bad, errors, deviceIds) {
     if (OPTIMIZERS.includes(v)) config.optimizer = v;
     else bad('opt', `not an optimizer (use ${list(OPTIMIZERS)})`);
   }
+  if (config.device && params.get('replay') === '1') {
+    errors.push({ param: 'dev', message: `dev=${echo(params.get('dev'))}: Chapter replay runs on the chapter’s V100, so the device applies only once replay is off (replay=0); it was kept for then.` });
+  }
   if (params.has('cap')) {
     const v = params.get('cap');
     const n = /^\d{1,4}(\.\d{1,3})?$/.test(v) ? Number(v) : NaN;
@@ -135,13 +138,15 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = 
   const kept = 'that setting was left as it was.';
   const rejected = new Set();
 
-  // A parameter given more than once is ambiguous: none of its values is used.
+  // A parameter given more than once with different values is ambiguous: none of them is used (the
+  // same value repeated means one thing and is used).
   const seen = new Map();
   for (const [name, value] of params) seen.set(name, [...(seen.get(name) || []), value]);
+  for (const [name, all] of seen) if (new Set(all).size === 1) seen.set(name, [all[0]]);
   for (const [name, values] of seen) {
     if (values.length < 2) continue;
     rejected.add(name);
-    errors.push({ param: name, message: `${name} is given ${values.length} times (${list(values.slice(0, 4).map((v) => `${name}=${echo(v)}`))}${values.length > 4 ? ', …' : ''}); none of them was used, so that setting was left as it was.` });
+    errors.push({ param: name, message: `${name} is given ${values.length} different values (${list(values.slice(0, 4).map((v) => `${name}=${echo(v)}`))}${values.length > 4 ? ', …' : ''}); none of them was used, so that setting was left as it was.` });
   }
   const usable = new URLSearchParams();
   for (const [name, values] of seen) if (values.length === 1) usable.set(name, values[0]);

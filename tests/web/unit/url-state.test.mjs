@@ -115,7 +115,7 @@ test('a repeated parameter is reported and none of its values is used', () => {
   assert.equal(r.config.batch_size, undefined);
   assert.equal(r.config.optimizer, 'sgd');
   assert.equal(r.errors.length, 1);
-  assert.match(r.errors[0].message, /batch is given 2 times \(batch=8, batch=16\); none of them was used/);
+  assert.match(r.errors[0].message, /batch is given 2 different values \(batch=8, batch=16\); none of them was used/);
 });
 
 test('a parameter that only means something beside another is reported when it stands alone', () => {
@@ -150,4 +150,14 @@ test('a very long value is cut in the message, and a capitalised known name is r
   assert.match(r.errors.find((e) => e.param === 'Pin').message, /did you mean pin\?/);
   assert.equal(r.errors.some((e) => e.param === 'foo'), false, 'unknown names (an LMS’s own) are ignored');
   assert.equal(r.config2.pinned_memory, undefined);
+});
+
+test('the same value repeated is one setting; a device beside chapter replay is kept and explained', () => {
+  const r = parseUrlState('?batch=8&batch=8', ctx);
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.config.batch_size, 8);
+  const r2 = parseUrlState('?replay=1&dev=rtx4060-laptop-8gb', ctx);
+  assert.equal(r2.config.device, 'rtx4060-laptop-8gb');
+  assert.equal(r2.config.replay, true);
+  assert.match(r2.errors.find((e) => e.param === 'dev').message, /Chapter replay runs on the chapter’s V100/);
 });

@@ -111,7 +111,7 @@ export function createAct2Controls({ devices, flags, onChange }) {
       for (const p of precInputs) p.input.checked = p.v === c.precision;
       ckpt.value = c.checkpointing;
       kBox.hidden = c.checkpointing !== 'every_k';
-      if (document.activeElement !== k) k.value = String(c.every_k);
+      if (k.getRootNode().activeElement !== k) k.value = String(c.every_k); // shadow roots have their own
       batch.set(BATCH_SIZES2.indexOf(c.batch_size), c.batch_size);
       dev.value = c.device;
       replay.input.checked = c.replay;
