@@ -81,9 +81,6 @@ function parseAct1(params, config, bad, errors, deviceIds) {
     if (OPTIMIZERS.includes(v)) config.optimizer = v;
     else bad('opt', `not an optimizer (use ${list(OPTIMIZERS)})`);
   }
-  if (config.device && params.get('replay') === '1') {
-    errors.push({ param: 'dev', message: `dev=${echo(params.get('dev'))}: Chapter replay runs on the chapter’s V100, so the device applies only once replay is off (replay=0); it was kept for then.` });
-  }
   if (params.has('cap')) {
     const v = params.get('cap');
     const n = /^\d{1,4}(\.\d{1,3})?$/.test(v) ? Number(v) : NaN;
