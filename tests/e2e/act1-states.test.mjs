@@ -150,9 +150,25 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     // The table twin: FP32 Adam's rows, each rounded, add to 0.01 more than the rounded total, and a row says so.
     assert.equal(await page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]').textContent(), '42.18 GB');
     assert.equal(await page.locator('.ledger-table tr[data-row="rounded-sum"] td[data-optimizer="adam"]').textContent(), '42.19 GB');
+    // The sentence counts exactly the rows it names: every row above it except the transient one.
+    const sumRow = await page.locator('.ledger-table tbody tr').evaluateAll((trs) => {
+      const at = trs.findIndex((tr) => tr.dataset.row === 'rounded-sum');
+      const cell = (tr) => tr.querySelector('td[data-optimizer="adam"]').textContent;
+      return { label: trs[at].querySelector('th').textContent, above: trs.slice(0, at).map((tr) => ({ row: tr.dataset.row, text: cell(tr) })) };
+    });
+    assert.ok(sumRow.above.some((r) => r.row === 'transient'), 'the transient row is above the sentence');
+    assert.match(sumRow.label, /except “Transient at backward peak”/);
+    const hundredths = sumRow.above.filter((r) => r.row !== 'transient')
+      .reduce((a, r) => a + (r.text === '—' ? 0 : Math.round(Number(r.text.replace(/[^0-9.]/g, '')) * 100)), 0);
+    assert.equal(hundredths, 4219, JSON.stringify(sumRow.above));
     // Changing units alone is not exploring; a component toggle is.
     await page.locator('.units input[value="gib"]').check();
     assert.equal(await reveal.isDisabled(), true);
+    // Every prediction option speaks the chosen unit, option A's "~0" included.
+    const options = await page.locator('.prediction .option-text').allTextContents();
+    assert.equal(options.length, 4);
+    for (const o of options) assert.match(o, /GiB extra/, o);
+    assert.doesNotMatch(options.join(' '), /\bGB\b/);
     await page.locator('.units input[value="gb"]').check();
     await page.locator('.toggles input[data-component="logits"]').uncheck();
     await page.locator('.toggles input[data-component="logits"]').check();

@@ -280,6 +280,8 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   assert.equal(await chart.locator('.break--loss text').textContent(), `loss: not a number from step ${bad + 1} (diverged)`);
   assert.equal(await chart.locator('.line-label--loss').count(), 0, 'no label floating in the right-hand column');
   assert.match(await chart.getAttribute('aria-label'), /diverged/);
+  // The status line says so too, with the step, not "Done".
+  assert.match(await runStatus().locator('.run-status__text').textContent(), new RegExp(`^Diverged: from step ${bad + 1} the loss is no longer a number \\(20 steps in [\\d.]+ s of training\\)\\.$`));
 });
 
 test('Measure it at 390 px in the dark scheme: axe finds no violations before and after a run', async () => {

@@ -69,10 +69,14 @@ export function formatInt(n) {
   return intFormat.format(Math.round(n));
 }
 
-// 2.0×, 12×: one decimal below 10.
+// 2.0×, 12×: one decimal below 10. A ratio that is not exactly 1 never reads as "1.0×": near 1 it
+// gets more decimals until it differs from 1 (1.01×, 1.04×, 0.99×, up to four decimals).
 export function formatRatio(r) {
   if (!Number.isFinite(r)) return '—';
-  return `${r >= 10 ? Math.round(r) : r.toFixed(1)}×`;
+  if (r >= 10) return `${Math.round(r)}×`;
+  let digits = 1;
+  while (r !== 1 && digits < 4 && Number(r.toFixed(digits)) === 1) digits += 1;
+  return `${r.toFixed(digits)}×`;
 }
 
 // Multiples such as 1×, 1.5×, 3× (trailing zeros dropped).

@@ -254,3 +254,12 @@ export function liveSpeedReport(report, stepSeconds) {
 export function progressText(done, total, what = 'Step') {
   return `${what} ${formatInt(done)} of ${formatInt(total)}`;
 }
+
+// The status line once a run finished: a run whose loss stopped being a number says so, and from
+// which step, not just "Done" (the loss panel is not the only place a reader looks).
+export function trainDoneText(stepsDone, seconds, losses = []) {
+  const time = `${formatInt(stepsDone)} steps in ${seconds.toFixed(1)} s of training`;
+  const bad = losses.findIndex((v) => !Number.isFinite(v));
+  if (bad < 0) return `Done: ${time}.`;
+  return `Diverged: from step ${formatInt(bad + 1)} the loss is no longer a number (${time}).`;
+}

@@ -68,6 +68,13 @@ test('ratios, multiples, integers and percents', () => {
   assert.equal(formatRatio(1.575), '1.6×');
   assert.equal(formatRatio(12.4), '12×');
   assert.equal(formatRatio(Infinity), '—');
+  // A ratio other than 1 never reads as no difference (tester walk 2: "FP32 needs 1.0× as much").
+  assert.equal(formatRatio(13.52 / 13.36), '1.01×');
+  assert.equal(formatRatio(34.56 / 33.30), '1.04×');
+  assert.equal(formatRatio(0.97), '0.97×');
+  assert.equal(formatRatio(1.0004), '1.0004×');
+  assert.equal(formatRatio(1), '1.0×');
+  assert.equal(formatRatio(1.05), '1.1×');
   assert.equal(formatMultiple(3), '3×');
   assert.equal(formatMultiple(1.5), '1.5×');
   assert.equal(formatInt(1557611200), '1,557,611,200');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
   trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows, arithmeticSentence,
-  speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport,
+  speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport, trainDoneText,
 } from '../../../web/src/measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallStats, stallLossSummary, stallUnchangedSummary,
@@ -188,6 +188,9 @@ test('a diverged run (pure FP16 with Adam) is described as diverged, and its tab
   assert.equal(table.rows[bad].cells[0].text, 'not a number (diverged)');
   assert.equal(table.rows[bad].cells[0].value, undefined);
   assert.equal(table.rows[0].cells[0].value, r.losses[0]);
+  // The run's status line says it diverged, and from which step (not "Done").
+  assert.equal(trainDoneText(6, 8.25, r.losses), `Diverged: from step ${bad + 1} the loss is no longer a number (6 steps in 8.3 s of training).`);
+  assert.equal(trainDoneText(40, 8.25, [4.1, 3.9]), 'Done: 40 steps in 8.3 s of training.');
 });
 
 test('while a run goes the speed figures follow the steps so far (median), not the first chunk', () => {

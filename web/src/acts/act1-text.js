@@ -32,7 +32,7 @@ export const PREDICTION = {
     + 'memory does training need?',
   // value(n) picks the engine number an option stands for.
   options: [
-    { id: 'a', value: () => 0, label: () => 'About the same (~0 GB extra): an optimizer is just an update rule and stores no model-sized data' },
+    { id: 'a', value: () => 0, label: (n, u) => `About the same (~${formatBytesApprox(0, u)} extra): an optimizer is just an update rule and stores no model-sized data` },
     { id: 'b', value: (n) => n.oneVector, label: (n, u) => `About ${formatBytesApprox(n.oneVector, u)} extra: Adam keeps one extra vector the size of the model` },
     { id: 'c', value: (n) => n.adamDelta, label: (n, u) => `About ${formatBytesApprox(n.adamDelta, u)} extra: Adam keeps two extra vectors the size of the model (m and v)` },
     { id: 'd', value: (n) => n.adamStaticFp32, label: (n, u) => `About ${formatBytesApprox(n.adamStaticFp32, u)} extra: Adam keeps a safety copy of everything training already holds` },

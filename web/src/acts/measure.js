@@ -13,7 +13,7 @@ import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
-  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport,
+  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport, trainDoneText,
 } from '../measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
@@ -230,7 +230,7 @@ export function mount({ root, engine, store }) {
     try {
       const out = await handle.promise;
       if (out.report) setReport(out.report);
-      if (out.outcome === 'done') end('train', `Done: ${formatInt(out.stepsDone || tr.losses.length)} steps in ${out.report.time.total_seconds.toFixed(1)} s of training.`, 'done');
+      if (out.outcome === 'done') end('train', trainDoneText(out.stepsDone || tr.losses.length, out.report.time.total_seconds, out.report.losses || tr.losses), 'done');
       else if (out.outcome === 'cancelled') end('train', `Cancelled after ${formatInt(out.stepsDone)} of ${formatInt(tr.total)} steps.`, 'cancelled');
       else end('train', refused(out.error), 'error');
     } catch (err) {

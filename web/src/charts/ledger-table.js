@@ -37,8 +37,12 @@ export class LedgerTable {
     const shownSums = ledger.columns.map((c, i) => parts.reduce((a, r) => a + shownHundredths(r.values[i], units), 0));
     if (ledger.columns.some((c, i) => !formatSum(parts.map((r) => r.values[i]), units, c.total_bytes).exact)) {
       const at = rows.findIndex((tr) => tr.dataset.row === 'total');
+      // The transient row sits among the rows above but is not part of the steady-state total; the
+      // sentence names it so that it counts exactly the rows it says it counts.
+      const transient = all.find((r) => r.key === 'transient');
+      const sumLabel = transient ? `The rows above except “${transient.label}”, as shown, add to` : 'The rows above as shown add to';
       rows.splice(at, 0, h('tr', { 'data-row': 'rounded-sum', class: 'row--note' },
-        h('th', { scope: 'row', text: 'The rows above as shown add to' }),
+        h('th', { scope: 'row', text: sumLabel }),
         shownSums.map((hs, i) => h('td', { 'data-optimizer': ledger.columns[i].optimizer, 'data-label': ledger.columns[i].label, text: `${formatNumber2(hs / 100)} ${unitOf(units).label}` }))));
     }
     replaceChildren(this.tbody, rows);
