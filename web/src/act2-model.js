@@ -134,15 +134,6 @@ export function betterBest(best, config, result) {
   };
 }
 
-// Scoring a fraction (MFU) prediction: how many times off, and in which direction.
-export function fractionError(predicted, truth) {
-  if (!(truth > 0)) throw new RangeError('truth must be positive');
-  if (!(predicted > 0)) return { ratio: Infinity, direction: 'zero' };
-  const ratio = Math.max(predicted, truth) / Math.min(predicted, truth);
-  if (ratio < 1.05) return { ratio, direction: 'exact' };
-  return { ratio, direction: predicted < truth ? 'under' : 'over' };
-}
-
 // Scoring a range answer ("about 15–30%"): inside the range is exact; outside, how many times the
 // truth lies beyond the nearer edge, and in which direction the answer erred.
 export function rangeError(lo, hi, truth) {

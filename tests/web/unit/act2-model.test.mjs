@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, fractionError, nearestByRatio, rangeError, nearestRange,
+  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
   describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
@@ -80,14 +80,7 @@ test('the design challenge: the baseline is outside the tuned regime, the chapte
   assert.equal(betterBest(null, DEFAULT_CONFIG2, oom), null, 'a step that does not fit is never a best');
 });
 
-test('prediction scoring: ratio and direction, and the nearest option on a ratio scale', () => {
-  const e = fractionError(0.45, 0.15);
-  assert.ok(Math.abs(e.ratio - 3) < 1e-12);
-  assert.equal(e.direction, 'over');
-  assert.equal(fractionError(0.1, 0.2).direction, 'under');
-  assert.equal(fractionError(0.2, 0.2).direction, 'exact');
-  assert.equal(fractionError(0, 0.2).direction, 'zero');
-  assert.throws(() => fractionError(0.2, 0));
+test('the nearest option on a ratio scale', () => {
   assert.equal(nearestByRatio([0.9, 0.65, 0.45, 0.212], 0.2567), 3);
   assert.equal(nearestByRatio([2, 4, 12, 48], 11.4), 2);
 });

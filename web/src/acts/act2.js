@@ -7,6 +7,7 @@ import { createPrediction } from '../ui/prediction.js';
 import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
 import { Banner, fitState } from '../ui/banner.js';
+import { createAfterPaint } from '../ui/after-paint.js';
 import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
@@ -172,6 +173,7 @@ export function mount({ root, engine, store, flags, announce }) {
   }
 
   // ---- render
+  const afterPaint = createAfterPaint(root);
   function renderInstrument(state) {
     const c = state.config2;
     const u = state.config.units;
@@ -205,7 +207,7 @@ export function mount({ root, engine, store, flags, announce }) {
     renderGauges(r, u);
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
-    deferred = () => {
+    afterPaint(() => {
       barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
@@ -218,8 +220,7 @@ export function mount({ root, engine, store, flags, announce }) {
       const cn = ckptNumbers(evaluate, c);
       setText(ckptNow, T.ckptScenarioText(cn, u));
       setText(ckptFormula, T.ckptFormulaText(cn));
-    };
-    afterPaint();
+    });
     return r;
   }
 
@@ -239,22 +240,6 @@ export function mount({ root, engine, store, flags, announce }) {
     if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
     if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');
     return parts.join(' ');
-  }
-
-  // Runs the latest deferred render after the next frame is painted, when the main thread is idle (at
-  // most 100 ms later); root[data-pending] is set meanwhile (the e2e tests wait on it).
-  let deferred = null;
-  const whenIdle = typeof requestIdleCallback === 'function'
-    ? (fn) => requestIdleCallback(fn, { timeout: 100 }) : (fn) => setTimeout(fn, 0);
-  function afterPaint() {
-    if (root.dataset.pending) return;
-    root.dataset.pending = 'true';
-    requestAnimationFrame(() => whenIdle(() => {
-      delete root.dataset.pending;
-      const fn = deferred;
-      deferred = null;
-      if (fn) fn();
-    }));
   }
 
   function renderGauges(r) {

@@ -2,7 +2,8 @@
 // feedback lines in a live region. Used by Act 2's reflections (the act records every answer).
 import { h, uid, replaceChildren } from './dom.js';
 
-function radioGroup(legend, options, name) {
+// A fieldset of native radios for one blank (shared with reflection.js).
+export function radioGroup(legend, options, name) {
   const inputs = options.map((o) => {
     const id = uid(`${name}-${o.id}`);
     const input = h('input', { type: 'radio', name, id, value: o.id });

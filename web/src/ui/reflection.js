@@ -1,20 +1,7 @@
 // The structured reflection: a sentence with two blanks, each a native radio group, and feedback on
 // both answers in a live region. It can be answered again; the act records every submission.
 import { h, uid, replaceChildren } from './dom.js';
-
-function group(legend, options, name) {
-  const inputs = options.map((o) => {
-    const id = uid(`${name}-${o.id}`);
-    const input = h('input', { type: 'radio', name, id, value: o.id });
-    return { input, el: h('div', { class: 'radio', 'data-option': o.id }, input, h('label', { for: id, text: o.label })) };
-  });
-  return {
-    el: h('fieldset', {}, h('legend', { text: legend }), inputs.map((i) => i.el)),
-    value: () => (inputs.find((i) => i.input.checked) || { input: {} }).input.value || null,
-    set: (v) => { for (const i of inputs) i.input.checked = i.input.value === v; },
-    first: () => inputs[0].input,
-  };
-}
+import { radioGroup as group } from './fill-in.js';
 
 export function createReflection({ prompt, ratioOptions, reasonOptions, onSubmit }) {
   const ratio = group('Blank 1: by about how much?', ratioOptions, uid('refl-ratio'));
