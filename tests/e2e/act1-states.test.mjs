@@ -257,3 +257,36 @@ test('Reset my answers asks first; keeping them changes nothing, confirming clea
     assert.equal(await page.locator('.prediction input[value="b"]').isDisabled(), false);
   } finally { await browser.close(); }
 });
+
+test('the optimizer table shows the precision column only when it differs from FP32, and says when its figures are the chapter’s', async () => {
+  const browser = await launch({ viewport: { width: 1280, height: 900 } });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    const shape = () => page.locator('.optimizer-table').evaluate((t) => ({
+      heads: [...t.querySelectorAll('thead th')].filter((th) => !th.hidden).map((th) => th.textContent),
+      cells: [...t.querySelectorAll('tbody tr')].map((tr) => tr.querySelectorAll('td').length),
+      labels: [...t.querySelectorAll('tbody tr:first-child td')].map((td) => td.dataset.label),
+      caption: t.caption.textContent,
+    }));
+    await openLab(page, `${srv.origin}/?prec=fp32&replay=0`);
+    await lock(page);
+    let s = await shape();
+    assert.equal(s.heads.length, 5, JSON.stringify(s));
+    assert.deepEqual(s.cells, [4, 4, 4]);
+    assert.equal(new Set(s.labels).size, s.labels.length, 'no two columns say the same');
+    assert.doesNotMatch(s.caption, /1\.5 billion|Chapter replay/);
+    await page.locator('[data-control="prec"] input[value="mixed"]').check();
+    await settle(page);
+    s = await shape();
+    assert.equal(s.heads.length, 6, JSON.stringify(s));
+    assert.deepEqual(s.cells, [5, 5, 5]);
+    assert.match(s.heads[4], /at Mixed/);
+    await page.locator('[data-control="replay"] input[type=checkbox]').check();
+    await settle(page);
+    s = await shape();
+    assert.match(s.caption, /Chapter replay/);
+    assert.match(s.caption, /1\.5 billion/);
+    assert.match(s.caption, /W = 6\.00 GB/);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

@@ -212,7 +212,7 @@ export function mount({ root, engine, store, flags, announce }) {
       const fp32 = {};
       for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
       const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb]);
-      if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision }); lastOptKey = optKey; }
+      if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision, replay: Boolean(config.replay) }); lastOptKey = optKey; }
       peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
       setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, config), u));
     };

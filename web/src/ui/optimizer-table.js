@@ -2,7 +2,7 @@
 // ("weights + optimizer state", the chapter's 1×/2×/3×, and "static incl. gradients", 2×/3×/4×), the
 // static memory at the precision on screen, and the chapter's convergence figures (sourced constants).
 import { h, replaceChildren, scrollBox } from './dom.js';
-import { formatBytes, formatMultiple, unitOf } from '../format.js';
+import { formatBytes, formatInt, formatMultiple, unitOf } from '../format.js';
 import { OPTIMIZERS, LABELS } from '../scenario.js';
 import { CONVERGENCE } from '../acts/act1-text.js';
 
@@ -41,10 +41,18 @@ export class OptimizerTable {
     container.append(scrollBox(this.table, 'Optimizer comparison table (scrolls sideways on narrow screens)'));
   }
 
-  update(fp32, current, { units = 'gb', precision }) {
+  // replay: Chapter replay is on, so the figures are the chapter's (1.5 billion parameters), not the
+  // real model's. The "at <precision>" column only appears when it differs from the FP32 one.
+  update(fp32, current, { units = 'gb', precision, replay = false }) {
     const f = (b) => formatBytes(b, units);
     const unit = fp32.sgd.memory.components.weights;
-    this.caption.textContent = `Optimizer memory for GPT-2 XL, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`;
+    const params = fp32.sgd.memory.parameters_counted;
+    const model = replay
+      ? `GPT-2 XL as the chapter counts it (Chapter replay: ${Number.isFinite(params) ? `${formatInt(params)} parameters, ` : ''}the chapter’s round 1.5 billion)`
+      : 'GPT-2 XL';
+    this.caption.textContent = `Optimizer memory for ${model}, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`;
+    const showAt = precision !== 'fp32';
+    this.precHead.hidden = !showAt;
     replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
     // data-label: the column's name, shown before each value when a phone reflows the rows.
     const at = `Static incl. gradients at ${LABELS.precision[precision]}`;
@@ -53,7 +61,7 @@ export class OptimizerTable {
       h('td', { 'data-label': 'Extra vectors', text: r.vectors.length ? `${r.vectors.length} (${r.vectors.join(', ')})` : 'none' }),
       h('td', { 'data-label': 'Weights + optimizer state (FP32)', 'data-bytes': String(r.wo_bytes) }, `${f(r.wo_bytes)} `, h('strong', { text: `(${formatMultiple(r.wo_multiple)})` })),
       h('td', { 'data-label': 'Static incl. gradients (FP32)', 'data-bytes': String(r.static_bytes) }, `${f(r.static_bytes)} `, h('strong', { text: `(${formatMultiple(r.static_multiple)})` })),
-      h('td', { 'data-label': at, 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)),
+      showAt ? h('td', { 'data-label': at, 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)) : null,
       h('td', { 'data-label': 'Steps to converge', class: r.steps.steps ? null : 'cell--unsourced', text: r.steps.text }))));
   }
 }
