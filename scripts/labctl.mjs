@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
-import { checkLedger } from '../web/src/design-ledger.js';
+import { checkLedger, tooLargeMessage } from '../web/src/design-ledger.js';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
@@ -64,6 +64,12 @@ function planFields() {
     'baseline_mfu_estimate_pct', 'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];
 }
 
+// Gradebook cells: percentages to two decimals (the engine's 25.845395394582198 reads 25.85); the
+// laptop minimum is bytes / 10^9, exact as recorded.
+function planCell(key, v) {
+  return (key === 'final_mfu_pct' || key === 'baseline_mfu_estimate_pct') && typeof v === 'number' ? Number(v.toFixed(2)) : v;
+}
+
 function ledgerFiles(target) {
   const st = statSync(target);
   if (!st.isDirectory()) return [target];
@@ -96,8 +102,12 @@ async function loadVerifier() {
   const mod = await loadEngine();
   if (!mod.verify_ledger) throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
   const verifyLedger = (text) => JSON.parse(mod.verify_ledger(text));
-  // The page's check: the schema, then the engine (web/src/design-ledger.js checkLedger).
-  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, { verifyLedger }); return r; }, version: () => mod.version() };
+  // The page's check: the schema, then the engine, then the scores and the calibration sentence
+  // (web/src/design-ledger.js checkLedger). evaluate and catalog let it re-score the fix question.
+  const evaluate = (scenario) => JSON.parse(mod.evaluate(JSON.stringify(scenario)));
+  let catalog = null;
+  const engine = { verifyLedger, evaluate, catalog: () => (catalog ||= JSON.parse(mod.catalog())) };
+  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, engine); return r; }, version: () => mod.version() };
 }
 
 async function verifyCommand(args) {
@@ -134,7 +144,7 @@ async function verifyCommand(args) {
         continue;
       }
       const r = text === null
-        ? { status: 'invalid', error: { field: '', message: `the file is ${(size / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab's is about 20 KB)` } }
+        ? { status: 'invalid', error: { field: '', message: tooLargeMessage(size) } }
         : engine.verify(text);
       results.push({ file, ...r });
     }
@@ -145,7 +155,7 @@ async function verifyCommand(args) {
     process.stdout.write(`${JSON.stringify({ engine_version: engine.version(), counts, ledgers: results }, null, 1)}\n`);
   } else if (format === 'csv') {
     const header = ['file', 'status', ...planFields(), 'engine_version', 'engine_version_differs', 'differing_fields', 'timestamp', 'error'];
-    const rows = results.map((r) => [r.file, r.status, ...planFields().map((k) => (r.plan_fields ? r.plan_fields[k] : '')),
+    const rows = results.map((r) => [r.file, r.status, ...planFields().map((k) => (r.plan_fields ? planCell(k, r.plan_fields[k]) : '')),
       r.engine_version ? r.engine_version.recorded : '', r.engine_version ? r.engine_version.differs : '',
       (r.differing_fields || []).join('; '), r.timestamp || '', r.error ? `${r.error.field ? `${r.error.field}: ` : ''}${r.error.message}` : '']);
     process.stdout.write(`${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);

@@ -89,7 +89,7 @@ test('--csv has one row per ledger with the plan’s fields and the status, safe
       'baseline_mfu_estimate_pct,laptop_fit_achieved,laptop_minimum_memory_gb,laptop_floor_derivation,engine_version,' +
       'engine_version_differs,differing_fields,timestamp,error');
     const good = JSON.parse(fixtureText('valid-complete.json'));
-    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,8,adam,${good.precision_chosen},true,${good.final_mfu_pct},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
+    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,8,adam,${good.precision_chosen},true,${Number(good.final_mfu_pct.toFixed(2))},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
     assert.match(lines[2], /,differs,.*,"'=HYPERLINK\(""http:\/\/example\.invalid"",""x""\)",0\.1\.0,false,laptop_floor_derivation,/);
   });
 });

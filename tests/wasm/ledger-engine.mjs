@@ -11,6 +11,7 @@ export async function loadLedgerEngine() {
     solve: (r) => JSON.parse(mod.solve(str(r))),
     verifyLedger: (text) => JSON.parse(mod.verify_ledger(text)),
     verifyText: (text) => mod.verify_ledger(text),
+    catalog: () => JSON.parse(mod.catalog()), // lets checkLedger re-score the fix question
     version: () => mod.version(),
   };
 }

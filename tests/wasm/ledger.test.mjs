@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLedgerEngine, fixtureText, manifest } from './ledger-engine.mjs';
-import { buildDesignLedger, checkLedger, readLedger, validateLedger } from '../../web/src/design-ledger.js';
+import { buildDesignLedger, checkLedger, readLedger, validateLedger, stripBom } from '../../web/src/design-ledger.js';
 import { defaultState, withConfig, withConfig2 } from '../../web/src/store.js';
 import { toScenario, toScenario2, toLaptopScenario, OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, PRECISIONS2,
   BATCH_SIZES2, DEVICES2 } from '../../web/src/scenario.js';
@@ -51,12 +51,15 @@ test('the page reads the same fixtures the engine accepts and refuses the same o
   }
 });
 
-test('the full check (schema, then engine) answers as the manifest says for every fixture', () => {
+test('the full check (schema, engine, scores and calibration) answers as the manifest says for every fixture', () => {
   for (const entry of manifest) {
     const r = checkLedger(fixtureText(entry.file), engine);
     assert.equal(r.status, entry.expect, entry.file);
     if (entry.expect === 'invalid') assert.equal(r.error.field, entry.field, entry.file);
-    else assert.equal(r.ledger.ledger_schema_version, 2);
+    else {
+      assert.equal(r.ledger.ledger_schema_version, 2);
+      assert.deepEqual(r.differing_fields, entry.check_differing || entry.differing || [], entry.file);
+    }
   }
 });
 
@@ -95,7 +98,7 @@ test('the C++ mapping of recorded settings resolves to the scenarios the page ev
 
 test('on every fixture that verifies, the C++ and the page map the recorded settings to the same scenarios', () => {
   for (const entry of manifest.filter((e) => e.expect !== 'invalid')) {
-    const ledger = JSON.parse(fixtureText(entry.file));
+    const ledger = JSON.parse(stripBom(fixtureText(entry.file)));
     const r = engine.verifyLedger(JSON.stringify(ledger));
     assert.deepEqual(r.scenarios.act1, engine.evaluate(toScenario(ledger.lab_state.config)).scenario, entry.file);
     if (ledger.lab_state.config2) assert.deepEqual(r.scenarios.act2, engine.evaluate(toScenario2(ledger.lab_state.config2)).scenario, entry.file);

@@ -102,9 +102,10 @@ test('schema references resolve to the lab-state schema, and an unknown referenc
 
 test('reading a ledger refuses oversized, non-JSON, foreign, future and damaged files with the field named', () => {
   const big = readLedger(`{"a":"${'x'.repeat(2_000_000)}"}`);
-  assert.match(big.error.message, /2\.0 MB; a design ledger is at most 1 MiB/);
+  assert.match(big.error.message, /^the file is 1\.9 MiB; a design ledger is at most 1 MiB \(a finished lab’s is about 20 KiB\)$/);
   assert.equal(readLedger('{"lab_id":').error.field, '');
-  assert.match(readLedger('[1]').error.message, /not a JSON object/);
+  assert.equal(readLedger('[1]').error.message, 'a design ledger is a JSON object; this file holds an array');
+  assert.equal(readLedger('"text"').error.message, 'a design ledger is a JSON object; this file holds a string');
   assert.match(readLedger('{"lab_id":"lab09-x","ledger_schema_version":2}').error.message, /belongs to 'lab09-x'/);
   assert.match(readLedger('{"lab_id":"lab08-model-train","ledger_schema_version":9}').error.message, /newer version/);
   const v1 = JSON.parse(fixture('older-version-1.json'));
@@ -112,7 +113,7 @@ test('reading a ledger refuses oversized, non-JSON, foreign, future and damaged 
   assert.match(readLedger(JSON.stringify(v1)).error.message, /could not be migrated/);
   const wrong = JSON.parse(fixture('valid-complete.json'));
   wrong.lab_state.acts.act2.laptop.moves[0].fits = 'yes';
-  assert.deepEqual(readLedger(JSON.stringify(wrong)).error, { field: 'lab_state.acts.act2.laptop.moves[0].fits', message: 'must be of type boolean' });
+  assert.deepEqual(readLedger(JSON.stringify(wrong)).error, { field: 'lab_state.acts.act2.laptop.moves[0].fits', message: 'has the wrong type: it is a string ("yes"), but must be true or false' });
 });
 
 test('the verification table lists differing rows first with exact values, and the headline says what happened', () => {
