@@ -290,3 +290,62 @@ test('the optimizer table shows the precision column only when it differs from F
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+// Every pair of texts in the ledger chart whose boxes overlap (tolerance 0.75 px).
+async function chartLabelsOverlap(page) {
+  return page.locator('.ledger-chart').evaluate((svg) => {
+    const boxes = [...svg.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() && t.getClientRects().length && getComputedStyle(t).display !== 'none' && !t.closest('[display="none"]'))
+      .map((t) => ({ text: t.textContent, b: t.getBoundingClientRect() }))
+      .filter((x) => x.b.width > 0);
+    const bad = [];
+    const e = 0.75;
+    for (let i = 0; i < boxes.length; i += 1) {
+      for (let j = i + 1; j < boxes.length; j += 1) {
+        const a = boxes[i].b;
+        const c = boxes[j].b;
+        if (a.left + e < c.right && c.left + e < a.right && a.top + e < c.bottom && c.top + e < a.bottom) bad.push(`${boxes[i].text} × ${boxes[j].text}`);
+      }
+    }
+    return bad;
+  });
+}
+
+test('at 390 px no two labels of the ledger chart overlap, whatever the settings (peaks, states, ticks, axis title)', async () => {
+  const browser = await launch({ viewport: { width: 390, height: 844 } });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb`);
+    await lock(page);
+    const setBatch = (i) => page.locator('[data-control="batch"] input').evaluate((el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, i);
+    const seen = [];
+    for (const dev of ['h100-sxm-80gb', 'rtx4060-laptop-8gb']) {
+      await page.locator('[data-control="dev"] select').selectOption(dev);
+      for (const prec of ['fp32', 'mixed', 'fp16']) {
+        await page.locator(`[data-control="prec"] input[value="${prec}"]`).check();
+        for (const ckpt of ['none', 'full']) {
+          await page.locator('[data-control="ckpt"] select').selectOption(ckpt);
+          for (const b of [0, 3, 5, 7]) { // batch 1, 8, 32, 128
+            await setBatch(b);
+            await settle(page);
+            const label = `${dev} ${prec} ckpt=${ckpt} batch#${b}`;
+            assert.equal(await page.locator('.ledger-chart').getAttribute('data-layout'), 'narrow');
+            assert.deepEqual(await chartLabelsOverlap(page), [], label);
+            seen.push(await page.locator('.ledger-chart text.col-total').allTextContents());
+          }
+        }
+      }
+    }
+    // The sweep reached four-figure peaks (the case that used to collide) and the key says what the bare amounts are.
+    assert.ok(seen.flat().some((t) => /^\d,\d{3}\.\d\d$/.test(t)), JSON.stringify(seen.slice(-3)));
+    assert.match(await page.locator('.ledger-chart .peak-key').textContent(), /^Above each column: its peak, in GB/);
+    // GiB, Chapter replay and a hidden component.
+    await page.locator('.units input[value="gib"]').check();
+    await page.locator('[data-control="replay"] input[type=checkbox]').check();
+    await page.locator('.toggles input[data-component="activations"]').uncheck();
+    await settle(page);
+    assert.deepEqual(await chartLabelsOverlap(page), [], 'gib, replay, activations hidden');
+    assert.match(await page.locator('.ledger-chart .peak-key').textContent(), /in GiB \(all parts\)/);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

@@ -64,6 +64,8 @@ export class LedgerChart {
     this.budgetLabel = this.gBudget.append('text').attr('class', 'budget-label').attr('text-anchor', 'start');
     this.budgetName = this.budgetLabel.append('tspan').text('Device budget');
     this.budgetValue = this.budgetLabel.append('tspan');
+    // Narrow boxes: the peak labels are bare amounts, and this line in the top margin says what they are.
+    this.peakKey = this.svg.append('text').attr('class', 'peak-key').attr('text-anchor', 'start');
     this.gOverlay = this.svg.append('g').attr('class', 'overlay');
     // Redraw at the new width when the box changes size (phone rotation, zoom, sidebar).
     if (typeof ResizeObserver === 'function') {
@@ -82,11 +84,16 @@ export class LedgerChart {
     const W = this.width();
     this.drawnWidth = W;
     const wide = W >= WIDE;
-    const M = wide ? { top: 44, right: 118, bottom: overlay ? 76 : 58, left: 64 } : { top: 54, right: 10, bottom: overlay ? 92 : 58, left: 46 };
+    const M = wide ? { top: 44, right: 118, bottom: overlay ? 76 : 58, left: 64 } : { top: 62, right: 10, bottom: overlay ? 92 : 58, left: 46 };
     set(this.svg, { viewBox: `0 0 ${W} ${H}`, 'data-layout': wide ? 'wide' : 'narrow' });
     const u = unitOf(units);
     // The scale runs in display units so that the ticks are round numbers in GB or GiB.
     const yUnits = scaleLinear().domain([0, (model.max_bytes * 1.06) / u.bytes]).range([H - M.bottom, M.top]).nice();
+    // The left margin leaves room for the widest tick ("1,500") beside the rotated axis title, so
+    // the two never overlap: title band (about 18 px), tick text, tick mark and padding (9 px).
+    const tickFormat = yUnits.tickFormat(6);
+    const widestTick = Math.max(...yUnits.ticks(6).map((t) => tickFormat(t).length)) * 6.6;
+    M.left = Math.max(M.left, Math.ceil((wide ? 22 : 17) + widestTick + 9 + 2));
     const y = (bytes) => yUnits(bytes / u.bytes);
     const x = scaleBand().domain(model.columns.map((c) => c.optimizer)).range([M.left, W - M.right])
       .paddingInner(wide ? 0.35 : 0.22).paddingOuter(wide ? 0.25 : 0.12);
@@ -160,7 +167,8 @@ export class LedgerChart {
       set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
       // Above the column: the state word (if any) right above it, the peak above that; the pair moves
       // above the budget line when the line would run through it.
-      const flag = state === 'oom' ? '✕ over budget' : state === 'invalid' ? '⚠ cannot train' : '';
+      // Narrow columns are about 80 px apart: the short forms keep neighbours from touching.
+      const flag = state === 'oom' ? (wide ? '✕ over budget' : '✕ too big') : state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
       // The block spans [y1 - span - 12, y1 + 4]; when the line runs through it, it sits just above
       // the line instead (then the line is at least 4 px above the column top, so the block clears it).
       const span = flag ? 14 : 0;
@@ -169,7 +177,9 @@ export class LedgerChart {
       const y2 = y1 - span;
       // With parts hidden the peak still counts them, and says so.
       const hiddenNote = model.hidden.length && wide ? ' (all parts)' : ''; // narrow: no room; the legend says it
-      const peakText = `${formatBytes(c.peak_bytes, units)} peak${hiddenNote}`;
+      // Wide: "42.18 GB peak"; narrow: the bare amount ("2,179.63"), the key line above the plot
+      // says "peak, in GB". A label never grows past its column's step, so neighbours never touch.
+      const peakText = wide ? `${formatBytes(c.peak_bytes, units)} peak${hiddenNote}` : formatAmount(c.peak_bytes, units);
       set(g.select('text.col-total'), { x: mid, y: r(y2), class: wide ? 'col-total' : 'col-total col-total--narrow' }, peakText);
       set(g.select('text.col-over'), { x: mid, y: r(y1) }, flag);
       set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : NARROW_NAMES[c.optimizer] || c.label);
@@ -188,6 +198,8 @@ export class LedgerChart {
       set(this.budgetValue, { x: null, dy: null }, formatBytes(model.budget_bytes, units));
     }
     set(this.gBudget, { 'data-device': deviceName });
+    set(this.peakKey, { x: M.left, y: 32, display: wide ? 'none' : null },
+      wide ? '' : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
     this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
   }
 
