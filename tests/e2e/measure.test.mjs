@@ -303,3 +303,58 @@ test('Measure it at 390 px in the dark scheme: axe finds no violations before an
     assert.deepEqual(w.problems.consoleErrors, []);
   } finally { await phone.close(); }
 });
+
+test('Measure it at 390 px: the loss, bytes and timeline charts are drawn at their box’s width, every label inside and none overlapping, the whole curve on screen', async () => {
+  const phone = await launch({ viewport: { width: 390, height: 844 } });
+  try {
+    const w = await watchedPage(phone.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure`);
+    await w.page.waitForSelector('.act--measure');
+    await w.page.getByRole('button', { name: 'Run', exact: true }).click(); // the default 40 steps
+    await w.page.waitForSelector('.run-status:not(.run-status--stall)[data-state="done"]', { timeout: 120000 });
+    await w.page.waitForTimeout(200);
+    const charts = await w.page.locator('.act--measure svg.chart').evaluateAll((svgs) => svgs.filter((s) => s.getClientRects().length).map((svg) => {
+      const box = svg.parentElement;
+      const r = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && t.getClientRects().length)
+        .map((t) => ({ text: t.textContent, b: t.getBoundingClientRect() }));
+      const overlap = [];
+      for (let i = 0; i < texts.length; i += 1) {
+        for (let j = i + 1; j < texts.length; j += 1) {
+          const a = texts[i].b;
+          const c = texts[j].b;
+          if (a.left + 0.75 < c.right && c.left + 0.75 < a.right && a.top + 0.75 < c.bottom && c.top + 0.75 < a.bottom) overlap.push(`${texts[i].text} × ${texts[j].text}`);
+        }
+      }
+      const last = svg.querySelector('circle.last');
+      const lb = last && last.getBoundingClientRect();
+      return {
+        cls: svg.getAttribute('class'), layout: svg.dataset.layout, svg: r.width, box: box.getBoundingClientRect().width,
+        scroll: box.scrollWidth - box.clientWidth,
+        outside: texts.filter((x) => x.b.left < r.left - 1 || x.b.right > r.right + 1).map((x) => x.text),
+        overlap, texts: texts.map((x) => x.text),
+        lastDot: lb ? { inside: lb.left >= r.left && lb.right <= r.right, steps: svg.querySelector('path.series').dataset.points } : null,
+      };
+    }));
+    assert.deepEqual(charts.map((c) => c.cls.split(' ')[1]), ['line-chart', 'bytes-chart', 'timeline-chart']);
+    for (const c of charts) {
+      assert.equal(c.layout, 'narrow', c.cls);
+      assert.ok(c.svg <= c.box + 0.5 && c.scroll <= 0, `${c.cls}: ${c.svg} px in a ${c.box} px box, scrolls ${c.scroll}`);
+      assert.deepEqual(c.outside, [], `${c.cls}: text outside the chart`);
+      assert.deepEqual(c.overlap, [], `${c.cls}: overlapping text`);
+    }
+    const [lossC, , tl] = charts;
+    assert.deepEqual(lossC.lastDot, { inside: true, steps: '40' }, 'the 40th step is on screen');
+    assert.ok(lossC.texts.some((t) => /^uniform guess \d\.\d\d$/.test(t)) && lossC.texts.some((t) => /^task floor \d\.\d\d$/.test(t)), JSON.stringify(lossC.texts));
+    assert.ok(tl.texts.includes('backward'), JSON.stringify(tl.texts));
+    // The caption under the phases wraps (tspans) and says it all.
+    assert.match(tl.texts.join(' '), /Phases of one training step, in order\. ?Peak: /);
+    const sideways = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(sideways <= 0, `page scrolls sideways by ${sideways}px`);
+    // No chart box is a tab stop that scrolls: nothing there to scroll.
+    assert.equal(await w.page.locator('.act--measure .chart-box[tabindex]').count(), 0);
+    const v = await axeViolations(w.page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    assert.deepEqual(w.problems.consoleErrors, []);
+  } finally { await phone.close(); }
+});

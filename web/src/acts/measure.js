@@ -35,7 +35,8 @@ function panel(headingText, ...children) {
 
 // A chart with its one-sentence summary and its table twin, hidden until there is data.
 function chartBlock(make, { label, caption, twinLabel }) {
-  const box = h('div', { class: 'chart-box', tabindex: '0', role: 'group', 'aria-label': `${label} (scrolls sideways on narrow screens)` });
+  // The chart is drawn at this box's width (it never scrolls sideways), so the box is no tab stop.
+  const box = h('div', { class: 'chart-box', role: 'group', 'aria-label': label });
   const summary = h('p', { class: 'chart-summary' });
   const twin = h('details', { class: 'twin' }, h('summary', { text: twinLabel || 'The chart’s numbers as a table' }));
   const el = h('div', { class: 'chart-block', hidden: true }, h('figure', { class: 'chart-figure' }, box, h('figcaption', {}, summary)), twin);
