@@ -64,7 +64,7 @@ export class MemoryTimelineChart {
     this.drawnWidth = W;
     const wide = W >= NARROW;
     // The caption under the phases, wrapped to the chart's width (the peak's place in words).
-    const caption = wrapText(`Phases of one training step, in order. Peak: ${phaseWords(tl.peak_phase)}`, W - 16, 6.9);
+    const caption = wrapText(`Phases of one training step, in order. Peak: ${phaseWords(tl.peak_phase)}`, W >= NARROW ? W - 110 : W - 16, 6.9);
     const M = { ...(wide ? WIDE_M : NARROW_M) };
     M.bottom += (caption.length - 1) * CAPTION_LINE;
     const H = M.top + PLOT_H + M.bottom;
@@ -81,7 +81,7 @@ export class MemoryTimelineChart {
     this.yTitle.attr('transform', `translate(${wide ? 14 : 12},${(M.top + H - M.bottom) / 2}) rotate(-90)`);
     this.clip.attr('x', M.left).attr('y', M.top).attr('width', W - M.right - M.left).attr('height', H - M.bottom - M.top);
     this.xTitle.attr('y', H - M.bottom + 32);
-    setLines(this.xTitle, caption, W / 2, CAPTION_LINE);
+    setLines(this.xTitle, caption, wide ? (M.left + W - M.right) / 2 : W / 2, CAPTION_LINE);
     const n = tl.phases.length;
     const x = scaleLinear().domain([0, n]).range([M.left, W - M.right]);
     this.gy.call(axisLeft(yu).ticks(6).tickFormat((v) => formatTickBytes(v * unit, units)));
