@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
+import { checkLedger } from '../../web/src/design-ledger.js';
 
 const KEY = 'lab08-model-train/state';
 const finished = JSON.parse(fixtureText('valid-complete.json'));
@@ -48,12 +49,18 @@ test('export → import round trip: the downloaded file is the store’s ledger 
     const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
     assert.deepEqual({ ...copied, timestamp: null }, { ...exported, timestamp: null });
     await page.locator('.ledger-readable summary').click();
-    assert.match(await page.locator('.ledger-summary').inputValue(), /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\. Floor 13\.75 GB/);
+    const summary = await page.locator('.ledger-summary').inputValue();
+    assert.match(summary, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\./);
+    assert.match(summary, /The least memory that can train GPT-2 XL at all is 13\.75 GB/);
+    assert.match(summary, /on NVIDIA GeForce RTX 4090 24 GB/);
+    assert.doesNotMatch(summary, /h100-sxm-80gb|checkpointing none|B\/param|Volume 2|T\d\d:\d\d/);
     await importText(page, text, download.suggestedFilename());
     await page.waitForSelector('.ledger-result:not([hidden])');
-    const verified = engine.verifyLedger(text);
+    const verified = checkLedger(text, engine); // the page's check: engine, scores and calibration
     assert.match(await page.locator('.ledger-result .banner').textContent(), new RegExp(`✓ Verified: all ${verified.checked} engine values`));
     assert.equal(await page.locator('.verify-table tbody tr').count(), verified.checked);
+    assert.equal(await page.locator('.ledger-same').getAttribute('open'), null);
+    assert.equal(await page.locator('.ledger-same summary').textContent(), `${verified.checked} values re-computed identically`);
     assert.equal(await page.locator('.verify-table .ledger-row--differs').count(), 0);
     assert.deepEqual(await saved(page), finished.lab_state);
     clean(problems);
@@ -88,19 +95,23 @@ test('an edited number is flagged in the table, and garbage files are refused wi
     const first = page.locator('.verify-table tbody tr').first();
     assert.equal(await first.getAttribute('data-row'), 'final_mfu_pct');
     assert.equal(await first.getAttribute('class'), 'ledger-row--differs');
-    assert.deepEqual(await first.locator('td').allTextContents(), ['85', String(finished.final_mfu_pct), '✕ differs']);
+    assert.deepEqual(await first.locator('td .ledger-value').allTextContents(), ['85.0%', `${finished.final_mfu_pct.toFixed(1)}%`]);
+    assert.deepEqual(await first.locator('td[title]').evaluateAll((tds) => tds.map((td) => td.title)), ['85', String(finished.final_mfu_pct)]);
+    assert.equal(await first.locator('td').last().textContent(), '✕ differs');
     const before = await saved(page);
     const garbage = [['notes.txt', 'hello, this is not JSON', /notes\.txt cannot be used: the file is not valid JSON/],
       ['half.json', JSON.stringify(finished).slice(0, 500), /not valid JSON/],
       ['lab07.json', JSON.stringify({ ...finished, lab_id: 'lab07-data' }), /lab_id: this ledger belongs to 'lab07-data'/],
       ['future.json', JSON.stringify({ ...finished, ledger_schema_version: 3 }), /newer version of the lab/],
       ['types.json', JSON.stringify({ ...finished, lab_state: { ...finished.lab_state, current_act: 'two' } }), /lab_state\.current_act/],
-      ['huge.json', `{"a":"${'x'.repeat(1_100_000)}"}`, /1\.1 MB; a design ledger is at most 1 MiB/]];
+      ['huge.json', `{"a":"${'x'.repeat(1_100_000)}"}`, /huge\.json cannot be used: the file is 1\.05 MiB; a design ledger is at most 1 MiB .*Your progress is unchanged/],
+      ['array.json', '[1, 2]', /a design ledger is a JSON object; this file holds an array/],
+      ['oops.json', JSON.stringify({ ...finished, knob_settings: 'oops' }), /knob_settings: has the wrong type: it is a string \("oops"\), but must be an object/]];
     for (const [name, text, message] of garbage) {
       await importText(page, text, name);
       await page.waitForSelector('.ledger-error .banner');
       assert.match(await page.locator('.ledger-error').textContent(), message);
-      assert.match(await page.locator('.ledger-error').textContent(), /Your progress is unchanged|at most 1 MiB/);
+      assert.match(await page.locator('.ledger-error').textContent(), /Your progress is unchanged/);
       assert.equal(await page.locator('.ledger-result').isHidden(), true);
       assert.deepEqual(await saved(page), before);
     }
@@ -198,6 +209,60 @@ test('keyboard only: download, import through the file chooser, and read the ver
     assert.ok(await page.getByRole('button', { name: 'Yes, replace it' }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement && document.activeElement.getAttribute('href') === '?act=2');
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('at 390 px the verification reads as cards: differing rows first, the rest folded, values formatted with the exact one beside', async () => {
+  const browser = await launch({ viewport: { width: 390, height: 844 } });
+  try {
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    const edited = structuredClone(finished);
+    edited.result_snapshot.act1.peak_bytes -= 1;
+    await importText(page, JSON.stringify(edited), 'edited.json');
+    await page.waitForSelector('.ledger-result:not([hidden])');
+    const first = page.locator('.verify-table tbody tr').first();
+    assert.equal(await first.getAttribute('data-row'), 'result_snapshot.act1.peak_bytes');
+    const values = await first.locator('td').evaluateAll((tds) => tds.map((td) => td.innerText.replace(/\s+/g, ' ').trim()));
+    assert.deepEqual(values, ['37.90 GB 37,901,118,463 B', '37.90 GB 37,901,118,464 B', '✕ differs']); // \s+ → ' ' (the B is joined by a no-break space)
+    assert.deepEqual(await first.locator('td').evaluateAll((tds) => tds.map((td) => getComputedStyle(td, '::before').content)), ['"Recorded: "', '"Re-computed: "', '"Result: "']);
+    // A card: the row header and every cell span the card; nothing is cut, the label is not broken letter by letter.
+    const geometry = await first.evaluate((tr) => [...tr.children].map((c) => ({ w: c.getBoundingClientRect().width, cut: c.scrollWidth > c.clientWidth + 1 })));
+    for (const g of geometry) { assert.ok(g.w > 300, JSON.stringify(geometry)); assert.equal(g.cut, false); }
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways page scroll');
+    // The rows that verified are folded: the whole result is a few screens, not 32,000 px.
+    assert.equal(await page.locator('.ledger-same').getAttribute('open'), null);
+    const height = await page.locator('.ledger-result').evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(height < 2500, `result is ${height} px tall`);
+    await page.locator('.ledger-same summary').click();
+    const rows = await page.locator('.ledger-same tbody tr').count();
+    const open = await page.locator('.ledger-same').evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(open / rows < 175, `${open} px for ${rows} cards`); // 452 px a row before
+    const settings = await page.locator('.ledger-same tr[data-row="knob_settings.act1"] td .ledger-value').first().textContent();
+    assert.equal(settings, 'Adam(W), Mixed (16-bit compute + FP32 master), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24 GB');
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('the page flags an edited calibration sentence and flipped scores, accepts a byte-order mark, and lists what it did not re-compute', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, finished.lab_state);
+    for (const [name, rows] of [['edited-calibration.json', ['calibration.sentence']],
+      ['edited-reflection-score.json', ['lab_state.acts.act1.reflection.reason_correct', 'lab_state.acts.act1.reflection.ratio_correct', 'reflections[0].correct']],
+      ['edited-fix-score.json', ['lab_state.acts.act2.reflection_fix.correct', 'reflections[1].correct']]]) {
+      await importText(page, fixtureText(name), name);
+      await page.waitForSelector(`.ledger-result:not([hidden]) .verify-table caption:has-text("${name}")`, { state: 'attached' });
+      assert.match(await page.locator('.ledger-result .banner').textContent(), /^✕ \d+ of \d+ engine values differ/, name);
+      assert.deepEqual(await page.locator('.verify-table .ledger-row--differs').evaluateAll((trs) => trs.map((tr) => tr.dataset.row)), rows, name);
+      assert.doesNotMatch(await page.locator('.ledger-facts').textContent(), /spot on/);
+    }
+    await importText(page, fixtureText('with-bom.json'), 'with-bom.json');
+    await page.waitForSelector('.ledger-result:not([hidden]) .ledger-same caption:has-text("with-bom.json")', { state: 'attached' });
+    assert.match(await page.locator('.ledger-result .banner').textContent(), /✓ Verified/);
+    const notRe = await page.locator('.ledger-notre').textContent();
+    for (const f of ['timestamp', 'reflection answers', 'decisions']) assert.ok(notRe.includes(f), f);
+    assert.doesNotMatch(notRe, /reflection_fix/); // re-scored with the page's engine
     clean(problems);
   } finally { await browser.close(); }
 });

@@ -26,7 +26,7 @@ test('one line per ledger names its status and, when it differs, the first diffe
   assert.equal(lines.length, files.length);
   manifest.forEach((e, i) => {
     assert.match(lines[i], new RegExp(`^${e.expect === 'invalid' ? 'invalid' : e.expect}\\s+${fx(e.file).replace(/[.]/g, '\\.')}`));
-    for (const f of e.differing || []) assert.ok(lines[i].includes(f), lines[i]);
+    for (const f of (e.check_differing || e.differing || []).slice(0, 3)) assert.ok(lines[i].includes(f), lines[i]);
   });
   assert.match(lines[files.indexOf('other-engine-version-edited.json')], /engine 0\.0\.9/);
   const count = (s) => manifest.filter((e) => e.expect === s).length;
@@ -43,6 +43,33 @@ test('a ledger piped to stdin is verified with the name -', () => {
   const r = spawnSync(path.join(root, 'scripts', 'labctl'), ['verify', '-'], { input: fixtureText('edited-final-mfu.json'), encoding: 'utf8', timeout: 120000 });
   assert.equal(r.status, 1);
   assert.match(r.stdout, /^differs {2}- {2}final_mfu_pct; /);
+});
+
+test('labctl re-scores answers and the calibration sentence as the page does, and reads a file with a byte-order mark', () => {
+  const r = labctl(['--json', fx('edited-fix-score.json'), fx('edited-calibration.json'), fx('edited-reflection-score.json'), fx('with-bom.json'), fx('valid-complete.json')]);
+  assert.equal(r.status, 1, r.stderr);
+  const [fix, cal, refl, bom, good] = JSON.parse(r.stdout).ledgers;
+  assert.deepEqual(fix.differing_fields, ['lab_state.acts.act2.reflection_fix.correct', 'reflections[1].correct']); // evaluate is given
+  assert.deepEqual(cal.differing_fields, ['calibration.sentence']);
+  assert.ok(refl.differing_fields.includes('lab_state.acts.act1.reflection.ratio_correct'));
+  assert.equal(bom.status, 'ok', bom.error && bom.error.message);
+  assert.ok(!good.not_recomputed.some((n) => n.field.includes('reflection_fix')), JSON.stringify(good.not_recomputed));
+  assert.ok(good.not_recomputed.some((n) => n.field.includes('timestamp')));
+  assert.doesNotMatch(good.cannot_prove, /not re-scored/);
+});
+
+test('messages name the problem: an array, a wrong type, a file over the limit (in MiB)', () => {
+  withDir((dir) => {
+    writeFileSync(path.join(dir, 'a-array.json'), '[{"lab_id": "lab08-model-train"}]');
+    const oops = JSON.parse(fixtureText('valid-complete.json'));
+    oops.knob_settings = 'oops';
+    writeFileSync(path.join(dir, 'b-oops.json'), JSON.stringify(oops));
+    writeFileSync(path.join(dir, 'c-big.json'), `{"a":"${'x'.repeat(22 * 1024 * 1024)}"}`);
+    const lines = labctl([dir]).stdout.trim().split('\n');
+    assert.match(lines[0], /a design ledger is a JSON object; this file holds an array$/);
+    assert.match(lines[1], /knob_settings: has the wrong type: it is a string \("oops"\), but must be an object/);
+    assert.match(lines[2], /the file is 22\.0 MiB; a design ledger is at most 1 MiB \(a finished lab’s is about 20 KiB\)$/);
+  });
 });
 
 test('usage errors and unreadable input exit 2 with a message naming the problem', () => {

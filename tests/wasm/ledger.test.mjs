@@ -180,3 +180,71 @@ test('the Act 2 prediction’s error is re-computed from the chosen range; witho
   ledger.predictions[i].predicted_range = [0.5, 0.4];
   assert.equal(engine.verifyLedger(JSON.stringify(ledger)).error.field, `predictions[${i}].predicted_range`);
 });
+
+// ---- Re-scoring (checkLedger): every answer that can be re-scored is, and the calibration sentence is rebuilt.
+const row = (r, field) => r.fields.find((f) => f.field === field);
+
+test('flipped reflection scores are flagged: Act 1, the fix question (with evaluate) and checkpointing', () => {
+  for (const [name, fields] of [['edited-reflection-score.json', ['lab_state.acts.act1.reflection.reason_correct', 'lab_state.acts.act1.reflection.ratio_correct', 'reflections[0].correct']],
+    ['edited-fix-score.json', ['lab_state.acts.act2.reflection_fix.correct', 'reflections[1].correct']],
+    ['edited-ckpt-score.json', ['lab_state.acts.act2.reflection_ckpt.overhead_correct', 'reflections[2].correct']]]) {
+    assert.equal(engine.verifyLedger(fixtureText(name)).status, 'ok', `${name}: the engine alone does not score`);
+    const r = checkLedger(fixtureText(name), engine);
+    assert.equal(r.status, 'differs', name);
+    assert.deepEqual(r.differing_fields, fields, name);
+    assert.match(r.cause, /edited after export/);
+    for (const f of fields) assert.deepEqual([row(r, f).recorded, row(r, f).recomputed], [true, false], `${name} ${f}`);
+  }
+  // A wrong answer recorded as wrong verifies.
+  const l = complete();
+  Object.assign(l.lab_state.acts.act1.reflection, { ratio_choice: 'd', ratio_correct: false });
+  l.reflections[0].answers.ratio_choice = 'd';
+  l.reflections[0].correct = false;
+  assert.equal(checkLedger(JSON.stringify(l), engine).status, 'ok');
+});
+
+test('without the engine’s evaluate the fix question is listed as not re-scored, and nothing else changes', () => {
+  const bare = { verifyLedger: engine.verifyLedger };
+  const r = checkLedger(fixtureText('edited-fix-score.json'), bare);
+  assert.equal(r.status, 'ok');
+  assert.ok(r.not_recomputed.some((n) => n.field === 'lab_state.acts.act2.reflection_fix.correct' && /timing each change/.test(n.reason)));
+  assert.ok(r.not_recomputed.some((n) => n.field === 'reflections[1].correct'));
+  assert.equal(checkLedger(fixtureText('edited-reflection-score.json'), bare).status, 'differs');
+});
+
+test('the calibration sentence is rebuilt from the verified lab state: an edited one is flagged', () => {
+  const r = checkLedger(fixtureText('edited-calibration.json'), engine);
+  assert.equal(r.status, 'differs');
+  const f = row(r, 'calibration.sentence');
+  assert.equal(f.recorded, 'You were spot on for memory and MFU.');
+  assert.equal(f.recomputed, complete().calibration.sentence);
+  const l = complete();
+  l.calibration.items[1].phrase = 'Act 2: spot on.';
+  assert.deepEqual(checkLedger(JSON.stringify(l), engine).differing_fields, ['calibration.items[1].phrase']);
+});
+
+test('a checkpointing record without its settings: the reason is re-scored, ratio and overhead listed as not re-scored', () => {
+  const l = complete();
+  delete l.lab_state.acts.act2.reflection_ckpt.scenario;
+  const r = checkLedger(JSON.stringify(l), engine);
+  assert.equal(r.status, 'ok', r.summary);
+  assert.ok(row(r, 'lab_state.acts.act2.reflection_ckpt.reason_correct'));
+  for (const f of ['lab_state.acts.act2.reflection_ckpt.ratio_correct', 'lab_state.acts.act2.reflection_ckpt.overhead_correct', 'reflections[2].correct'])
+    assert.ok(r.not_recomputed.some((n) => n.field === f), f);
+  l.lab_state.acts.act2.reflection_ckpt.reason_choice = 'b';
+  assert.deepEqual(checkLedger(JSON.stringify(l), engine).differing_fields, ['lab_state.acts.act2.reflection_ckpt.reason_correct']);
+});
+
+test('a UTF-8 byte-order mark is accepted by the page’s reader and the full check alike', () => {
+  const text = `\uFEFF${fixtureText('valid-complete.json')}`;
+  assert.equal(readLedger(text).error, undefined);
+  assert.equal(checkLedger(text, engine).status, 'ok');
+});
+
+test('invalid files get the schema’s message, naming arrays and wrong types as such', () => {
+  assert.equal(checkLedger('[1]', engine).error.message, 'a design ledger is a JSON object; this file holds an array');
+  const l = complete();
+  l.knob_settings = 'oops';
+  assert.deepEqual(checkLedger(JSON.stringify(l), engine).error,
+    { field: 'knob_settings', message: 'has the wrong type: it is a string ("oops"), but must be an object ({…})' });
+});

@@ -191,47 +191,116 @@ function calibrationSentence(items) {
 
 // ---- The readable summary a student pastes into a report (plain text, one fact a line).
 const yesNo = (b) => (b ? 'yes' : 'no');
-function settings1(c) {
-  const ck = c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `checkpointing ${LABELS.checkpointing[c.checkpointing].toLowerCase()}`;
-  return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, device ${c.replay ? 'chapter replay (V100 32 GB)' : c.device}`;
+const deviceName = (id, devices) => (devices && devices[id]) || id;
+function settings1(c, devices) {
+  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
+  const device = c.replay ? 'the chapter’s replay (V100 32 GB)' : c.device === 'custom' ? `a custom ${c.custom_capacity_gb} GB device` : deviceName(c.device, devices);
+  return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${device}`;
 }
-function settings2(c) {
-  const ck = c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `checkpointing ${c.checkpointing}`;
-  return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, ${c.device}, ${c.data_workers} workers, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', chapter calibration' : ''}`;
+function settings2(c, devices) {
+  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
+  return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${c.data_workers} data worker${c.data_workers === 1 ? '' : 's'}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
+}
+// { id: name } from the engine's catalog (an object or its JSON text); null without one.
+export function deviceNames(catalog) {
+  const cat = typeof catalog === 'string' ? JSON.parse(catalog) : catalog;
+  return cat && cat.devices ? Object.fromEntries(cat.devices.map((d) => [d.id, d.name])) : null;
+}
+// "23 November 2026, 19:00 UTC": the export's clock, readable (it is the student's clock).
+export function readableDate(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const two = (n) => String(n).padStart(2, '0');
+  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
-export function ledgerText(ledger, units = 'gb') {
+// `devices`: { id: name } from the engine's catalog (deviceNames), so devices read as the lab names them.
+export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
   const s = ledger.result_snapshot;
   const st = ledger.lab_state;
-  const lines = [`Lab 08 (Model Training): design ledger, engine ${ledger.engine_version}, ${ledger.timestamp}`, '', 'Predictions'];
+  const lines = [`Lab 08 (Model Training): design ledger, exported ${readableDate(ledger.timestamp)} (engine ${ledger.engine_version})`, '', 'Predictions'];
   if (!ledger.calibration.items.length) lines.push('- none yet');
   for (const it of ledger.calibration.items) lines.push(`- ${it.phrase}`);
   lines.push(`Calibration: ${ledger.calibration.sentence}`, '');
-  lines.push(`Act 1 settings: ${settings1(st.config)}. Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`);
-  if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2)}. MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`);
+  lines.push(`Act 1 settings: ${settings1(st.config, devices)}. Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`);
+  if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2, devices)}. MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`);
   const best = st.acts.act2 && st.acts.act2.design.best;
   lines.push(best
-    ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)}) with ${settings2(best.config)}.`
+    ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (GPU busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)} of the step) with ${settings2(best.config, devices)}.`
     : 'Design challenge: no result yet.');
   if (s.laptop) {
     const moves = st.acts.act2.laptop.moves;
-    lines.push(`Laptop challenge (8 GB): ${moves.length} move${moves.length === 1 ? '' : 's'}, fit achieved: ${yesNo(ledger.laptop_fit_achieved)}. Floor ${formatBytes(s.laptop.floor_peak_bytes, units)}: ${s.laptop.floor_text}`);
+    lines.push(`Laptop challenge (8 GB): ${moves.length} move${moves.length === 1 ? '' : 's'}, fit achieved: ${yesNo(ledger.laptop_fit_achieved)}.`);
     moves.forEach((m, i) => lines.push(`  ${i + 1}. ${m.move}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? (m.trainable ? 'fits and trains' : 'fits, but cannot train (updates stall)') : 'does not fit'}`));
+    lines.push(`  The least memory that can train GPT-2 XL at all is ${formatBytes(s.laptop.floor_peak_bytes, units)}; ${formatBytes(s.laptop.static_floor_bytes, units)} of it is weights, gradients and optimizer state, which no setting that still trains can shrink. ${ledger.laptop_fit_achieved ? 'It fits in the laptop’s memory.' : 'That is more than the laptop has: training it there needs sharding or offloading, which a later volume covers.'}`);
   } else {
     lines.push('Laptop challenge: not started.');
   }
   lines.push('', 'Reflections');
   if (!ledger.reflections.length) lines.push('- none yet');
-  for (const r of ledger.reflections) lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${r.engine_values && r.engine_values.ratio !== undefined ? ` (engine ratio ${formatRatio(r.engine_values.ratio)})` : ''}`);
-  lines.push('', `Plan fields: chapter ${ledger.chapter}, optimizer ${ledger.optimizer_chosen}, precision ${ledger.precision_chosen}, gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}, final MFU ${ledger.final_mfu_pct === null ? '—' : `${ledger.final_mfu_pct.toFixed(1)}%`}, MFU estimate ${ledger.baseline_mfu_estimate_pct === null ? '—' : `${ledger.baseline_mfu_estimate_pct.toFixed(1)}%`}, laptop minimum ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
+  for (const r of ledger.reflections) {
+    const ev = r.engine_values;
+    const values = ev && ev.ratio !== undefined ? ` (the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''})` : '';
+    lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${values}`);
+  }
+  const pct = (v) => (v === null ? '—' : `${v.toFixed(1)}%`);
+  lines.push('', `Plan: chapter ${ledger.chapter}; optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen}; precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen}; gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}; final MFU ${pct(ledger.final_mfu_pct)}; your MFU estimate ${pct(ledger.baseline_mfu_estimate_pct)}; least memory to train on the laptop ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
   return lines.join('\n');
 }
 
-// ---- The verification table (verify_ledger's answer → rows): differing rows first, values exact.
+// ---- The verification table (checkLedger's answer → rows): differing rows first. Each value is shown
+// in the lab's format (bytes in the student's units, fractions as percentages, settings in words) with
+// the exact recorded value beside it (`exact`), since an edit may sit below the shown digits.
 const exact = (v) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
-export function verificationRows(result) {
+const BYTES_FIELD = /(_bytes|\.predicted|\.truth)$/;
+const FRACTION_FIELD = /(\.mfu|\.hfu|busy_fraction|pipeline_efficiency|\.shares\.\w+|truth_mfu|predicted_mfu)$/;
+const RATIO_FIELD = /(error_ratio|engine_ratio|\.ratio)$/;
+const SCORE_FIELD = /(_correct|\.correct)$/;
+
+export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') {
+    if (SCORE_FIELD.test(field)) return v ? 'right' : 'not right';
+    if (/fits$/.test(field)) return v ? 'fits' : 'does not fit';
+    return v ? 'yes' : 'no';
+  }
+  if (field === 'optimizer_chosen' && LABELS.optimizer[v]) return LABELS.optimizer[v];
+  if (field === 'precision_chosen' && LABELS.precision[v]) return LABELS.precision[v];
+  if (typeof v === 'string') return field.endsWith('binding_kind') || field.endsWith('bottleneck_axis') || /\]\.kind$/.test(field) ? v.replace(/_/g, ' ') : v;
+  if (typeof v === 'object') {
+    if (field === 'knob_settings.act1') return settings1(v, devices);
+    if (field === 'knob_settings.act2') return settings2(v, devices);
+    return JSON.stringify(v);
+  }
+  const pred = /^predictions\[(\d+)\]\.(predicted|truth)$/.exec(field);
+  const predUnit = pred && ledger && ledger.predictions[Number(pred[1])] ? ledger.predictions[Number(pred[1])].unit : null;
+  if (predUnit === 'fraction') return formatPercent(v, 1);
+  if (BYTES_FIELD.test(field) && (predUnit === 'bytes' || !pred) && Number.isInteger(v)) return formatBytes(v, units);
+  if (pred && predUnit === null) return v >= 1000 ? formatBytes(v, units) : formatPercent(v, 1);
+  if (FRACTION_FIELD.test(field)) return formatPercent(v, 1);
+  if (/engine_overhead$|\.overhead$/.test(field)) return formatPercent(v, 1);
+  if (RATIO_FIELD.test(field)) return formatRatio(v);
+  if (/_pct$/.test(field)) return `${v.toFixed(1)}%`;
+  if (/_gb$/.test(field)) return `${v.toFixed(2)} GB`;
+  if (/seconds$/.test(field)) return `${v.toFixed(2)} s`;
+  if (/tokens_per_second$/.test(field)) return `${formatInt(v)} tokens/s`;
+  return Number.isInteger(v) ? formatInt(v) : String(Number(v.toPrecision(6)));
+}
+// The exact value, readable: whole numbers with separators (bytes: "37,901,118,464 B"), others as recorded.
+function exactValue(field, v) {
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) >= 1000) return `${formatInt(v)}${BYTES_FIELD.test(field) && !/_gb$/.test(field) ? '\u00a0B' : ''}`;
+  return exact(v);
+}
+
+export function verificationRows(result, options = {}) {
+  const cell = (field, v) => {
+    const text = shownValue(field, v, options);
+    const x = exactValue(field, v);
+    return { text, exact: x, showExact: typeof v !== 'boolean' && x !== text && x.length <= 60 };
+  };
   const rows = (result.fields || []).map((f) => ({ key: f.field, label: f.label, field: f.field, differs: f.differs,
-    recorded: exact(f.recorded), recomputed: exact(f.recomputed) }));
+    recorded: cell(f.field, f.recorded), recomputed: cell(f.field, f.recomputed) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
 }
 
@@ -281,7 +350,8 @@ export function stripBom(text) {
 
 // One unit system (binary, as the limit is 1 MiB) for the size message the page and labctl give.
 export function tooLargeMessage(bytes) {
-  const size = bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
+  const mib = bytes / (1 << 20);
+  const size = bytes >= 1 << 20 ? `${mib.toFixed(mib < 10 ? 2 : 1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
   return `the file is ${size}; a design ledger is at most 1 MiB (a finished lab’s is about 20 KiB)`;
 }
 

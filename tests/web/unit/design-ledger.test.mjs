@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildDesignLedger, calibrationSummary, ledgerText, readLedger, resolveRefs, validateLedger, verificationRows, verificationHeadline,
-  LEDGER_SCHEMA_VERSION }
+  LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue }
   from '../../../web/src/design-ledger.js';
 import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
 
@@ -85,11 +85,19 @@ test('the calibration sentence says which way and how far each prediction was of
 
 test('the readable summary states the predictions, each laptop move and the floor in words a report can use', () => {
   const l = JSON.parse(fixture('valid-complete.json'));
-  const text = ledgerText(l);
-  assert.ok(text.startsWith('Lab 08 (Model Training): design ledger'));
+  const text = ledgerText(l, 'gb', { devices: deviceNames(raw.catalog()) });
+  assert.ok(text.startsWith('Lab 08 (Model Training): design ledger, exported 23 November 2026, 19:00 UTC'));
   assert.ok(text.includes(`Calibration: ${l.calibration.sentence}`));
   assert.match(text, /precision → pure FP16: peak [0-9.]+ GB, fits, but cannot train \(updates stall\)/);
-  assert.match(text, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\. Floor 13\.75 GB/);
+  assert.match(text, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\./);
+  assert.match(text, /The least memory that can train GPT-2 XL at all is 13\.75 GB; 12\.46 GB of it is weights, gradients and optimizer state/);
+  // The lab's words: catalog device names, the knobs' labels, a readable date; no internal ids or raw timestamp.
+  assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24 GB\./);
+  assert.match(text, /on NVIDIA H100 SXM 80 GB/);
+  assert.match(text, /Plan: chapter 8; optimizer Adam\(W\); precision Mixed/);
+  assert.doesNotMatch(text, /h100-sxm-80gb|rtx4090-24gb|checkpointing none|B\/param|Volume 2|mixed \+ sgd|\d{4}-\d\d-\d\dT/);
+  assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
+  assert.equal(readableDate('soon'), 'soon');
   assert.match(text, /Design challenge: best MFU [0-9.]+%/);
   assert.match(ledgerText(buildDesignLedger(defaultState(), engine)), /Laptop challenge: not started\.[\s\S]*Reflections\n- none yet/);
 });
@@ -102,7 +110,7 @@ test('schema references resolve to the lab-state schema, and an unknown referenc
 
 test('reading a ledger refuses oversized, non-JSON, foreign, future and damaged files with the field named', () => {
   const big = readLedger(`{"a":"${'x'.repeat(2_000_000)}"}`);
-  assert.match(big.error.message, /^the file is 1\.9 MiB; a design ledger is at most 1 MiB \(a finished lab’s is about 20 KiB\)$/);
+  assert.match(big.error.message, /^the file is 1\.91 MiB; a design ledger is at most 1 MiB \(a finished lab’s is about 20 KiB\)$/);
   assert.equal(readLedger('{"lab_id":').error.field, '');
   assert.equal(readLedger('[1]').error.message, 'a design ledger is a JSON object; this file holds an array');
   assert.equal(readLedger('"text"').error.message, 'a design ledger is a JSON object; this file holds a string');
@@ -123,7 +131,26 @@ test('the verification table lists differing rows first with exact values, and t
       { field: 'c', label: 'C', recorded: null, recomputed: 'text', differs: false }] };
   const rows = verificationRows(result);
   assert.deepEqual(rows.map((r) => r.key), ['b', 'a', 'c']);
-  assert.deepEqual([rows[0].recorded, rows[0].recomputed, rows[2].recorded, rows[2].recomputed], ['0.258453953945822', '85', '—', 'text']);
+  assert.deepEqual([rows[0].recorded.exact, rows[0].recomputed.exact, rows[2].recorded.text, rows[2].recomputed.text], ['0.258453953945822', '85', '—', 'text']);
+  // In the lab's format, the exact value beside it where they differ.
+  const f = (field, v, o) => shownValue(field, v, o);
+  assert.equal(f('result_snapshot.act1.peak_bytes', 19924537856), '19.92 GB');
+  assert.equal(f('result_snapshot.act1.peak_bytes', 19924537856, { units: 'gib' }), '18.56 GiB');
+  assert.deepEqual(verificationRows({ fields: [{ field: 'x.peak_bytes', label: 'X', recorded: 19924537856, recomputed: 19924537856, differs: false }] })[0].recorded,
+    { text: '19.92 GB', exact: '19,924,537,856\u00a0B', showExact: true });
+  assert.equal(f('result_snapshot.act2.mfu', 0.244507228167408), '24.5%');
+  assert.equal(f('final_mfu_pct', 25.845395394582198), '25.8%');
+  assert.equal(f('result_snapshot.act2.tokens_per_second', 2973.22237453679), '2,973 tokens/s');
+  assert.equal(f('lab_state.acts.act1.reflection.engine_ratio', 1.575221238938053), '1.6×');
+  assert.equal(f('lab_state.acts.act1.reflection.ratio_correct', true), 'right');
+  assert.equal(f('result_snapshot.act1.fits', false), 'does not fit');
+  assert.equal(f('optimizer_chosen', 'adam'), 'Adam(W)');
+  assert.equal(f('knob_settings.act2', { precision: 'fp32', checkpointing: 'none', every_k: 4, batch_size: 16, device: 'a100-sxm4-40gb', data_workers: 1,
+    prefetch: false, prefetch_depth: 2, pinned_memory: false, replay: false }, { devices: deviceNames(raw.catalog()) }),
+  'FP32, batch 16, no checkpointing, on NVIDIA A100 SXM4 40 GB, 1 data worker, prefetch off, pinned memory off');
+  const withPred = { predictions: [{ unit: 'bytes' }, { unit: 'fraction' }] };
+  assert.equal(f('predictions[0].truth', 12460889600, { ledger: withPred }), '12.46 GB');
+  assert.equal(f('predictions[1].truth', 0.256732589575778, { ledger: withPred }), '25.7%');
   assert.equal(verificationHeadline(result), '✕ 1 of 3 engine values differ from the re-computation: same engine version: the differing values were edited after export.');
   assert.equal(verificationHeadline({ status: 'ok', checked: 69 }), '✓ Verified: all 69 engine values in this ledger re-computed identically.');
   assert.equal(verificationHeadline({ status: 'invalid', error: { field: 'lab_id', message: 'not ours' } }), '✕ This file cannot be used: lab_id: not ours.');

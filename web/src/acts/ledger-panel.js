@@ -3,9 +3,9 @@
 // a table and "continue from this ledger". Building, reading and the table's rows are DOM-free in
 // ../design-ledger.js; verification is the engine's verify_ledger. A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
-import { DataTable } from '../charts/data-table.js';
 import {
-  buildDesignLedger, calibrationSummary, checkLedger, ledgerEngine, ledgerText, verificationRows, verificationHeadline, LEDGER_MAX_BYTES,
+  buildDesignLedger, calibrationSummary, checkLedger, deviceNames, ledgerEngine, ledgerText, readableDate, tooLargeMessage, verificationRows,
+  verificationHeadline, LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
 import '../ledger-panel.css';
 
@@ -22,6 +22,8 @@ const ACT_NAMES = { 1: 'Act 1: the optimizer memory tax', 2: 'Act 2: the MFU gap
 
 export function mount({ root, engine, store, announce }) {
   const eng = ledgerEngine(engine);
+  let devices = null;
+  try { devices = deviceNames(eng.catalog()); } catch { devices = null; }
   const title = h('h2', { id: 'act-title', tabindex: '-1', text: 'Your design ledger' });
   const lead = h('p', { class: 'act-intro', text: 'Everything you predicted, chose and found in this lab, as one file to hand in, and a check of any ledger against the engine.' });
 
@@ -103,7 +105,7 @@ export function mount({ root, engine, store, announce }) {
     replaceChildren(importError);
     result.hidden = true;
     imported = null;
-    if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; a design ledger is at most 1 MiB (a finished lab’s is about 20 KB).`); return; }
+    if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} cannot be used: ${tooLargeMessage(file.size)}. Your progress is unchanged.`); return; }
     let text;
     try { text = await file.text(); } catch { showError(`${file.name} could not be read.`); return; }
     const checked = checkLedger(text, eng);
@@ -120,23 +122,42 @@ export function mount({ root, engine, store, announce }) {
     announce(message);
   }
 
-  const table = new DataTable(h('div'), { caption: '', className: 'verify-table' });
+  // One table per group: the values that differ (shown), and those that re-computed identically
+  // (folded in a <details>, so the page stays short). On phones each row is a card (table--reflow):
+  // every value follows its column's name, the exact value on a second line.
+  function valueCell(column, v, cls) {
+    return h('td', { 'data-label': column, title: v.exact, class: cls || null },
+      h('span', { class: 'ledger-value', text: v.text }), v.showExact ? [' ', h('span', { class: 'ledger-exact', text: v.exact })] : null);
+  }
+  function verifyTable(caption, rows) {
+    const table = h('table', { class: 'data-table verify-table table--reflow' }, h('caption', { text: caption }),
+      h('thead', {}, h('tr', {}, ['Value', 'Recorded', 'Re-computed', 'Result'].map((c) => h('th', { scope: 'col', text: c })))),
+      h('tbody', {}, rows.map((r) => h('tr', { 'data-row': r.key, class: r.differs ? 'ledger-row--differs' : null },
+        h('th', { scope: 'row' }, h('span', { class: 'ledger-label', text: r.label }), h('code', { class: 'ledger-field', text: r.field })),
+        valueCell('Recorded', r.recorded), valueCell('Re-computed', r.recomputed),
+        h('td', { 'data-label': 'Result', class: r.differs ? 'ledger-cell--differs' : 'ledger-cell--same', text: r.differs ? '✕ differs' : '✓ same' })))));
+    return h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, table);
+  }
   function showResult() {
     const { ledger, verified, from, file } = imported;
     const ok = verified.status === 'ok';
-    const rows = verificationRows(verified);
-    table.update({
-      caption: `Every engine value in ${file}, re-computed (${verified.differing} differ${verified.differing === 1 ? 's' : ''})`,
-      columns: ['Field', 'Recorded', 'Re-computed', 'Result'],
-      rows: rows.map((r) => ({ key: r.key, header: `${r.label} (${r.field})`, cls: r.differs ? 'ledger-row--differs' : null,
-        cells: [{ text: r.recorded }, { text: r.recomputed }, { text: r.differs ? '✕ differs' : '✓ same', cls: r.differs ? 'ledger-cell--differs' : 'ledger-cell--same' }] })),
-    });
+    const units = store.getState().config.units;
+    const rows = verificationRows(verified, { units, devices, ledger });
+    const differ = rows.filter((r) => r.differs);
+    const same = rows.filter((r) => !r.differs);
+    const differTable = differ.length ? verifyTable(`The ${differ.length === 1 ? 'value' : `${differ.length} values`} in ${file} that differ${differ.length === 1 ? 's' : ''} from the re-computation`, differ) : null;
+    const sameBox = same.length ? h('details', { class: 'ledger-same' },
+      h('summary', { text: `${same.length} value${same.length === 1 ? '' : 's'} re-computed identically` }),
+      verifyTable(`Values in ${file} that re-computed identically`, same)) : null;
     const headline = h('p', { class: `banner ${ok ? 'banner--ok' : 'banner--error'}`, role: 'status' }, h('span', { class: 'banner__title', text: verificationHeadline(verified) }));
     const facts = h('ul', { class: 'ledger-facts' },
       h('li', { text: `Made with engine ${verified.engine_version.recorded}; checked with ${verified.engine_version.current}${verified.engine_version.differs ? ' (a different version: values may differ without any editing)' : ''}.` }),
-      h('li', { text: `Exported ${ledger.timestamp} (the student’s clock). ${from ? `Written by an older version of the lab (ledger version ${from}) and read through its migration.` : ''}`.trim() }),
-      h('li', { text: `Calibration: ${ledger.calibration.sentence}` }),
-      verified.not_recomputed.length ? h('li', { text: `Not re-computed: ${verified.not_recomputed.map((n) => `${n.field} (${n.reason})`).join('; ')}.` }) : null);
+      h('li', { text: `Exported ${readableDate(ledger.timestamp)} (the student’s clock). ${from ? `Written by an older version of the lab (ledger version ${from}) and read through its migration.` : ''}`.trim() }),
+      // The sentence rebuilt from the verified predictions (checkLedger flags a recorded one that differs).
+      h('li', { text: `Calibration: ${calibrationSummary(ledger.lab_state, units).sentence}` }));
+    const notRe = verified.not_recomputed.length ? h('details', { class: 'ledger-notre' },
+      h('summary', { text: `Not re-computed (${verified.not_recomputed.length})` }),
+      h('ul', {}, verified.not_recomputed.map((n) => h('li', {}, h('code', { class: 'ledger-field', text: n.field }), `: ${n.reason}`)))) : null;
     const proves = h('details', { class: 'ledger-proves' }, h('summary', { text: 'What this check can and cannot prove' }),
       h('p', { text: verified.can_prove }), h('p', { text: verified.cannot_prove }));
     const confirmBox = h('div', { class: 'reset-confirm', role: 'group', 'aria-label': 'Confirm continuing from the ledger', hidden: true });
@@ -147,7 +168,7 @@ export function mount({ root, engine, store, announce }) {
     const yes = h('button', { type: 'button', class: 'btn btn--small btn--danger', text: 'Yes, replace it', onclick: () => restore() });
     confirmBox.append(h('p', { text: `Replace your settings and answers in this browser with the ones in ${file}?${ok ? '' : ' Some of its values differ from the engine’s.'}` }), yes, no);
     const restored = h('p', { class: 'ledger-status', role: 'status' });
-    replaceChildren(result, headline, facts, table.table.parentElement, proves, cont, confirmBox, restored);
+    replaceChildren(result, headline, facts, differTable, sameBox, notRe, proves, cont, confirmBox, restored);
     result.hidden = false;
     announce(verificationHeadline(verified));
 
@@ -185,7 +206,7 @@ export function mount({ root, engine, store, announce }) {
       state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
     setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part.` : 'No reflections answered yet.');
     try {
-      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units);
+      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }
