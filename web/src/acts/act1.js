@@ -2,6 +2,7 @@
 // Words and sourced constants live in act1-text.js, engine-derived numbers in act1-numbers.js, the
 // instruments in ui/ and charts/. The act reads and writes only the store; it never touches the URL.
 import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
+import { createAfterPaint } from '../ui/after-paint.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createReflection } from '../ui/reflection.js';
 import { createControls } from '../ui/controls.js';
@@ -41,6 +42,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const evaluate = (s) => engine.evaluate(s);
   const n = fixedNumbers(evaluate);
   const catalog = engine.catalog();
+  const afterPaint = createAfterPaint(root); // table twin, comparison table, Math Peek: after the chart paints
 
   // ---- prediction lock
   const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 1' });
@@ -207,7 +209,7 @@ export function mount({ root, engine, store, flags, announce }) {
     renderToggles(ledger, config);
     // What is not on screen right after a change (the table twin, the comparison table, the Math
     // Peek, the ratio note) follows one frame later, so the chart and banner paint first.
-    deferred = () => {
+    afterPaint(() => {
       table.update(ledger, { units: u, caption: `Training memory for GPT-2 XL (${describeConfig(config)}) on the ${deviceName}, in ${u === 'gib' ? 'GiB' : 'GB'}` });
       const fp32 = {};
       for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
@@ -215,26 +217,10 @@ export function mount({ root, engine, store, flags, announce }) {
       if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision, replay: Boolean(config.replay) }); lastOptKey = optKey; }
       peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
       setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, config), u));
-    };
-    afterPaint();
+    });
   }
 
-  // Runs the latest deferred render once, after the next frame is painted, when the main thread is
-  // idle (at most 100 ms later). root[data-pending] is set meanwhile (the e2e tests wait on it).
-  let deferred = null;
   let lastOptKey = '';
-  const whenIdle = typeof requestIdleCallback === 'function'
-    ? (fn) => requestIdleCallback(fn, { timeout: 100 }) : (fn) => setTimeout(fn, 0);
-  function afterPaint() {
-    if (root.dataset.pending) return;
-    root.dataset.pending = 'true';
-    requestAnimationFrame(() => whenIdle(() => {
-      delete root.dataset.pending;
-      const fn = deferred;
-      deferred = null;
-      if (fn) fn();
-    }));
-  }
 
   function renderWords(state) {
     const a = state.acts.act1;
