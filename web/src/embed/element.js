@@ -51,6 +51,27 @@ export function readAttributes(el) {
 
 let count = 0;
 
+// A second lab on the page repeats every panel's name ("1. Predict"), and assistive technology lists
+// landmarks page-wide: name this copy's regions "<heading> (2)". A region named by its heading gets
+// the same words plus the suffix as its own label (acts mount and switch later, hence the observer).
+function uniqueRegionNames(root, suffix) {
+  const rename = () => {
+    for (const el of root.querySelectorAll('section[aria-labelledby]')) {
+      const heading = root.getElementById(el.getAttribute('aria-labelledby'));
+      if (!heading) continue;
+      el.setAttribute('aria-label', `${heading.textContent}${suffix}`);
+      el.removeAttribute('aria-labelledby');
+    }
+  };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; rename(); });
+  }).observe(root, { childList: true, subtree: true });
+  rename();
+}
+
 export class LabModelTrain extends HTMLElement {
   connectedCallback() {
     if (this.shadowRoot) { // moved in the page: keep running as it is
@@ -87,6 +108,7 @@ export class LabModelTrain extends HTMLElement {
     const extraNotices = problems.length ? [h('div', { class: 'notice notice--warn', 'data-notice': 'element' },
       h('p', {}, h('strong', { text: 'Some settings of this embedded lab could not be used (tell your instructor):' })),
       h('ul', {}, problems.map((p) => h('li', { text: p }))))] : [];
+    if (suffix) uniqueRegionNames(root, suffix);
     const emit = (type, detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
     bootLab({ doc: document, root, win: window, store, search, inPlace: true, syncUrl: false, share: false,
       settingsSource: 'of this embedded lab (its attributes)', extraNotices })
