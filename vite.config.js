@@ -96,7 +96,7 @@ export default defineConfig(({ mode }) => {
     base.build.cssCodeSplit = false;
     base.build.chunkSizeWarningLimit = 4096; // the one script holds the .wasm files
     base.build.rollupOptions = { input: path.join(web, 'index.html'), output: { inlineDynamicImports: true } };
-    base.plugins = [inlineWasm(['lab_core']), inlineWorker()];
+    base.plugins = [inlineWasm(['lab_core', 'lab_ledger']), inlineWorker()];
     // A classic worker: Chromium refuses module workers from blob: URLs on file:// pages (classic ones run).
     base.worker = { format: 'iife', plugins: () => [inlineWasm(['lab_train', 'lab_train_fma'])], rollupOptions: { output: { inlineDynamicImports: true } } };
   }

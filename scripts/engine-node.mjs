@@ -16,15 +16,16 @@ async function loadModule(name) {
 
 // The page's engine: evaluate, solve, verify_ledger, catalog (JSON text in, JSON text out) and
 // version. The module returns a byte view of its result buffer; it is decoded (copied out) here at
-// once, as in engine.js. verify_ledger is null in a build older than the design ledger.
+// once, as in engine.js. verify_ledger comes from lab_ledger (null in a build without it).
 export async function loadEngine() {
   const mod = await loadModule('lab_core');
+  const ledger = existsSync(path.join(wasmDir, 'lab_ledger.mjs')) ? await loadModule('lab_ledger') : null;
   const decoder = new TextDecoder();
   const text = (view) => decoder.decode(view);
   return {
     evaluate: (request) => text(mod.evaluate(request)),
     solve: (request) => text(mod.solve(request)),
-    verify_ledger: typeof mod.verify_ledger === 'function' ? (request) => text(mod.verify_ledger(request)) : null,
+    verify_ledger: ledger ? (request) => text(ledger.verify_ledger(request)) : null, // its own module, lab_ledger
     catalog: () => text(mod.catalog()),
     version: () => mod.version(),
   };

@@ -1,4 +1,5 @@
-// WASM name table over the JSON facade (core/facade.hpp). Results cross the boundary as a byte view
+// WASM name table over the JSON facade (core/facade.hpp); verify_ledger has its own module
+// (bindings_ledger.cpp), loaded only when a ledger is verified. Results cross the boundary as a byte view
 // of one retained buffer, decoded by the JS side at once (web/src/engine.js, scripts/engine-node.mjs):
 // embind's std::string return scans every byte in JS twice, which cost more than evaluate itself.
 #include <emscripten/bind.h>
@@ -15,14 +16,12 @@ emscripten::val as_view(std::string text) {
 }
 emscripten::val evaluate(const std::string& request) { return as_view(lab::facade::evaluate(request)); }
 emscripten::val solve(const std::string& request) { return as_view(lab::facade::solve(request)); }
-emscripten::val verify_ledger(const std::string& ledger) { return as_view(lab::facade::verify_ledger(ledger)); }
 emscripten::val catalog() { return as_view(lab::facade::catalog()); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(lab_core) {
   emscripten::function("evaluate", &evaluate);
   emscripten::function("solve", &solve);
-  emscripten::function("verify_ledger", &verify_ledger);
   emscripten::function("catalog", &catalog);
   emscripten::function("version", &lab::facade::version);
 }

@@ -146,12 +146,13 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
   };
 }
 
-// engine.js's adapter → the engine interface this module uses.
-export function ledgerEngine(engine) {
+// engine.js's adapter → the engine interface this module uses. verify_ledger is in a module of its own
+// (engine.ledgerVerifier(), loaded on demand): pass its verifyLedger when a ledger is to be checked.
+export function ledgerEngine(engine, verifyLedger = null) {
   return {
     evaluate: (s) => engine.evaluate(s),
     solve: (r) => engine.call('solve', r),
-    verifyLedger: (text) => engine.call('verify_ledger', text),
+    verifyLedger: verifyLedger || (() => ({ status: 'invalid', error: { field: null, message: 'the ledger check is not loaded' } })),
     catalog: () => engine.catalog(),
     version: () => engine.version(),
   };

@@ -1,4 +1,5 @@
-// The engine adapter: the only module that imports a generated WASM module (lab_core here), and,
+// The engine adapter: the only module that imports a generated WASM module (lab_core here, lab_ledger
+// on demand for verify_ledger), and,
 // with engine-worker.js (which it alone starts and talks to), the only way to the training module
 // lab_train. Every call copies its result out as plain JSON immediately (no views into WASM memory
 // survive a call). Results are cached by scenario text and shared: callers must treat them as
@@ -10,6 +11,19 @@ import { createTrainingWorker } from './embed/training-worker.js';
 
 let modulePromise = null;
 const CACHE_LIMIT = 256;
+
+// verify_ledger lives in its own module (lab_ledger), fetched the first time a ledger is verified.
+let ledgerPromise = null;
+export function loadLedgerVerifier() {
+  if (!ledgerPromise) {
+    ledgerPromise = import('@engine/lab_ledger.mjs').then(({ default: createLabLedger }) => {
+      const wasmBinary = inlineWasm('lab_ledger');
+      return createLabLedger(wasmBinary ? { wasmBinary } : {});
+    }).then((mod) => ({ verifyLedger: (text) => call(mod, 'verify_ledger', text) }))
+      .catch((err) => { ledgerPromise = null; throw err; });
+  }
+  return ledgerPromise;
+}
 
 export function loadEngine(options = {}) {
   if (!modulePromise) {
@@ -51,6 +65,7 @@ function makeEngine(mod) {
     has: (name) => typeof mod[name] === 'function',
     call: (name, request) => call(mod, name, request),
     prepareTraining,
+    ledgerVerifier: loadLedgerVerifier,
     startTraining,
   };
 }

@@ -108,7 +108,12 @@ export function mount({ root, engine, store, announce }) {
     if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} cannot be used: ${tooLargeMessage(file.size)}. Your progress is unchanged.`); return; }
     let text;
     try { text = await file.text(); } catch { showError(`${file.name} could not be read.`); return; }
-    const checked = checkLedger(text, eng);
+    let verifier;
+    try { verifier = await engine.ledgerVerifier(); } catch (err) {
+      showError(`The ledger check could not be loaded (${err && err.message ? err.message : err}). Try reloading the page. Your progress is unchanged.`);
+      return;
+    }
+    const checked = checkLedger(text, { ...eng, verifyLedger: verifier.verifyLedger });
     if (checked.status === 'invalid') {
       const e = checked.error;
       showError(`${file.name} cannot be used: ${e.field ? `${e.field}: ` : ''}${e.message}. Your progress is unchanged.`);

@@ -1,0 +1,21 @@
+// WASM name table for verify_ledger alone (module lab_ledger): the design-ledger panel loads it when a
+// ledger is imported, so the page's first load (lab_core) carries no ledger-verification code.
+// Results cross the boundary as a byte view of one retained buffer, as in bindings.cpp.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <string>
+#include "facade.hpp"
+
+namespace {
+std::string g_result;  // valid until the next call; the JS side copies it out immediately
+
+emscripten::val verify_ledger(const std::string& ledger) {
+  g_result = lab::facade::verify_ledger(ledger);
+  return emscripten::val(emscripten::typed_memory_view(g_result.size(), reinterpret_cast<const unsigned char*>(g_result.data())));
+}
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(lab_ledger) {
+  emscripten::function("verify_ledger", &verify_ledger);
+  emscripten::function("version", &lab::facade::version);
+}
