@@ -14,8 +14,9 @@ namespace {
 const std::vector<std::string> kOptimizers{"sgd", "momentum", "adam"};
 const std::vector<std::string> kPrecisions{"fp32", "mixed", "fp16", "bf16"};
 const std::vector<std::string> kCheckpointing{"none", "selective", "full", "every_k"};
-const std::vector<std::string> kComponents{"weights", "master_weights", "gradients", "momentum", "adam_m",
-                                           "adam_v", "activations", "logits", "reserve", "transient"};
+const std::vector<std::string> kComponents{"weights",   "autocast_cache", "master_weights", "gradients",
+                                           "momentum",  "adam_m",         "adam_v",         "activations",
+                                           "logits",    "reserve",        "transient"};
 constexpr const char* kModel = "gpt2-xl";               // scenario.js MODEL_ID
 constexpr const char* kReplayDevice = "v100-sxm2-32gb";  // scenario.js REPLAY_DEVICE
 constexpr const char* kCustomBaseDevice = "h100-sxm-80gb";
@@ -63,8 +64,11 @@ std::string device_id(const json& obj, const std::string& path) {
 json act1_scenario(const json& config, const std::string& path) {
   fields::require_object(config, path);
   fields::reject_unknown(config, path, {"optimizer", "precision", "batch_size", "checkpointing", "every_k", "device",
-                                        "custom_capacity_gb", "units", "replay", "hidden_components"});
-  const bool replay = fields::to_bool(need(config, "replay", path), fields::join_path(path, "replay"));
+                                        "custom_capacity_gb", "units", "replay", "hidden_components", "framework"});
+  // Optional; absent = "textbook" (scenario.js frameworkOf).
+  const bool pytorch = config.contains("framework") &&
+                       choice(config, "framework", path, {"textbook", "pytorch"}) == "pytorch";
+  const bool replay = fields::to_bool(need(config, "replay", path), fields::join_path(path, "replay")) && !pytorch;
   fields::to_choice(need(config, "units", path), fields::join_path(path, "units"), {"gb", "gib"});
   const json& hidden = need(config, "hidden_components", path);
   if (!hidden.is_array()) throw InputError(fields::join_path(path, "hidden_components"), "must be an array of component names");
@@ -79,6 +83,24 @@ json act1_scenario(const json& config, const std::string& path) {
     dev = {{"base", kCustomBaseDevice}, {"capacity_bytes", static_cast<std::int64_t>(std::llround(gb * 1e9))}};
   } else {
     fields::to_number(need(config, "custom_capacity_gb", path), fields::join_path(path, "custom_capacity_gb"), 1, 1000);
+  }
+  if (pytorch) {
+    // scenario.js PYTORCH_DEFAULTS and PYTORCH_PRECISION: mixed = torch.autocast's default FP16; no
+    // checkpointing, no replay (the configuration's own values are read for validation only).
+    const std::string precision = choice(config, "precision", path, kPrecisions);
+    checkpointing(config, path);
+    return {{"model", kModel},
+            {"optimizer", choice(config, "optimizer", path, kOptimizers)},
+            {"precision", precision == "mixed" ? "autocast_fp16" : precision},
+            {"batch_size", one_of(config, "batch_size", path, {1, 2, 4, 8, 16, 32, 64, 128})},
+            {"checkpointing", "none"},
+            {"device", dev},
+            {"chapter_replay", false},
+            {"framework", "pytorch"},
+            {"activation_model", "pytorch_eager"},
+            {"step", "steady"},
+            {"zero_grad", "set_to_none"},
+            {"optimizer_impl", "foreach"}};
   }
   return {{"model", kModel},
           {"optimizer", choice(config, "optimizer", path, kOptimizers)},

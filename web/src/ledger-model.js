@@ -2,13 +2,14 @@
 // Momentum and Adam at the current settings into stacked columns, a data table, a one-sentence
 // summary and the "what binds" banner. Only arithmetic on engine values (sums, differences) happens
 // here; every byte count comes from the engine. Tested against the real engine in tests/web/unit.
-import { OPTIMIZERS, LABELS, COMPONENT_KEYS } from './scenario.js';
+import { OPTIMIZERS, LABELS, COMPONENT_KEYS, frameworkOf } from './scenario.js';
 import { formatBytes, formatRatio, formatSum, sumText } from './format.js';
 import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
 import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
 export const COMPONENT_LABELS = {
   weights: 'Weights (compute copy)',
+  autocast_cache: 'Autocast’s 16-bit weight copies',
   master_weights: 'FP32 master copy',
   gradients: 'Gradients',
   momentum: 'Momentum vector',
@@ -21,20 +22,22 @@ export const COMPONENT_LABELS = {
 };
 
 export const SHORT_LABELS = {
-  weights: 'W', master_weights: 'master', gradients: 'grads', momentum: 'mom.', adam_m: 'm', adam_v: 'v',
+  weights: 'W', autocast_cache: '16-bit', master_weights: 'master', gradients: 'grads', momentum: 'mom.', adam_m: 'm', adam_v: 'v',
   activations: 'act.', logits: 'logits', reserve: 'reserve', transient: 'transient',
 };
 
 // Byte count of each component in one engine result (optimizer vectors split out; the transient is
 // the engine's peak minus its steady total: the logits gradient and the recompute working set).
+// Under PyTorch defaults the peak is the maximum of a step's timeline, not the sum plus a
+// transient, so there is no transient component (the peak is shown beside the sum instead).
 export function componentBytes(result) {
   const m = result.memory;
   const c = m.components;
   const out = {
-    weights: c.weights, master_weights: c.master_weights, gradients: c.gradients,
+    weights: c.weights, autocast_cache: c.autocast_weight_cache || 0, master_weights: c.master_weights, gradients: c.gradients,
     momentum: 0, adam_m: 0, adam_v: 0,
     activations: c.activations, logits: c.logits, reserve: c.reserve,
-    transient: m.peak_bytes - m.total_bytes,
+    transient: m.step_phases ? 0 : m.peak_bytes - m.total_bytes,
   };
   for (const v of m.optimizer_vectors) out[v.name] = v.bytes;
   return out;
@@ -58,6 +61,10 @@ export function buildLedger(results, selected, hidden = []) {
       visible_bytes: y, total_bytes: r.memory.total_bytes, peak_bytes: r.memory.peak_bytes,
       static_bytes: r.memory.static_bytes, fits: r.memory.fits, binding: r.memory.binding.kind,
       valid: r.memory.numerically_valid !== false, state: fitState(r.memory),
+      // Sum of the components (what the textbook counts as live at once) and where the peak is.
+      sum_bytes: r.memory.total_bytes + Math.max(0, bytes.transient),
+      peak_phase: r.memory.step_phases ? r.memory.step_phases.peak_phase : null,
+      peak_words: r.memory.step_phases ? phaseWords(r.memory.step_phases.peak_phase, r.model.layers) : null,
     };
   });
   const budget = results[selected].memory.usable_device_bytes;
@@ -65,7 +72,52 @@ export function buildLedger(results, selected, hidden = []) {
   return {
     columns, present, hidden: hidden.filter((k) => present.includes(k)),
     budget_bytes: budget, max_bytes: maxBytes, selected,
+    framework: results[selected].memory.step_phases ? 'pytorch' : 'textbook',
   };
+}
+
+// A step phase of the engine's timeline (memory.step_phases.peak_phase) in words a student can read,
+// to follow "the peak is …": e.g. "at the optimizer step". layers: the model's block count.
+export function phaseWords(phase, layers) {
+  const fixed = {
+    start: 'at the start of the step, before the forward pass',
+    forward_end: 'at the end of the forward pass',
+    loss_forward: 'while the loss is computed',
+    loss_backward: 'at the start of the backward pass, when the loss’s gradient is computed',
+    head_backward: 'at the start of the backward pass, at the output layer’s gradient',
+    backward_end: 'at the end of the backward pass',
+    optimizer_step: 'at the optimizer step',
+    head: 'at the output layer',
+  };
+  if (Object.hasOwn(fixed, phase)) return fixed[phase];
+  const m = /^(forward|backward)\.layer\.(\d+)(\.attention|\.mlp)?$/.exec(phase || '');
+  if (!m) return `in the phase “${phase}”`;
+  const block = `block ${Number(m[2]) + 1}${layers ? ` of ${layers}` : ''}`;
+  const pass = m[1] === 'forward' ? 'the forward pass' : 'the backward pass';
+  if (m[3] === '.attention') return `during ${pass}, in the attention of ${block}`;
+  if (m[3] === '.mlp') return `during ${pass}, in the MLP of ${block}`;
+  return `during ${pass}, at ${block}`;
+}
+
+// The selected column's sum of components and peak during a step, for the line under the chart.
+// Textbook layout: everything counts as live at once, so the two are the same number.
+export function sumPeak(ledger) {
+  const sel = ledger.columns.find((c) => c.selected);
+  return {
+    framework: ledger.framework, optimizer: sel.optimizer, label: sel.label,
+    sum_bytes: sel.sum_bytes, peak_bytes: sel.peak_bytes, peak_phase: sel.peak_phase, peak_words: sel.peak_words,
+    gap_bytes: sel.sum_bytes - sel.peak_bytes,
+  };
+}
+
+export function sumPeakText(sp, units = 'gb') {
+  const f = (b) => formatBytes(b, units);
+  if (sp.framework !== 'pytorch') {
+    return `Textbook layout: every component counts as live at the same moment, so the peak during a step is the sum of the components (${f(sp.sum_bytes)} for ${sp.label}).`;
+  }
+  const gap = sp.gap_bytes >= 0 ? `${f(sp.gap_bytes)} below the sum` : `${f(-sp.gap_bytes)} above the sum`;
+  return `PyTorch defaults, ${sp.label}: the components add up to ${f(sp.sum_bytes)}, but they are never all live at once. `
+    + `The peak during a step is ${f(sp.peak_bytes)}, ${sp.peak_words}: ${gap}.`;
 }
 
 // Rows for the chart's data-table twin: one per component present, then total, peak and budget.
@@ -74,8 +126,14 @@ export function ledgerTableRows(ledger) {
     key, label: COMPONENT_LABELS[key], hidden: ledger.hidden.includes(key),
     values: ledger.columns.map((c) => c.bytes[key]),
   }));
-  rows.push({ key: 'total', label: 'Total (steady state)', values: ledger.columns.map((c) => c.total_bytes) });
-  rows.push({ key: 'peak', label: 'Peak (backward pass)', values: ledger.columns.map((c) => c.peak_bytes) });
+  if (ledger.framework === 'pytorch') {
+    rows.push({ key: 'total', label: 'Sum of components', values: ledger.columns.map((c) => c.total_bytes) });
+    rows.push({ key: 'peak', label: 'Peak during a step', values: ledger.columns.map((c) => c.peak_bytes) });
+    rows.push({ key: 'phase', label: 'The peak happens', values: ledger.columns.map((c) => c.peak_words) });
+  } else {
+    rows.push({ key: 'total', label: 'Total (steady state)', values: ledger.columns.map((c) => c.total_bytes) });
+    rows.push({ key: 'peak', label: 'Peak (backward pass)', values: ledger.columns.map((c) => c.peak_bytes) });
+  }
   rows.push({ key: 'budget', label: 'Usable device memory', values: ledger.columns.map(() => ledger.budget_bytes) });
   return rows;
 }
@@ -121,6 +179,9 @@ const CKPT_WORDS = {
 };
 
 export function describeConfig(config) {
+  if (frameworkOf(config) === 'pytorch') {
+    return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precisionPytorch[config.precision]}, batch ${config.batch_size}, PyTorch defaults`;
+  }
   const ck = config.checkpointing === 'every_k' ? `a checkpoint every ${config.every_k} layers` : CKPT_WORDS[config.checkpointing];
   // Chapter replay is another scenario (1.5 billion parameters, the chapter's activation figure): say so.
   return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precision[config.precision]}, batch ${config.batch_size}, ${ck}${config.replay ? ', in Chapter replay' : ''}`;

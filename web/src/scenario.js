@@ -7,6 +7,21 @@ export const OPTIMIZERS = ['sgd', 'momentum', 'adam'];
 export const PRECISIONS = ['fp32', 'mixed', 'fp16', 'bf16'];
 export const BATCH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128];
 export const CHECKPOINTING = ['none', 'selective', 'full', 'every_k'];
+// Act 1's framework switch: 'textbook' (the chapter's Megatron/ZeRO layout, everything summed; also
+// what an absent `framework` means) or 'pytorch' (what a PyTorch training step allocates, phase by
+// phase, with PyTorch's defaults). See PYTORCH_DEFAULTS and toScenario.
+export const FRAMEWORKS = ['textbook', 'pytorch'];
+// PyTorch's defaults, as scenario fields: the steady state of a training loop (optimizer state made
+// by an earlier step), zero_grad(set_to_none=True) (the default since 2.0), the foreach Adam/SGD
+// (the default on GPU), and what autograd saves in a plain eager model.
+export const PYTORCH_DEFAULTS = Object.freeze({
+  framework: 'pytorch', activation_model: 'pytorch_eager', step: 'steady', zero_grad: 'set_to_none', optimizer_impl: 'foreach',
+});
+// Precision choices under PyTorch defaults. "Mixed" is torch.autocast("cuda") with its default
+// 16-bit type, float16 (the engine gives BF16 autocast the same bytes); pure FP16/BF16 are a model
+// cast with .half() / .bfloat16(), which the engine allows (and flags as unable to train).
+export const PYTORCH_PRECISION = Object.freeze({ fp32: 'fp32', mixed: 'autocast_fp16', fp16: 'fp16', bf16: 'bf16' });
+export const frameworkOf = (config) => (config && config.framework === 'pytorch' ? 'pytorch' : 'textbook');
 export const UNIT_IDS = ['gb', 'gib'];
 export const CUSTOM_DEVICE = 'custom';
 export const CUSTOM_BASE_DEVICE = 'h100-sxm-80gb';
@@ -15,8 +30,9 @@ export const CUSTOM_CAPACITY_GB = { min: 1, max: 1000 };
 export const EVERY_K = { min: 1, max: 48 }; // GPT-2 XL has 48 layers
 
 // Ledger components in stacking order (bottom to top); optimizer vectors are separate components.
+// autocast_cache (autocast's 16-bit weight copies) appears under PyTorch defaults with mixed precision only.
 export const COMPONENT_KEYS = [
-  'weights', 'master_weights', 'gradients', 'momentum', 'adam_m', 'adam_v',
+  'weights', 'autocast_cache', 'master_weights', 'gradients', 'momentum', 'adam_m', 'adam_v',
   'activations', 'logits', 'reserve', 'transient',
 ];
 
@@ -27,6 +43,11 @@ export const LABELS = {
   },
   checkpointing: {
     none: 'None', selective: 'Selective recompute', full: 'Full recompute', every_k: 'Every k layers',
+  },
+  framework: { textbook: 'Textbook layout', pytorch: 'PyTorch defaults' },
+  // The precision radios' labels under PyTorch defaults (what each choice means there).
+  precisionPytorch: {
+    fp32: 'FP32', mixed: 'Mixed (autocast FP16: FP32 weights + 16-bit copies)', fp16: 'Pure FP16 (.half())', bf16: 'Pure BF16 (.bfloat16())',
   },
 };
 
@@ -50,9 +71,14 @@ export const REPLAY_STEPS = [
   { id: 'ckpt', label: '+ checkpoint every 4 layers', config: { optimizer: 'adam', precision: 'mixed', batch_size: 32, checkpointing: 'every_k', every_k: 4 } },
 ];
 
+// `framework` stays optional (absent = textbook, so older states need no migration). Under PyTorch
+// defaults there is no checkpointing and no Chapter replay (the engine refuses both there), so the
+// configuration never holds them together.
 export function normalizeConfig(config) {
   const c = { ...DEFAULT_CONFIG, ...(config || {}) };
   c.hidden_components = [...new Set((c.hidden_components || []).filter((k) => COMPONENT_KEYS.includes(k)))];
+  if (c.framework !== 'pytorch') delete c.framework; // absent = textbook (also for 'textbook' itself)
+  if (c.framework === 'pytorch') { c.checkpointing = 'none'; c.replay = false; }
   return c;
 }
 
@@ -65,8 +91,22 @@ export function deviceForScenario(config) {
 }
 
 // The engine scenario for a configuration; `overrides` replaces knobs (e.g. { optimizer: 'sgd' }).
+// Under PyTorch defaults: PYTORCH_DEFAULTS, the precision mapped (PYTORCH_PRECISION), no
+// checkpointing, no replay. core/facade_ledger_scenarios.cpp (act1_scenario) mirrors this mapping.
 export function toScenario(config, overrides = {}) {
   const c = { ...config, ...overrides };
+  if (frameworkOf(c) === 'pytorch') {
+    return {
+      model: MODEL_ID,
+      optimizer: c.optimizer,
+      precision: PYTORCH_PRECISION[c.precision] || c.precision,
+      batch_size: c.batch_size,
+      checkpointing: 'none',
+      device: deviceForScenario({ ...c, replay: false }),
+      chapter_replay: false,
+      ...PYTORCH_DEFAULTS,
+    };
+  }
   return {
     model: MODEL_ID,
     optimizer: c.optimizer,

@@ -2,19 +2,19 @@
 // `hide=` and `lock=` (comma lists of control keys). Bad parameters never throw and never drop the
 // rest: each becomes a message for the student and that knob keeps its previous value. A parameter
 // given twice, or one that only means something beside another (k without ckpt=every), is bad too.
-// Act 1 (and the "Measure it" panel): ?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0
+// Act 1 (and the "Measure it" panel): ?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0&fw=textbook
 // Act 2: ?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1&units=gb
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, UNIT_IDS, COMPONENT_KEYS, CUSTOM_DEVICE,
-  CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH,
+  CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH, FRAMEWORKS, frameworkOf,
 } from './scenario.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
-export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'workers', 'prefetch', 'pin'];
+export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'fw', 'workers', 'prefetch', 'pin'];
 const CKPT_FROM_PARAM = { none: 'none', selective: 'selective', full: 'full', every: 'every_k' };
 const CKPT_TO_PARAM = { none: 'none', selective: 'selective', full: 'full', every_k: 'every' };
 // Parameters that belong to one act's instrument only.
-const ACT1_ONLY = ['opt', 'cap', 'off'];
+const ACT1_ONLY = ['opt', 'cap', 'off', 'fw'];
 const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
@@ -22,7 +22,7 @@ const list = (items) => items.join(', ');
 const MAX_ECHO = 40;
 const echo = (v) => (v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
-const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'hide', 'lock',
+const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
   'workers', 'prefetch', 'depth', 'pin'];
 const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
@@ -87,6 +87,21 @@ function parseAct1(params, config, bad, errors, deviceIds) {
     if (params.get('dev') !== CUSTOM_DEVICE) bad('cap', 'a capacity only applies with dev=custom');
     else if (n >= CUSTOM_CAPACITY_GB.min && n <= CUSTOM_CAPACITY_GB.max) config.custom_capacity_gb = n;
     else bad('cap', `the custom device capacity must be a number of GB from ${CUSTOM_CAPACITY_GB.min} to ${CUSTOM_CAPACITY_GB.max}`);
+  }
+  if (params.has('fw')) {
+    const v = params.get('fw');
+    if (FRAMEWORKS.includes(v)) config.framework = v;
+    else bad('fw', `not a framework (use fw=textbook for the chapter's layout or fw=pytorch for PyTorch defaults)`);
+  }
+  // PyTorch defaults have no checkpointing and no Chapter replay (the engine refuses both there).
+  if (config.framework === 'pytorch') {
+    if (config.checkpointing && config.checkpointing !== 'none') {
+      errors.push({ param: 'ckpt', message: `ckpt=${echo(params.get('ckpt'))}: checkpointing is not available with fw=pytorch (the engine's PyTorch model has none), so it is off.` });
+    }
+    if (config.replay) errors.push({ param: 'replay', message: 'replay=1: Chapter replay uses the textbook layout, not fw=pytorch, so it is off.' });
+    config.checkpointing = 'none';
+    config.replay = false;
+    delete config.every_k;
   }
   if (params.has('off')) {
     const raw = params.get('off');
@@ -211,6 +226,7 @@ export function serializeUrlState({ act = 1, config, config2 = null, hide = [], 
     if (config.device === CUSTOM_DEVICE) p.set('cap', String(config.custom_capacity_gb));
     p.set('units', config.units);
     p.set('replay', config.replay ? '1' : '0');
+    p.set('fw', frameworkOf(config));
     if (config.hidden_components && config.hidden_components.length) p.set('off', config.hidden_components.join(','));
   }
   if (hide.length) p.set('hide', hide.join(','));

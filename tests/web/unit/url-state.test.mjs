@@ -27,7 +27,7 @@ test('the documented example URL parses to the expected knobs', () => {
 });
 
 test('the default configuration serializes to a short, readable query', () => {
-  assert.equal(serializeUrlState({ config: DEFAULT_CONFIG }), '?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0');
+  assert.equal(serializeUrlState({ config: DEFAULT_CONFIG }), '?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0&fw=textbook');
 });
 
 test('an empty query sets nothing and reports nothing', () => {

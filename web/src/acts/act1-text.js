@@ -121,8 +121,9 @@ export function reasonFeedback(id, n, u) {
 }
 
 // cur: currentNumbers() for the configuration on the ledger (one scenario, two precisions).
-export function currentRatioText(cur, u) {
-  return `On the configuration now on your ledger, FP32 needs ${formatBytes(cur.curFp32Total, u)} and mixed precision `
+// textbookOfPytorch: true when the ledger shows PyTorch defaults and these numbers are the textbook layout's.
+export function currentRatioText(cur, u, { textbookOfPytorch = false } = {}) {
+  return `${textbookOfPytorch ? 'Counted in the textbook layout, on' : 'On'} the configuration now on your ledger, FP32 needs ${formatBytes(cur.curFp32Total, u)} and mixed precision `
     + `${formatBytes(cur.curMixedTotal, u)}: FP32 needs ${formatRatio(cur.curRatio)} as much. The more of the total that is activations, the closer the saving gets to 2×.`;
 }
 
@@ -220,3 +221,33 @@ export const NOTES = [
     why: 'Step counts are measurements of particular training runs; the lab only shows the ones with a source.',
   },
 ];
+
+// ---- The framework switch (Textbook layout / PyTorch defaults).
+export const FRAMEWORK_LEGEND = 'How memory is counted';
+export const FRAMEWORK_NOTE = {
+  textbook: 'Textbook layout: the chapter’s way of counting (Megatron and ZeRO). Every component is counted as if it were in memory at the same moment.',
+  pytorch: 'PyTorch defaults: what a plain PyTorch training loop holds, moment by moment through one step (a step after the first, gradients freed by zero_grad(), the foreach optimizer). '
+    + 'Mixed precision here is torch.autocast with its default 16-bit type on a GPU, FP16 (BF16 needs the same memory); pure FP16/BF16 is the model cast with .half() or .bfloat16().',
+};
+export const CKPT_PYTORCH_REASON = 'Not available with PyTorch defaults: the lab’s PyTorch model describes a plain model without activation checkpointing. Switch to Textbook layout to try it.';
+export const REPLAY_PYTORCH_REASON = 'Not available with PyTorch defaults: Chapter replay reproduces the chapter’s textbook walkthrough. Switch to Textbook layout to use it.';
+export const PEEK_PYTORCH_NOTE = 'The Math Peek shows the textbook formula; switch to Textbook layout to see it with your numbers.';
+
+// The notes' paragraph on PyTorch's mixed precision. ac / fp: scenarioFacts of the selected
+// optimizer at the settings on screen under PyTorch defaults, with autocast and in FP32 (one
+// scenario family, two precisions); acCache, acWhere, fpWhere: autocast's weight cache and where each
+// peak happens (engine values for the same two results).
+export const AUTOCAST_HEADING = 'Mixed precision in PyTorch is not the chapter’s';
+export const AUTOCAST_TEXTBOOK = 'The chapter’s mixed precision keeps 16-bit weights plus an FP32 master copy. PyTorch’s torch.autocast does it the other way round: the FP32 parameters are the master copy, and during the forward pass it keeps a 16-bit copy of every weight matrix, so the peak can rise instead of fall. Switch the ledger to PyTorch defaults to see the numbers.';
+export function autocastText({ ac, fp, acCache, acWhere, fpWhere }, u) {
+  const f = (b) => formatBytes(b, u);
+  const name = oneScenario(ac, fp);
+  const change = ac.peak > fp.peak ? `${f(ac.peak - fp.peak)} more than` : ac.peak < fp.peak ? `${f(fp.peak - ac.peak)} less than` : 'the same as';
+  return [
+    'The chapter’s mixed precision keeps 16-bit weights plus an FP32 master copy. PyTorch’s torch.autocast does it the other way round: '
+    + 'the FP32 parameters are the master copy, gradients and optimizer state stay FP32, and during the forward pass it keeps a 16-bit copy of every weight matrix. Only the saved activations shrink, so the peak can rise instead of fall.',
+    `For ${name} with ${ac.optimizerLabel}, batch ${ac.batch} on the ${ac.device}, under PyTorch defaults: with autocast the parameters take ${f(ac.weights)}, the 16-bit copies ${f(acCache)} and the activations ${f(ac.activations)}, `
+    + `and the peak during a step is ${f(ac.peak)} (${acWhere}); in FP32 the parameters take ${f(fp.weights)}, the activations ${f(fp.activations)}, and the peak is ${f(fp.peak)} (${fpWhere}). `
+    + `Autocast’s peak is ${change} FP32’s here.`,
+  ];
+}

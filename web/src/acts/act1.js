@@ -12,8 +12,9 @@ import { OptimizerTable } from '../ui/optimizer-table.js';
 import { Banner } from '../ui/banner.js';
 import { LedgerChart } from '../charts/ledger-chart.js';
 import { LedgerTable } from '../charts/ledger-table.js';
-import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS } from '../ledger-model.js';
-import { OPTIMIZERS, toScenario, REPLAY_DEVICE } from '../scenario.js';
+import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS, sumPeak, sumPeakText, phaseWords } from '../ledger-model.js';
+import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, LABELS } from '../scenario.js';
+import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
@@ -81,11 +82,14 @@ export function mount({ root, engine, store, flags, announce }) {
     deviceText: (cfg) => T.deviceNoteText(cfg.device === 'custom' && !cfg.replay
       ? { custom: true, capacity_bytes: Math.round(cfg.custom_capacity_gb * 1e9) }
       : deviceById.get(cfg.replay ? REPLAY_DEVICE : cfg.device) || { name: '', capacity_bytes: NaN }, cfg.units),
+    frameworkText: { legend: T.FRAMEWORK_LEGEND, note: T.FRAMEWORK_NOTE, ckptReason: T.CKPT_PYTORCH_REASON, replayReason: T.REPLAY_PYTORCH_REASON },
   });
   const bannerView = new Banner();
   const banner = bannerView.el;
   const summaryId = uid('ledger-summary');
   const summary = h('p', { class: 'chart-summary', id: summaryId });
+  // Sum of components and peak during a step, side by side, for the selected optimizer.
+  const sumPeakBox = h('p', { class: 'panel__note ledger-sumpeak', 'data-testid': 'sum-peak' });
   const chartBox = h('div', { class: 'chart-box ledger-box' });
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
@@ -93,7 +97,7 @@ export function mount({ root, engine, store, flags, announce }) {
     h('p', { class: 'panel__lead', text: 'One column per optimizer at your settings; the outlined column is the one you selected. The dashed line is what the device can hold. Try the 8 GB laptop GPU, then try to make GPT-2 XL fit.' }),
     controls.el, banner,
     h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)),
-    toggles, twin);
+    sumPeakBox, toggles, twin);
   const chart = new LedgerChart(chartBox, { label: 'Training memory ledger chart' });
   const table = new LedgerTable(twin, { caption: 'Training memory by component and optimizer' });
   if (flags.hide.includes('comp')) toggles.hidden = true;
@@ -104,6 +108,9 @@ export function mount({ root, engine, store, flags, announce }) {
   const optTable = new OptimizerTable(optTablePanel.el);
   const peekBox = h('div', { class: 'panel panel--peek' });
   const peek = new MathPeek(peekBox);
+  // Under PyTorch defaults the Math Peek (the textbook formula) gives way to a note.
+  const peekOff = h('p', { class: 'panel__note', text: T.PEEK_PYTORCH_NOTE, hidden: true });
+  peekBox.append(peekOff);
 
   // ---- reveal and reflection
   const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
@@ -143,6 +150,10 @@ export function mount({ root, engine, store, flags, announce }) {
   const replayNote = h('div', { class: 'replay-note' });
   aside.append(replayNote);
   const notes = new NotesPanel(aside);
+  // PyTorch's mixed precision vs the chapter's: numbers for the scenario on screen (PyTorch defaults).
+  const autocastBody = h('div', { class: 'autocast-note__body' });
+  aside.append(h('section', { class: 'notes autocast-note', 'data-note': 'autocast', 'aria-label': T.AUTOCAST_HEADING },
+    h('h3', { text: T.AUTOCAST_HEADING }), autocastBody));
 
   const unlocked = h('div', { class: 'act-unlocked' },
     h('div', { class: 'act-grid' },
@@ -194,6 +205,9 @@ export function mount({ root, engine, store, flags, announce }) {
     const deviceName = sel.device.name;
     const ledger = buildLedger(results, config.optimizer, config.hidden_components);
     const sentence = ledgerSummary(ledger, config, deviceName, u);
+    const sp = sumPeak(ledger);
+    setText(sumPeakBox, sumPeakText(sp, u));
+    Object.assign(sumPeakBox.dataset, { framework: sp.framework, sumBytes: String(sp.sum_bytes), peakBytes: String(sp.peak_bytes), phase: sp.peak_phase || '' });
     const b = bannerFor(sel, deviceName, u);
     renderBanner(b);
     const a1 = state.acts.act1;
@@ -213,14 +227,33 @@ export function mount({ root, engine, store, flags, announce }) {
       table.update(ledger, { units: u, caption: `Training memory for GPT-2 XL (${describeConfig(config)}) on the ${deviceName}, in ${u === 'gib' ? 'GiB' : 'GB'}` });
       const fp32 = {};
       for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
-      const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb]);
+      const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb, frameworkOf(config), config.batch_size]);
       if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision, replay: Boolean(config.replay) }); lastOptKey = optKey; }
-      peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
-      setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, config), u));
+      const pytorch = frameworkOf(config) === 'pytorch';
+      peek.el.hidden = pytorch;
+      peekOff.hidden = !pytorch;
+      if (!pytorch) peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
+      // The reflection is about the chapter's mixed precision: under PyTorch defaults its numbers stay the textbook layout's.
+      setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, pytorch ? { ...config, framework: 'textbook' } : config), u, { textbookOfPytorch: pytorch }));
+      renderAutocast(config, u, pytorch);
     });
   }
 
   let lastOptKey = '';
+
+  function renderAutocast(config, u, pytorch) {
+    autocastBody.dataset.framework = pytorch ? 'pytorch' : 'textbook';
+    if (!pytorch) { replaceChildren(autocastBody, h('p', { text: T.AUTOCAST_TEXTBOOK })); return; }
+    const acR = evaluate(toScenario(config, { precision: 'mixed' }));
+    const fpR = evaluate(toScenario(config, { precision: 'fp32' }));
+    if (acR.error || fpR.error) { replaceChildren(autocastBody); return; }
+    const label = LABELS.optimizer[config.optimizer];
+    const facts = (r) => ({ ...scenarioFacts(r), optimizerLabel: label, batch: r.scenario.batch_size });
+    const where = (r) => phaseWords(r.memory.step_phases.peak_phase, r.model.layers);
+    const lines = T.autocastText({ ac: facts(acR), fp: facts(fpR), acCache: acR.memory.components.autocast_weight_cache, acWhere: where(acR), fpWhere: where(fpR) }, u);
+    replaceChildren(autocastBody, lines.map((t) => h('p', { text: t })));
+    Object.assign(autocastBody.dataset, { acPeak: String(acR.memory.peak_bytes), fpPeak: String(fpR.memory.peak_bytes), acCache: String(acR.memory.components.autocast_weight_cache) });
+  }
 
   function renderWords(state) {
     const a = state.acts.act1;

@@ -5,6 +5,7 @@
 // success look). The SVG is drawn at the box's own width (no sideways scrolling at 390 px): narrow
 // boxes get short column names, the budget label in the top margin, and labels that give way to the
 // budget line. After the reveal it draws the student's prediction beside Adam's real extra memory.
+// Under PyTorch defaults a line across each column marks the peak during a step (the column: the sum).
 // Table twin: charts/ledger-table.js; view model: ledger-model.js. Reads only the model it is given.
 import { select } from 'd3-selection';
 import { scaleBand, scaleLinear } from 'd3-scale';
@@ -114,6 +115,8 @@ export class LedgerChart {
       g.append('rect').attr('class', 'hatch');
       g.append('g').attr('class', 'seg-labels');
       g.append('rect').attr('class', 'outline');
+      // Presentation attributes (the CSP forbids inline styles): the text colour, light and dark.
+      g.append('line').attr('class', 'peak-mark').attr('stroke', 'currentColor').attr('stroke-width', 3.5).attr('stroke-linecap', 'round');
       g.append('text').attr('class', 'col-total').attr('text-anchor', 'middle');
       g.append('text').attr('class', 'col-over').attr('text-anchor', 'middle');
       g.append('text').attr('class', 'col-label').attr('text-anchor', 'middle');
@@ -126,6 +129,7 @@ export class LedgerChart {
     });
 
     const bw = x.bandwidth();
+    const pytorch = model.framework === 'pytorch';
     const fill = (c) => `url(#${c.fits ? this.dotsId : this.hatchId})`;
     cols.each(function drawColumn(c) {
       const g = select(this);
@@ -165,6 +169,10 @@ export class LedgerChart {
       }, (s) => labelOf(s).text);
       set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: fill(c), display: state === 'ok' ? 'none' : null });
       set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
+      // PyTorch defaults: the column stacks the sum of the components; a line across it marks the
+      // peak during a step (lower than the sum: not everything is live at once).
+      const yp = r(y(c.peak_bytes));
+      set(g.select('line.peak-mark'), { x1: x0 - 4, x2: r(x0 + bw + 4), y1: yp, y2: yp, 'data-bytes': String(c.peak_bytes), display: pytorch ? null : 'none' });
       // Above the column: the state word (if any) right above it, the peak above that; the pair moves
       // above the budget line when the line would run through it.
       // Narrow columns are about 80 px apart: the short forms keep neighbours from touching.
@@ -198,8 +206,10 @@ export class LedgerChart {
       set(this.budgetValue, { x: null, dy: null }, formatBytes(model.budget_bytes, units));
     }
     set(this.gBudget, { 'data-device': deviceName });
-    set(this.peakKey, { x: M.left, y: 32, display: wide ? 'none' : null },
-      wide ? '' : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
+    const pytorchKey = 'Column: sum of components. Solid line across it: the peak during a step.';
+    set(this.peakKey, { x: M.left, y: pytorch && wide ? 16 : 32, display: wide && !pytorch ? 'none' : null },
+      pytorch && wide ? pytorchKey
+        : wide ? '' : pytorch ? `Above and line: the peak (${u.label}). Column: the sum.` : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
     this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
   }
 

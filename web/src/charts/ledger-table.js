@@ -1,6 +1,7 @@
 // The ledger chart's data-table twin: the same numbers as a real <table> (components × optimizers,
-// then total, peak and the device budget), with exact byte counts in data attributes. Hidden
-// components stay listed and say so, because the engine's totals still include them.
+// then total, peak and the device budget; under PyTorch defaults: sum, peak, where the peak happens),
+// with exact byte counts in data attributes. Hidden components stay listed and say so, because the
+// engine's totals still include them.
 import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 import { formatBytes, formatSum, shownHundredths, formatNumber2, unitOf } from '../format.js';
 import { ledgerTableRows } from '../ledger-model.js';
@@ -20,10 +21,12 @@ export class LedgerTable {
       h('th', { scope: 'col', text: 'Component' }),
       ledger.columns.map((c) => h('th', { scope: 'col', 'data-optimizer': c.optimizer, text: c.selected ? `${c.label} (selected)` : c.label }))));
     const all = ledgerTableRows(ledger);
-    const rows = all.map((row) => h('tr', { 'data-row': row.key, class: row.key === 'total' || row.key === 'peak' || row.key === 'budget' ? 'row--sum' : null },
+    const rows = all.map((row) => h('tr', { 'data-row': row.key, class: ['total', 'peak', 'phase', 'budget'].includes(row.key) ? 'row--sum' : null },
       h('th', { scope: 'row' }, row.label, row.hidden ? h('span', { class: 'tag', text: ' (hidden in chart)' }) : null),
       row.values.map((v, i) => {
         const col = ledger.columns[i];
+        // PyTorch defaults: where the peak happens, in words.
+        if (typeof v === 'string') return h('td', { 'data-optimizer': col.optimizer, 'data-label': col.selected ? `${col.label} (selected)` : col.label, 'data-phase': col.peak_phase, text: v });
         // The peak cell carries the column's state in words: over budget, or fits but cannot train.
         const peak = row.key === 'peak';
         const note = peak && col.state === 'oom' ? ' (over budget)' : peak && col.state === 'invalid' ? ' (fits, cannot train)' : '';
@@ -33,7 +36,7 @@ export class LedgerTable {
     // Every amount is rounded once from exact bytes, so a column's rounded rows can miss its rounded
     // total by 0.01. Then a row under the total says what the rows add up to as shown, so no sum in
     // the table silently fails.
-    const parts = all.filter((r) => !['total', 'peak', 'budget', 'transient'].includes(r.key));
+    const parts = all.filter((r) => !['total', 'peak', 'phase', 'budget', 'transient'].includes(r.key));
     const shownSums = ledger.columns.map((c, i) => parts.reduce((a, r) => a + shownHundredths(r.values[i], units), 0));
     if (ledger.columns.some((c, i) => !formatSum(parts.map((r) => r.values[i]), units, c.total_bytes).exact)) {
       const at = rows.findIndex((tr) => tr.dataset.row === 'total');

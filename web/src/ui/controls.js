@@ -4,26 +4,34 @@
 import { h, uid, setText } from './dom.js';
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
-  EVERY_K, REPLAY_STEPS, REPLAY_DEVICE,
+  EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf,
 } from '../scenario.js';
 
 const LOCK_NOTE = 'Locked by your instructor.';
 
 function radioGroup(key, legend, name, values, labels, onPick) {
   const inputs = new Map();
+  const labelEls = new Map();
   const fs = h('fieldset', { class: 'control control--radios', 'data-control': key },
     h('legend', { text: legend }),
     values.map((v) => {
       const id = uid(`${name}-${v}`);
       const input = h('input', { type: 'radio', id, name, value: v, onchange: () => input.checked && onPick(v) });
       inputs.set(v, input);
-      return h('div', { class: 'radio' }, input, h('label', { for: id, text: labels[v] }));
+      const label = h('label', { for: id, text: labels[v] });
+      labelEls.set(v, label);
+      return h('div', { class: 'radio' }, input, label);
     }));
-  return { el: fs, set: (v) => { for (const [val, input] of inputs) input.checked = val === v; }, inputs: [...inputs.values()] };
+  return {
+    el: fs, set: (v) => { for (const [val, input] of inputs) input.checked = val === v; }, inputs: [...inputs.values()],
+    setLabels: (next) => { for (const [val, label] of labelEls) setText(label, next[val]); },
+  };
 }
 
 // replayText(units) and deviceText(config) return the notes under the replay switch and the device.
-export function createControls({ devices, flags, onChange, onReplayStep, replayText = '', deviceText = null }) {
+// frameworkText: { legend, note: {textbook, pytorch}, ckptReason, replayReason } for the framework
+// switch; under PyTorch defaults checkpointing and Chapter replay are disabled with a visible reason.
+export function createControls({ devices, flags, onChange, onReplayStep, replayText = '', deviceText = null, frameworkText = null }) {
   const hidden = new Set(flags.hide);
   const locked = new Set(flags.lock);
   const parts = {};
@@ -69,9 +77,14 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     },
   });
   const kWrap = h('div', { class: 'control__sub' }, h('label', { for: kId, text: 'Checkpoint every k layers, k =' }), k, kErr);
+  const ckptReason = h('p', { class: 'control__note control__note--off', id: uid('ckpt-off'), hidden: true, text: frameworkText ? frameworkText.ckptReason : '' });
   parts.ckpt = {
-    el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kWrap),
+    el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kWrap, ckptReason),
     set: (v, cfg) => {
+      const off = frameworkOf(cfg) === 'pytorch';
+      ckptReason.hidden = !off;
+      ckpt.disabled = off || locked.has('ckpt');
+      if (off) ckpt.setAttribute('aria-describedby', ckptReason.id); else ckpt.removeAttribute('aria-describedby');
       ckpt.value = v;
       kWrap.hidden = v !== 'every_k';
       if (document.activeElement !== k) { k.value = String(cfg.every_k); kErr.hidden = true; k.setAttribute('aria-invalid', 'false'); }
@@ -120,10 +133,15 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   const replay = h('input', { type: 'checkbox', id: replayId, role: 'switch', 'aria-describedby': replayDesc.id, onchange: () => onChange({ replay: replay.checked }) });
   const stepButtons = REPLAY_STEPS.map((s, i) => h('button', { type: 'button', class: 'btn btn--small', 'data-step': s.id, onclick: () => onReplayStep(s) }, `${i + 1}. ${s.label}`));
   const steps = h('div', { class: 'replay-steps', role: 'group', 'aria-label': 'The chapter’s walkthrough' }, stepButtons);
+  const replayReason = h('p', { class: 'control__note control__note--off', id: uid('replay-off'), hidden: true, text: frameworkText ? frameworkText.replayReason : '' });
   parts.replay = {
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
-      h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, steps),
+      h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, replayReason, steps),
     set: (v, cfg, text) => {
+      const off = frameworkOf(cfg) === 'pytorch';
+      replayReason.hidden = !off;
+      replay.disabled = off || locked.has('replay');
+      replay.setAttribute('aria-describedby', off ? `${replayDesc.id} ${replayReason.id}` : replayDesc.id);
       replay.checked = v;
       steps.hidden = !v;
       if (text) setText(replayDesc, text);
@@ -136,7 +154,16 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     inputs: [replay, ...stepButtons],
   };
 
-  const order = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay'];
+  // Framework: Textbook layout (the chapter's counting) or PyTorch defaults (what PyTorch holds).
+  const fwNote = h('p', { class: 'control__note', id: uid('fw-note') });
+  parts.fw = radioGroup('fw', frameworkText ? frameworkText.legend : 'Framework', uid('fw'), FRAMEWORKS, LABELS.framework,
+    (v) => onChange(v === 'pytorch' ? { framework: v, checkpointing: 'none', replay: false } : { framework: v }));
+  parts.fw.el.append(fwNote);
+  for (const input of parts.fw.inputs) input.setAttribute('aria-describedby', fwNote.id);
+  const setFw = parts.fw.set;
+  parts.fw.set = (v) => { setFw(v); if (frameworkText) setText(fwNote, frameworkText.note[v]); };
+
+  const order = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw'];
   const el = h('div', { class: 'controls' });
   for (const key of order) {
     const part = parts[key];
@@ -152,7 +179,10 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   return {
     el,
     update(config) {
+      const fw = frameworkOf(config);
+      parts.fw.set(fw);
       parts.opt.set(config.optimizer);
+      parts.prec.setLabels(fw === 'pytorch' ? LABELS.precisionPytorch : LABELS.precision);
       parts.prec.set(config.precision);
       parts.batch.set(config.batch_size);
       parts.ckpt.set(config.checkpointing, config);
