@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { startServer, launch, distDir } from '../../tests/e2e/helpers.mjs';
+import { startServer, launch, distDir, CHROMIUM_ARGS } from '../../tests/e2e/helpers.mjs';
 
 const CHANGES_PER_CONTROL = 24;
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -40,55 +40,67 @@ await page0.waitForSelector('[data-act="2"]');
 const act2Files = [...new Set(seen)].filter((p) => !firstLoad.some((f) => f.path === p) && p !== '/').map(gz);
 await page0.close();
 
-// ---- input-to-paint
-const page = await browser.context.newPage();
-await page.goto(`${srv.origin}/?act=2`);
-await page.waitForSelector('[data-act="2"]');
-await page.locator('[data-act="2"] .prediction input[value="c"]').check();
-await page.locator('[data-act="2"] .prediction button[type=submit]').click();
-await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
-await page.evaluate(() => {
-  window.__lat = [];
-  const onEvent = (e) => {
-    const started = e.timeStamp;
-    const handlersStart = performance.now();
-    window.addEventListener(e.type, () => {
-      const rendered = performance.now();
-      requestAnimationFrame(() => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.__lat.push({ paint: performance.now() - started, render: rendered - handlersStart });
-        ch.port2.postMessage(0);
-      });
-    }, { once: true });
-  };
-  document.addEventListener('input', (e) => { if (e.target.type === 'range') onEvent(e); }, true);
-  document.addEventListener('change', (e) => { if (e.target.type === 'radio') onEvent(e); }, true);
-});
-const drivers = [
-  ['[data-act="2"] [data-control="workers"] input', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']],
-  ['[data-act="2"] [data-control="batch"] input', ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft']],
-  ['[data-act="2"] [data-control="prec"] input:checked', ['ArrowUp', 'ArrowDown']],
-];
-for (const [selector, keys] of drivers) {
-  await page.locator(selector).focus();
-  for (let i = 0; i < CHANGES_PER_CONTROL; i += 1) {
-    const before = await page.evaluate(() => window.__lat.length);
-    await page.keyboard.press(keys[i % keys.length]);
-    await page.waitForFunction((n) => window.__lat.length > n, before);
+// ---- input-to-paint, in a browser at 60 Hz (as a display paces it) and with frames unthrottled
+// (no wait for the next vsync: what the lab and Chromium's layout and paint cost).
+async function inputToPaint(browser) {
+  const page = await browser.context.newPage();
+  await page.goto(`${srv.origin}/?act=2`);
+  await page.waitForSelector('[data-act="2"]');
+  await page.locator('[data-act="2"] .prediction input[value="c"]').check();
+  await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+  await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+  await page.evaluate(() => {
+    window.__lat = [];
+    const onEvent = (e) => {
+      const started = e.timeStamp;
+      const handlersStart = performance.now();
+      window.addEventListener(e.type, () => {
+        const rendered = performance.now();
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => window.__lat.push({ paint: performance.now() - started, render: rendered - handlersStart });
+          ch.port2.postMessage(0);
+        });
+      }, { once: true });
+    };
+    document.addEventListener('input', (e) => { if (e.target.type === 'range') onEvent(e); }, true);
+    document.addEventListener('change', (e) => { if (e.target.type === 'radio') onEvent(e); }, true);
+  });
+  const drivers = [
+    ['[data-act="2"] [data-control="workers"] input', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']],
+    ['[data-act="2"] [data-control="batch"] input', ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft']],
+    ['[data-act="2"] [data-control="prec"] input:checked', ['ArrowUp', 'ArrowDown']],
+  ];
+  for (const [selector, keys] of drivers) {
+    await page.locator(selector).focus();
+    for (let i = 0; i < CHANGES_PER_CONTROL; i += 1) {
+      const before = await page.evaluate(() => window.__lat.length);
+      await page.keyboard.press(keys[i % keys.length]);
+      await page.waitForFunction((n) => window.__lat.length > n, before);
+    }
   }
+  const samples = await page.evaluate(() => window.__lat);
+  await page.close();
+  const lat = samples.map((x) => x.paint);
+  const render = samples.map((x) => x.render);
+  return {
+    changes: lat.length, median_ms: round(median(lat)), p95_ms: round(pct(lat, 0.95)), max_ms: round(Math.max(...lat)),
+    render_median_ms: round(median(render)), render_p95_ms: round(pct(render, 0.95)),
+  };
 }
-const samples = await page.evaluate(() => window.__lat);
-const lat = samples.map((x) => x.paint);
-const render = samples.map((x) => x.render);
+const at60Hz = await inputToPaint(browser);
 await browser.close();
+const unthrottled = await launch({ args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+const free = await inputToPaint(unthrottled);
+await unthrottled.close();
 await srv.close();
 
 console.log(JSON.stringify({
   input_to_paint: {
-    changes: lat.length, median_ms: round(median(lat)), p95_ms: round(pct(lat, 0.95)), max_ms: round(Math.max(...lat)),
-    render_median_ms: round(median(render)), render_p95_ms: round(pct(render, 0.95)),
-    target_p95_ms: 16, meets_target: pct(lat, 0.95) < 16,
-    method: 'key press → input/change event timeStamp → rAF after the synchronous render → MessageChannel task (after paint); controls: workers, batch, precision',
+    at_60hz: at60Hz,
+    frames_unthrottled: free,
+    target_p95_ms: 16, meets_target_unthrottled: free.p95_ms < 16, meets_target_at_60hz: at60Hz.p95_ms < 16,
+    method: 'key press → input/change event timeStamp → rAF after the synchronous render → MessageChannel task (after paint); controls: workers, batch, precision; at 60 Hz a change waits up to one frame for its paint, unthrottled (--disable-gpu-vsync --disable-frame-rate-limit) it does not',
   },
   first_load: { files: firstLoad, total_raw_bytes: sum(firstLoad, 'raw_bytes'), total_gzip_bytes: sum(firstLoad, 'gzip_bytes'),
     target_gzip_bytes: 250000, meets_target: sum(firstLoad, 'gzip_bytes') < 250000 },
