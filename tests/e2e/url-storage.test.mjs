@@ -21,7 +21,7 @@ test('a URL with a configuration is restored, with hidden and locked controls', 
   const browser = await launch();
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
-    const query = '?act=1&opt=momentum&prec=mixed&batch=16&ckpt=every&k=6&dev=a100-sxm4-40gb&units=gib&replay=0&off=logits&hide=ckpt&lock=prec,dev';
+    const query = '?act=1&opt=momentum&prec=mixed&batch=16&ckpt=every&k=6&dev=a100-sxm4-40gb&units=gib&replay=0&fw=textbook&off=logits&hide=ckpt&lock=prec,dev';
     await openLab(page, `${srv.origin}/${query}`);
     assert.equal(new URL(page.url()).search, query);
     await unlock(page);
