@@ -167,6 +167,9 @@ test('the switch is reachable and operable from the keyboard, and axe passes at 
       await settle(page);
       await page.waitForFunction(() => document.querySelector('.autocast-note__body')?.dataset.framework === 'pytorch');
       assert.equal(await scrollsSideways(page), false, `${width} px`);
+      // The chart's key line (column = sum, line = peak) lies inside the chart.
+      const key = await page.locator('.ledger-chart .peak-key').evaluate((t) => { const b = t.getBBox(); return { right: b.x + b.width, width: t.ownerSVGElement.viewBox.baseVal.width, text: t.textContent }; });
+      assert.ok(key.text.includes('peak') && key.right <= key.width + 1, JSON.stringify(key));
       const v = await axeViolations(page);
       assert.deepEqual(v, [], `${width} px ${colorScheme}: ${JSON.stringify(v, null, 1)}`);
       assert.deepEqual(problems.consoleErrors, []);

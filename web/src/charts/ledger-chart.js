@@ -209,7 +209,7 @@ export class LedgerChart {
     const pytorchKey = 'Column: sum of components. Solid line across it: the peak during a step.';
     set(this.peakKey, { x: M.left, y: pytorch && wide ? 16 : 32, display: wide && !pytorch ? 'none' : null },
       pytorch && wide ? pytorchKey
-        : wide ? '' : pytorch ? `Above and line: the peak (${u.label}). Column: the sum.` : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
+        : wide ? '' : pytorch ? `Above, line: peak (${u.label}); column: sum` : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
     this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
   }
 
