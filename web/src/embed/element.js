@@ -16,7 +16,7 @@ import { createReporter } from './reporter.js';
 import { shadowCss } from './shadow-css.js';
 
 export const SCENARIO_ATTRIBUTES = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'hide', 'lock',
-  'workers', 'prefetch', 'depth', 'pin'];
+  'workers', 'prefetch', 'depth', 'pin', 'fw'];
 const THEMES = ['auto', 'light', 'dark'];
 const STORAGES = ['local', 'memory'];
 
