@@ -77,17 +77,18 @@ export const MIGRATIONS = {
   },
 };
 
-// Returns { state, note } where note (or null) says what could not be kept, in words for the student.
+// Returns { state, note, discarded? } where note (or null) says what could not be kept, in words for the
+// student, and discarded is true when the saved state could not be used at all (the store sets it aside).
 export function migrate(raw) {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { state: defaultState(), note: 'Saved progress was not readable, so the lab started fresh.' };
+    return { state: defaultState(), note: 'Saved progress was not readable, so the lab started fresh.', discarded: true };
   }
   let version = raw.schema_version === undefined ? 0 : raw.schema_version;
   if (!Number.isInteger(version) || version < 0) {
-    return { state: defaultState(), note: 'Saved progress had an unknown format, so the lab started fresh.' };
+    return { state: defaultState(), note: 'Saved progress had an unknown format, so the lab started fresh.', discarded: true };
   }
   if (version > SCHEMA_VERSION) {
-    return { state: defaultState(), note: 'Saved progress came from a newer version of the lab, so this page started fresh.' };
+    return { state: defaultState(), note: 'Saved progress came from a newer version of the lab, so this page started fresh.', discarded: true };
   }
   let state = raw;
   let note = null;
@@ -98,17 +99,29 @@ export function migrate(raw) {
       note = 'Saved progress from an older version of the lab was carried over.';
     }
   } catch {
-    return { state: defaultState(), note: 'Saved progress from an older version of the lab could not be read, so the lab started fresh.' };
+    return { state: defaultState(), note: 'Saved progress from an older version of the lab could not be read, so the lab started fresh.', discarded: true };
   }
   const errors = validateState(state);
   if (errors.length) {
-    return { state: defaultState(), note: `Saved progress did not match the lab's format (${errors[0]}), so the lab started fresh.` };
+    return { state: defaultState(), note: `Saved progress did not match the lab's format (${errors[0]}), so the lab started fresh.`, discarded: true };
   }
   return { state, note };
 }
 
 // `defer(fn)` schedules the write to storage (default: at once); the browser passes a short delay so
 // a burst of slider moves costs one write. `flush()` writes a pending change now (call it on pagehide).
+// Saved progress this version cannot use (newer, corrupt) is copied to its own key before anything is
+// written, so a newer lab can still read it later: the first write would otherwise replace it.
+export function setAside(storage, key, text, note) {
+  const aside = `${key}.set-aside-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    storage.setItem(aside, text);
+    return `${note} The saved copy was kept in this browser's storage under “${aside}”.`;
+  } catch {
+    return `${note} The saved copy could not be kept (the browser's storage is full or refused it).`;
+  }
+}
+
 export function createStore({ storage = null, key = STORAGE_KEY, defer = null } = {}) {
   let persistent = Boolean(storage);
   const notes = [];
@@ -121,7 +134,8 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
         try { raw = JSON.parse(text); } catch { raw = null; }
         const out = migrate(raw);
         state = out.state;
-        if (out.note) notes.push(out.note);
+        if (out.discarded) notes.push(setAside(storage, key, text, out.note));
+        else if (out.note) notes.push(out.note);
       }
     } catch {
       persistent = false;

@@ -178,3 +178,23 @@ test('reset clears both acts but keeps both configurations', () => {
   assert.equal(store.getState().acts.act2.revealed, false);
   assert.equal(store.getState().config2.batch_size, 64);
 });
+
+test('saved progress the lab cannot use is set aside under its own key before anything is written', () => {
+  for (const text of ['{not json', JSON.stringify({ schema_version: 999, lab_id: 'lab08-model-train' }), '[1,2]']) {
+    const storage = new MemoryStorage({ [STORAGE_KEY]: text });
+    const store = createStore({ storage });
+    const [note] = store.status().notes;
+    assert.match(note, /kept in this browser's storage under “lab08-model-train\/state\.set-aside-/);
+    const asideKey = [...storage.data.keys()].find((k) => k.startsWith(`${STORAGE_KEY}.set-aside-`));
+    assert.equal(storage.getItem(asideKey), text, 'the unreadable text is kept as it was');
+    store.update((s) => withConfig(s, { optimizer: 'sgd' }));
+    assert.equal(storage.getItem(asideKey), text, 'and survives the first write');
+    assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).config.optimizer, 'sgd');
+  }
+});
+
+test('an older state that migrates is not set aside', () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: JSON.stringify({ config: { optimizer: 'sgd' } }) });
+  createStore({ storage });
+  assert.deepEqual([...storage.data.keys()], [STORAGE_KEY]);
+});

@@ -46,7 +46,12 @@ export function readAttributes(el) {
     problems.push(`storage-key="${key.slice(0, 40)}": use up to 100 letters, digits and - _ . / : # @; the default key is used.`);
     key = null;
   }
-  return { search: `?${params}`, storage, key, problems };
+  let label = el.getAttribute('label');
+  if (label !== null && (label.trim() === '' || label.length > 120)) {
+    problems.push(`label="${label.slice(0, 40)}${label.length > 40 ? '…' : ''}": use 1 to 120 characters; the default name is used.`);
+    label = null;
+  }
+  return { search: `?${params}`, storage, key, label, problems };
 }
 
 let count = 0;
@@ -82,9 +87,9 @@ export class LabModelTrain extends HTMLElement {
     const n = count;
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [labSheet()];
-    const { search, storage, key, problems } = readAttributes(this);
+    const { search, storage, key, label: labelAttr, problems } = readAttributes(this);
     const suffix = n > 1 ? ` (${n})` : '';
-    const label = this.getAttribute('label') || `Lab 08: Model Training${suffix}`;
+    const label = labelAttr || `Lab 08: Model Training${suffix}`;
     root.append(h('section', { class: 'lab-body', 'aria-label': label },
       h('header', { class: 'site-header' }, h('div', { class: 'site-header__inner' },
         h('p', { class: 'kicker', text: 'Lab 08' }),

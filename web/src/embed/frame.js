@@ -64,7 +64,12 @@ win.addEventListener('message', (event) => {
   }
 });
 
+// H5P's resizer answers 'hello' with 'prepareResize'; a parent whose resizer script loads after the lab
+// would miss a single hello, so it is repeated (every 2 s, ten times) until a parent message arrives.
+let helloAnswered = false;
+win.addEventListener('message', (event) => { if (parent && event.source === parent) helloAnswered = true; });
 post(M.h5pHello());
+for (let i = 1; i <= 10; i += 1) setTimeout(() => { if (!helloAnswered) post(M.h5pHello()); }, 2000 * i);
 
 async function boot() {
   const store = createStore({ storage: probeStorage(win), defer: (fn) => setTimeout(fn, 200) });
