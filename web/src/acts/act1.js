@@ -2,6 +2,7 @@
 // Words and sourced constants live in act1-text.js, engine-derived numbers in act1-numbers.js, the
 // instruments in ui/ and charts/. The act reads and writes only the store; it never touches the URL.
 import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
+import { panel, renderSteps } from '../ui/act-parts.js';
 import { createAfterPaint } from '../ui/after-paint.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createReflection } from '../ui/reflection.js';
@@ -33,11 +34,6 @@ const STEPS = [
   { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection) },
 ];
 
-function panel(headingText, ...children) {
-  const headingId = uid('h');
-  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
-  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
-}
 
 export function mount({ root, engine, store, flags, announce }) {
   const evaluate = (s) => engine.evaluate(s);
@@ -260,12 +256,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label(n, u)]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    replaceChildren(stepList, STEPS.map((s, i) => {
-      const isDone = s.done(a);
-      return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
-        h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
-        h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
-    }));
+    renderSteps(stepList, STEPS, a);
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));

@@ -2,7 +2,8 @@
 // challenges → reflect. Words live in act2-text.js, fixed engine numbers in act2-numbers.js, view
 // models in ../act2-model.js, charts in ../charts/. The act reads and writes only the store.
 import './act2.css';
-import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
+import { h, setText, setLocked, replaceChildren } from '../ui/dom.js';
+import { panel, renderSteps } from '../ui/act-parts.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
@@ -34,11 +35,6 @@ const STEPS = [
   { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection_fix && a.reflection_ckpt) },
 ];
 
-function panel(headingText, ...children) {
-  const headingId = uid('h');
-  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
-  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
-}
 
 const describeSegment = (s) => `${PHASE_WORDS[s.phase]} for step ${s.step}, ${T.secs(s.start_seconds)} to ${T.secs(s.end_seconds)}`;
 
@@ -319,12 +315,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    replaceChildren(stepList, STEPS.map((s, i) => {
-      const isDone = s.done(a);
-      return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
-        h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
-        h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
-    }));
+    renderSteps(stepList, STEPS, a);
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;

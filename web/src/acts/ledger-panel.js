@@ -3,6 +3,7 @@
 // a table and "continue from this ledger". Building, reading and the table's rows are DOM-free in
 // ../design-ledger.js; verification is the engine's verify_ledger. A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { panel } from '../ui/act-parts.js';
 import {
   buildDesignLedger, calibrationSummary, checkLedger, deviceNames, ledgerEngine, ledgerText, readableDate, tooLargeMessage, verificationRows,
   verificationHeadline, LEDGER_MAX_BYTES,
@@ -12,11 +13,6 @@ import '../ledger-panel.css';
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
 
-function panel(headingText, ...children) {
-  const headingId = uid('h');
-  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
-  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
-}
 
 const ACT_NAMES = { 1: 'Act 1: the optimizer memory tax', 2: 'Act 2: the MFU gap' };
 

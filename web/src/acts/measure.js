@@ -5,6 +5,7 @@
 // measure-tables.js. Panel settings stay local (not in the store or the URL); the store is only read
 // for the units.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { panel } from '../ui/act-parts.js';
 import { createRunStatus } from '../ui/run-status.js';
 import { createMeasureControls, radioControl, selectControl } from '../ui/measure-controls.js';
 import { LossChart } from '../charts/loss-chart.js';
@@ -27,11 +28,6 @@ export const id = 'measure';
 export const title = T.TITLE;
 export const shortTitle = T.SHORT_TITLE;
 
-function panel(headingText, ...children) {
-  const headingId = uid('h');
-  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
-  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
-}
 
 // A chart with its one-sentence summary and its table twin, hidden until there is data.
 function chartBlock(make, { label, caption, twinLabel }) {

@@ -1,0 +1,19 @@
+// Parts every act and panel builds the same way: a numbered panel (a section named by its focusable
+// heading) and the progress list of an act's steps with a visible mark and words for screen readers.
+import { h, uid, replaceChildren } from './dom.js';
+
+export function panel(headingText, ...children) {
+  const headingId = uid('h');
+  const heading = h('h3', { id: headingId, tabindex: '-1', text: headingText });
+  return { heading, el: h('section', { class: 'panel', 'aria-labelledby': headingId }, heading, ...children) };
+}
+
+// steps: [{ id, label, done(record) }]; record: the act's part of the store.
+export function renderSteps(list, steps, record) {
+  replaceChildren(list, steps.map((s, i) => {
+    const isDone = s.done(record);
+    return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
+      h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
+      h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
+  }));
+}
