@@ -162,8 +162,12 @@ test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and
   const { frame, handle } = await labFrame(page);
   assert.match(await frame.locator('#act-title').textContent(), /MFU gap/);
   assert.match(await frame.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
-  const height = Number(await handle.evaluate(() => document.documentElement.dataset.height));
-  const resize = await until(async () => (await messages(page, (d) => d.type === 'lab:resize' && d.height === height))[0], 'lab:resize');
+  // The height can still change while the act settles: read it again on every poll, until a resize
+  // message carrying the frame's current height has arrived.
+  const resize = await until(async () => {
+    const height = Number(await handle.evaluate(() => document.documentElement.dataset.height));
+    return (await messages(page, (d) => d.type === 'lab:resize' && d.height === height))[0];
+  }, 'lab:resize');
   assert.equal(resize.origin, 'null');
   await until(async () => (await messages(page, (d) => d.type === 'lab:progress')).length, 'lab:progress');
   assert.equal((await messages(page, (d) => d.type === 'lab:ledger')).length, 0, 'no ledger to an unnamed cross-site parent');
