@@ -2,7 +2,7 @@
 // older layout, then re-runs evaluate/solve on the recorded settings and compares every recorded
 // engine value (facade_ledger_checks.cpp). Answers are values, never exceptions.
 #include "facade_ledger.hpp"
-#include <cstdio>
+#include "byte_text.hpp"
 #include "errors.hpp"
 #include "facade.hpp"
 #include "json_fields.hpp"
@@ -34,11 +34,7 @@ const std::vector<std::string> kLedgerFields{
 const std::vector<std::string> kAddedInV2{"final_mfu_pct", "baseline_mfu_estimate_pct", "laptop_fit_achieved",
                                           "laptop_minimum_memory_gb", "laptop_floor_derivation"};
 
-std::string size_text(std::size_t bytes) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
-  return buf;
-}
+std::string size_text(std::size_t bytes) { return scaled_text(static_cast<std::int64_t>(bytes), 1'000'000, 1, " MB"); }
 
 json invalid(const std::string& field, const std::string& message) {
   json r = error_json(field, message);
