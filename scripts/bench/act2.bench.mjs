@@ -11,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, distDir, CHROMIUM_ARGS } from '../../tests/e2e/helpers.mjs';
+import { installLatencyProbe, pressAndMeasure } from './paint-latency.mjs';
 
 const CHANGES_PER_CONTROL = 24;
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -49,37 +50,13 @@ async function inputToPaint(browser) {
   await page.locator('[data-act="2"] .prediction input[value="c"]').check();
   await page.locator('[data-act="2"] .prediction button[type=submit]').click();
   await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
-  await page.evaluate(() => {
-    window.__lat = [];
-    const onEvent = (e) => {
-      const started = e.timeStamp;
-      const handlersStart = performance.now();
-      window.addEventListener(e.type, () => {
-        const rendered = performance.now();
-        requestAnimationFrame(() => {
-          const ch = new MessageChannel();
-          ch.port1.onmessage = () => window.__lat.push({ paint: performance.now() - started, render: rendered - handlersStart });
-          ch.port2.postMessage(0);
-        });
-      }, { once: true });
-    };
-    document.addEventListener('input', (e) => { if (e.target.type === 'range') onEvent(e); }, true);
-    document.addEventListener('change', (e) => { if (e.target.type === 'radio') onEvent(e); }, true);
-  });
+  await installLatencyProbe(page);
   const drivers = [
     ['[data-act="2"] [data-control="workers"] input', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']],
     ['[data-act="2"] [data-control="batch"] input', ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft']],
     ['[data-act="2"] [data-control="prec"] input:checked', ['ArrowUp', 'ArrowDown']],
   ];
-  for (const [selector, keys] of drivers) {
-    await page.locator(selector).focus();
-    for (let i = 0; i < CHANGES_PER_CONTROL; i += 1) {
-      const before = await page.evaluate(() => window.__lat.length);
-      await page.keyboard.press(keys[i % keys.length]);
-      await page.waitForFunction((n) => window.__lat.length > n, before);
-    }
-  }
-  const samples = await page.evaluate(() => window.__lat);
+  const samples = await pressAndMeasure(page, drivers, CHANGES_PER_CONTROL);
   await page.close();
   const lat = samples.map((x) => x.paint);
   const render = samples.map((x) => x.render);

@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { readFileSync } from 'node:fs';
 
 import { startServer, launch, distDir } from '../../tests/e2e/helpers.mjs';
+import { installLatencyProbe, pressAndMeasure } from './paint-latency.mjs';
 
 const CHANGES_PER_CONTROL = 20;
 const COLD_LOADS = 5;
@@ -52,43 +53,13 @@ await page.waitForSelector('html[data-ready="true"]');
 await page.locator('.prediction input[value="c"]').check();
 await page.locator('.prediction button[type=submit]').click();
 await page.waitForSelector('.act-unlocked:not([hidden])');
-await page.evaluate(() => {
-  window.__lat = [];
-  const onEvent = (e) => {
-    const started = e.timeStamp;
-    const handlersStart = performance.now();
-    // Bubble-phase listener on window runs after the control's own handler (the render).
-    window.addEventListener(e.type, () => {
-      const rendered = performance.now();
-      requestAnimationFrame((frameStart) => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.__lat.push({
-          paint: performance.now() - started, render: rendered - handlersStart,
-          to_frame: frameStart - started, frame_work: performance.now() - frameStart,
-        });
-        ch.port2.postMessage(0);
-      });
-    }, { once: true });
-  };
-  // The range renders on 'input'; radios render on 'change' (fired right after 'input', same task).
-  document.addEventListener('input', (e) => { if (e.target.type === 'range') onEvent(e); }, true);
-  document.addEventListener('change', (e) => { if (e.target.type === 'radio') onEvent(e); }, true);
-
-});
+await installLatencyProbe(page);
 const drivers = [
   ['[data-control="batch"] input', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']],
   ['[data-control="opt"] input:checked', ['ArrowUp', 'ArrowDown']],
   ['[data-control="prec"] input:checked', ['ArrowDown', 'ArrowUp']],
 ];
-for (const [selector, keys] of drivers) {
-  await page.locator(selector).focus();
-  for (let i = 0; i < CHANGES_PER_CONTROL; i += 1) {
-    const before = await page.evaluate(() => window.__lat.length);
-    await page.keyboard.press(keys[i % keys.length]);
-    await page.waitForFunction((n) => window.__lat.length > n, before);
-  }
-}
-const lat = await page.evaluate(() => window.__lat);
+const lat = await pressAndMeasure(page, drivers, CHANGES_PER_CONTROL);
 await browser.close();
 await srv.close();
 

@@ -37,14 +37,19 @@ export async function launch(options = {}) {
 // A page that records console errors, page errors and requests leaving `origin`.
 export async function watchedPage(context, origin) {
   const page = await context.newPage();
+  return { page, problems: recordProblems(page, [origin]) };
+}
+
+// Console errors, page errors and requests outside `allowed` (URL prefixes; data: always allowed).
+function recordProblems(page, allowed) {
   const problems = { consoleErrors: [], foreignRequests: [] };
   page.on('console', (msg) => { if (msg.type() === 'error') problems.consoleErrors.push(msg.text()); });
   page.on('pageerror', (err) => problems.consoleErrors.push(`pageerror: ${err.message}`));
   page.on('request', (req) => {
     const url = req.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:')) problems.foreignRequests.push(url);
+    if (!url.startsWith('data:') && !allowed.some((a) => url.startsWith(a))) problems.foreignRequests.push(url);
   });
-  return { page, problems };
+  return problems;
 }
 
 export async function openLab(page, url) {
@@ -156,13 +161,7 @@ export async function startSite({ dir = distDir, host = '127.0.0.1', ...options 
 // always allowed) and every Content-Security-Policy violation event, in the page and its frames.
 export async function shipPage(context, allowed) {
   const page = await context.newPage();
-  const problems = { consoleErrors: [], foreignRequests: [] };
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.consoleErrors.push(msg.text()); });
-  page.on('pageerror', (err) => problems.consoleErrors.push(`pageerror: ${err.message}`));
-  page.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith('data:') && !allowed.some((a) => url.startsWith(a))) problems.foreignRequests.push(url);
-  });
+  const problems = recordProblems(page, allowed);
   await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`), true);

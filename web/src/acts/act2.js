@@ -204,6 +204,7 @@ export function mount({ root, engine, store, flags, announce }) {
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
     afterPaint(() => {
+      renderDesign(store.getState(), r); // section 6 is below the fold: after the paint too
       barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
@@ -355,10 +356,12 @@ export function mount({ root, engine, store, flags, announce }) {
   function render(state) {
     const configKey = JSON.stringify([state.config2, state.config.units]);
     let r = last.result;
-    if (configKey !== last.config) { controls.update(state.config2); r = renderInstrument(state); }
+    const configChanged = configKey !== last.config;
+    if (configChanged) { controls.update(state.config2); r = renderInstrument(state); }
     const a = state.acts.act2;
     const designKey = JSON.stringify([configKey, a.design]);
-    if (designKey !== last.design) renderDesign(state, r);
+    // A settings change renders the design panel after the paint (renderInstrument schedules it).
+    if (designKey !== last.design && !(configChanged && r)) renderDesign(state, r);
     const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, state.config.units]);
     if (wordsKey !== last.words) renderWords(state);
     const lapKey = JSON.stringify([a.laptop, state.config.units]);
