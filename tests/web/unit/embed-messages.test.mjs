@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  parseParentOrigin, parseInstance, progressSummary, heightMessages, readIncoming, originAllowed, ledgerTarget, LAB_ID,
+  parseParentOrigin, parseInstance, progressSummary, heightMessages, heightMessagesToPost, readIncoming, originAllowed, ledgerTarget, LAB_ID,
 } from '../../../web/src/embed/messages.js';
 import { shadowCss } from '../../../web/src/embed/shadow-css.js';
 import { defaultState, withAct1 } from '../../../web/src/store.js';
@@ -43,6 +43,18 @@ test('the height goes out in H5P, Canvas and generic form', () => {
   assert.deepEqual(resize, { context: 'h5p', action: 'resize', scrollHeight: 812, height: 812 });
   assert.deepEqual(canvas, { subject: 'lti.frameResize', height: 812 });
   assert.deepEqual(generic, { type: 'lab:resize', height: 812, labId: LAB_ID, instance: 'w8' });
+});
+
+test('answering H5P\'s resizePrepared posts its resize, and a changed height in every other dialect too', () => {
+  const tag = { labId: LAB_ID };
+  const kinds = (list) => list.map((m) => m.action || m.subject || m.type);
+  assert.deepEqual(kinds(heightMessagesToPost(900, tag, { changed: false, answeringResizePrepared: true })), ['resize']);
+  // Regression: the height had changed when resizePrepared arrived, and only H5P heard about it, so a
+  // Canvas or generic host kept the old height for good (the next check saw no change).
+  assert.deepEqual(kinds(heightMessagesToPost(950, tag, { changed: true, answeringResizePrepared: true })),
+    ['resize', 'lti.frameResize', 'lab:resize']);
+  assert.deepEqual(kinds(heightMessagesToPost(950, tag, { changed: true })), ['prepareResize', 'resize', 'lti.frameResize', 'lab:resize']);
+  assert.deepEqual(kinds(heightMessagesToPost(950, tag, { changed: false })), ['prepareResize', 'resize', 'lti.frameResize', 'lab:resize']);
 });
 
 test('only the requests the lab answers are accepted; everything else says why not', () => {

@@ -39,12 +39,13 @@ function ignore(event, reason) {
 // ---- height: reported whenever the content's height changes, and on request
 let lastHeight = -1;
 const measure = () => Math.ceil(Math.max(document.body.scrollHeight, document.body.getBoundingClientRect().height));
-function sendHeight(force = false, only = null) {
+function sendHeight(force = false, answeringResizePrepared = false) {
   const height = measure();
-  if (!force && height === lastHeight) return;
+  const changed = height !== lastHeight;
+  if (!force && !changed) return;
   lastHeight = height;
   document.documentElement.dataset.height = String(height);
-  for (const m of M.heightMessages(height, tag)) if (!only || only(m)) post(m);
+  for (const m of M.heightMessagesToPost(height, tag, { changed, answeringResizePrepared })) post(m);
 }
 let frame = 0;
 new ResizeObserver(() => { if (!frame) frame = win.requestAnimationFrame(() => { frame = 0; sendHeight(); }); }).observe(document.body);
@@ -55,7 +56,7 @@ win.addEventListener('message', (event) => {
   if (!M.originAllowed(event.origin, parentOrigin)) { ignore(event, `only ${parentOrigin} may send requests (parentOrigin)`); return; }
   const { kind, reason } = M.readIncoming(event.data);
   if (!kind) { ignore(event, reason); return; }
-  if (kind === 'h5p:resizePrepared') sendHeight(true, (m) => m.context === 'h5p' && m.action === 'resize');
+  if (kind === 'h5p:resizePrepared') sendHeight(true, true);
   else if (kind.startsWith('h5p:') || kind === 'lab:request-height') sendHeight(true);
   else if (kind === 'lab:request-ledger') {
     if (!ledgerTarget) { ignore(event, 'the ledger is only sent to the origin named by parentOrigin, or to a page on the lab’s own origin'); return; }

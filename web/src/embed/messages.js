@@ -51,6 +51,17 @@ export function heightMessages(height, tag) {
     { type: 'lab:resize', height, ...tag },
   ];
 }
+// Which of heightMessages() to post. Answering H5P's 'resizePrepared' needs only H5P's 'resize', but if
+// the height changed since the last report every other dialect must hear it too (a Canvas or generic host
+// would otherwise keep the old height: the next change check sees nothing new). H5P's 'prepareResize' is
+// not repeated there, since the parent answers it with another 'resizePrepared'.
+export function heightMessagesToPost(height, tag, { changed, answeringResizePrepared = false }) {
+  return heightMessages(height, tag).filter((m) => {
+    if (!answeringResizePrepared) return true;
+    if (m.context === 'h5p') return m.action === 'resize';
+    return changed;
+  });
+}
 export const h5pHello = () => ({ context: 'h5p', action: 'hello' });
 export const readyMessage = (tag, extra) => ({ type: 'lab:ready', ...tag, ...extra });
 export const progressMessage = (tag, progress) => ({ type: 'lab:progress', ...tag, progress });
