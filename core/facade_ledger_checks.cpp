@@ -110,18 +110,28 @@ json range_error(double lo, double hi, double truth, const std::string& path) {
   return {{"ratio", 1}, {"direction", "exact"}};
 }
 
-const char* const kMemoryKeys[][2] = {{"peak_bytes", "/memory/peak_bytes"}, {"total_bytes", "/memory/total_bytes"},
-                                      {"static_bytes", "/memory/static_bytes"}, {"usable_device_bytes", "/memory/usable_device_bytes"},
-                                      {"fits", "/memory/fits"}, {"binding_kind", "/memory/binding/kind"}};
-const char* const kPipelineKeys[][2] = {{"step_seconds", "/pipeline/step_seconds"}, {"busy_fraction", "/pipeline/busy_fraction"},
-                                        {"pipeline_efficiency", "/pipeline/pipeline_efficiency"}, {"mfu", "/pipeline/mfu"},
-                                        {"hfu", "/pipeline/hfu"}, {"tokens_per_second", "/pipeline/tokens_per_second"},
-                                        {"bottleneck_axis", "/pipeline/bottleneck/axis"}};
+// {field, result pointer, label}: each recorded value gets a label of its own, so a verification table
+// row says which number differs (not just "memory").
+const char* const kMemoryKeys[][3] = {
+    {"peak_bytes", "/memory/peak_bytes", "Act 1 settings: peak memory"},
+    {"total_bytes", "/memory/total_bytes", "Act 1 settings: total of the memory components"},
+    {"static_bytes", "/memory/static_bytes", "Act 1 settings: static memory (weights, gradients, optimizer state)"},
+    {"usable_device_bytes", "/memory/usable_device_bytes", "Act 1 settings: the device's usable memory"},
+    {"fits", "/memory/fits", "Act 1 settings: fits the device"},
+    {"binding_kind", "/memory/binding/kind", "Act 1 settings: what binds"}};
+const char* const kPipelineKeys[][3] = {
+    {"step_seconds", "/pipeline/step_seconds", "Act 2 settings: seconds per step"},
+    {"busy_fraction", "/pipeline/busy_fraction", "Act 2 settings: GPU busy"},
+    {"pipeline_efficiency", "/pipeline/pipeline_efficiency", "Act 2 settings: pipeline efficiency"},
+    {"mfu", "/pipeline/mfu", "Act 2 settings: MFU"},
+    {"hfu", "/pipeline/hfu", "Act 2 settings: HFU"},
+    {"tokens_per_second", "/pipeline/tokens_per_second", "Act 2 settings: tokens per second"},
+    {"bottleneck_axis", "/pipeline/bottleneck/axis", "Act 2 settings: the bottleneck"}};
 
 void act1_checks(Checks& c, const json& state, json& scenarios) {
   const json r = run(evaluate_json, act1_scenario(need(state, "config", "lab_state"), "lab_state.config"), "lab_state.config");
   scenarios["act1"] = r["scenario"];
-  for (const auto& k : kMemoryKeys) c.value(std::string("result_snapshot.act1.") + k[0], r.at(json::json_pointer(k[1])), "Act 1 settings: memory");
+  for (const auto& k : kMemoryKeys) c.value(std::string("result_snapshot.act1.") + k[0], r.at(json::json_pointer(k[1])), k[2]);
   c.value("knob_settings.act1", state["config"], "Act 1 settings, as recorded in the lab state");
   c.value("optimizer_chosen", state["config"]["optimizer"], "the plan's optimizer_chosen = Act 1's optimizer");
   if (const int b = c.entry("binding_constraints", "act1"); b >= 0)
@@ -318,7 +328,7 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   if (!snapshot || snapshot->is_null()) {
     c.skip("result_snapshot.act2", "no Act 2 results recorded (a ledger migrated from version 1)");
   } else {
-    for (const auto& k : kPipelineKeys) c.value(std::string("result_snapshot.act2.") + k[0], r.at(json::json_pointer(k[1])), "Act 2 settings: step timing");
+    for (const auto& k : kPipelineKeys) c.value(std::string("result_snapshot.act2.") + k[0], r.at(json::json_pointer(k[1])), k[2]);
     c.value("result_snapshot.act2.peak_bytes", r["memory"]["peak_bytes"], "Act 2 settings: peak memory");
     c.value("result_snapshot.act2.fits", r["memory"]["fits"], "Act 2 settings: fits the device");
   }

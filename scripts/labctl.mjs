@@ -107,7 +107,25 @@ async function loadVerifier() {
   const evaluate = (scenario) => JSON.parse(mod.evaluate(JSON.stringify(scenario)));
   let catalog = null;
   const engine = { verifyLedger, evaluate, catalog: () => (catalog ||= JSON.parse(mod.catalog())) };
-  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, engine); return r; }, version: () => mod.version() };
+  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, engine); return { ...r, grades: ledger ? gradeCells(ledger) : null }; },
+    version: () => mod.version() };
+}
+
+// What an instructor grades on, beside the plan's fields (--csv only): acts completed, reflections
+// answered right, and each prediction's error as the calibration states it.
+function gradeCells(ledger) {
+  const acts = ledger.lab_state && ledger.lab_state.acts ? Object.values(ledger.lab_state.acts) : [];
+  const refl = Array.isArray(ledger.reflections) ? ledger.reflections : [];
+  const pred = (id) => {
+    const p = (ledger.predictions || []).find((x) => x.id === id);
+    if (!p) return '';
+    if (p.direction === 'exact') return 'spot on';
+    if (p.direction === 'zero') return 'expected none';
+    return `${Number(p.error_ratio).toFixed(2)}x ${p.direction === 'under' ? 'too low' : 'too high'}`;
+  };
+  return { acts_completed: `${acts.filter((a) => a && a.completed).length} of 2`,
+    reflections_right: `${refl.filter((r) => r.correct).length} of ${refl.length}`,
+    act1_prediction_error: pred('act1'), act2_prediction_error: pred('act2') };
 }
 
 async function verifyCommand(args) {
@@ -152,10 +170,13 @@ async function verifyCommand(args) {
   const counts = { ok: 0, differs: 0, invalid: 0, unreadable: 0 };
   for (const r of results) counts[r.status] += 1;
   if (format === 'json') {
-    process.stdout.write(`${JSON.stringify({ engine_version: engine.version(), counts, ledgers: results }, null, 1)}\n`);
+    const ledgers = results.map(({ grades, ...r }) => r); // the full report has the ledger's own fields
+    process.stdout.write(`${JSON.stringify({ engine_version: engine.version(), counts, ledgers }, null, 1)}\n`);
   } else if (format === 'csv') {
-    const header = ['file', 'status', ...planFields(), 'engine_version', 'engine_version_differs', 'differing_fields', 'timestamp', 'error'];
-    const rows = results.map((r) => [r.file, r.status, ...planFields().map((k) => (r.plan_fields ? planCell(k, r.plan_fields[k]) : '')),
+    const grades = ['acts_completed', 'reflections_right', 'act1_prediction_error', 'act2_prediction_error'];
+    const header = ['file', 'status', ...grades, ...planFields(), 'engine_version', 'engine_version_differs', 'differing_fields', 'timestamp', 'error'];
+    const rows = results.map((r) => [r.file, r.status, ...grades.map((k) => (r.grades ? r.grades[k] : '')),
+      ...planFields().map((k) => (r.plan_fields ? planCell(k, r.plan_fields[k]) : '')),
       r.engine_version ? r.engine_version.recorded : '', r.engine_version ? r.engine_version.differs : '',
       (r.differing_fields || []).join('; '), r.timestamp || '', r.error ? `${r.error.field ? `${r.error.field}: ` : ''}${r.error.message}` : '']);
     process.stdout.write(`${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);

@@ -112,11 +112,15 @@ test('--csv has one row per ledger with the plan’s fields and the status, safe
     assert.equal(r.status, 1);
     const lines = r.stdout.trim().split('\r\n');
     assert.equal(lines.length, 3);
-    assert.equal(lines[0], 'file,status,chapter,optimizer_chosen,precision_chosen,gradient_checkpointing,final_mfu_pct,' +
+    assert.equal(lines[0], 'file,status,acts_completed,reflections_right,act1_prediction_error,act2_prediction_error,chapter,optimizer_chosen,precision_chosen,gradient_checkpointing,final_mfu_pct,' +
       'baseline_mfu_estimate_pct,laptop_fit_achieved,laptop_minimum_memory_gb,laptop_floor_derivation,engine_version,' +
       'engine_version_differs,differing_fields,timestamp,error');
     const good = JSON.parse(fixtureText('valid-complete.json'));
-    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,8,adam,${good.precision_chosen},true,${Number(good.final_mfu_pct.toFixed(2))},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
+    // The grade columns, read from the ledger (the complete fixture: Act 1 done, both predictions off).
+    const acts = Object.values(good.lab_state.acts).filter((a) => a.completed).length;
+    const right = good.reflections.filter((x) => x.correct).length;
+    const err = (id) => { const p = good.predictions.find((x) => x.id === id); return `${p.error_ratio.toFixed(2)}x ${p.direction === 'under' ? 'too low' : 'too high'}`; };
+    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,${acts} of 2,${right} of ${good.reflections.length},${err('act1')},${err('act2')},8,adam,${good.precision_chosen},true,${Number(good.final_mfu_pct.toFixed(2))},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
     assert.match(lines[2], /,differs,.*,"'=HYPERLINK\(""http:\/\/example\.invalid"",""x""\)",0\.1\.0,false,laptop_floor_derivation,/);
   });
 });

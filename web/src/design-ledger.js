@@ -7,7 +7,7 @@ import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' 
 import { validate } from './schema/validate.js';
 import { migrate as migrateState, LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, DEFAULT_CONFIG2 } from './scenario.js';
-import { formatBytes, formatInt, formatPercent, formatRatio } from './format.js';
+import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio } from './format.js';
 import { PREDICTION as PREDICTION2, CKPT_QUESTION } from './acts/act2-text.js';
 import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
 import { nearestOption } from './scoring.js';
@@ -164,11 +164,27 @@ function shown(value, unit, units) {
   return unit === 'bytes' ? formatBytes(value, units) : formatPercent(value, 1);
 }
 
+// The answer as the student chose it: Act 2's range, or Act 1's rounded option with the amount it stands
+// for (the error ratio is computed from that amount, so it is shown too).
+function answerText(p, units) {
+  if (p.predicted_range) return `${Math.round(p.predicted_range[0] * 100)}–${formatPercent(p.predicted_range[1])}`;
+  if (p.unit === 'bytes' && p.predicted > 0) return `about ${formatBytesApprox(p.predicted, units)} (${shown(p.predicted, p.unit, units)})`;
+  return shown(p.predicted, p.unit, units);
+}
+// A range is scored from its nearer end: say so, with that end, so the ratio can be checked by hand.
+function howFar(p) {
+  if (p.direction === 'exact') return p.predicted_range ? 'inside your range: spot on' : 'spot on';
+  if (p.direction === 'zero') return 'you expected none at all';
+  const way = p.direction === 'under' ? 'too low' : 'too high';
+  if (!p.predicted_range) return `${formatRatio(p.error_ratio)} ${way}`;
+  const end = p.direction === 'under' ? p.predicted_range[1] : p.predicted_range[0];
+  return `the nearer end, ${formatPercent(end)}, is ${formatRatio(p.error_ratio)} ${way}`;
+}
+
 export function calibrationSummary(state, units = 'gb') {
   const items = predictionsOf(state).map((p) => {
-    const answer = p.predicted_range ? `${Math.round(p.predicted_range[0] * 100)}–${formatPercent(p.predicted_range[1])}` : shown(p.predicted, p.unit, units);
-    const said = `you said ${answer}, the engine says ${shown(p.truth, p.unit, units)}`;
-    const how = { exact: 'spot on', zero: 'you expected none at all', under: `${formatRatio(p.error_ratio)} too low`, over: `${formatRatio(p.error_ratio)} too high` }[p.direction];
+    const said = `you chose ${answerText(p, units)}, the engine says ${shown(p.truth, p.unit, units)}`;
+    const how = howFar(p);
     return { id: p.id, quantity: p.quantity, predicted: p.predicted, truth: p.truth, unit: p.unit,
       error_ratio: p.error_ratio, direction: p.direction, phrase: `${p.quantity}: ${said} (${how}).` };
   });
@@ -180,13 +196,15 @@ function calibrationSentence(items) {
   const clause = (it) => {
     const noun = NOUN[it.id];
     switch (it.direction) {
-      case 'exact': return `were spot on about ${noun}`;
       case 'zero': return `expected no extra ${noun} at all`;
       case 'under': return `under-estimated ${noun} by about ${formatRatio(it.error_ratio)}`;
       default: return `over-estimated ${noun} by about ${formatRatio(it.error_ratio)}`;
     }
   };
-  const parts = items.map(clause);
+  // Every prediction that was spot on shares one clause ("were spot on about memory and MFU").
+  const exact = items.filter((it) => it.direction === 'exact').map((it) => NOUN[it.id]);
+  const parts = [...(exact.length ? [`were spot on about ${exact.join(' and ')}`] : []),
+    ...items.filter((it) => it.direction !== 'exact').map(clause)];
   return `You ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
 }
 
@@ -246,7 +264,12 @@ export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
     lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${values}`);
   }
   const pct = (v) => (v === null ? '—' : `${v.toFixed(1)}%`);
-  lines.push('', `Plan: chapter ${ledger.chapter}; optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen}; precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen}; gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}; final MFU ${pct(ledger.final_mfu_pct)}; your MFU estimate ${pct(ledger.baseline_mfu_estimate_pct)}; least memory to train on the laptop ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
+  // The plan's baseline_mfu_estimate_pct is one number inside the range the student chose: show the range.
+  const mfuEstimate = (l) => {
+    const p2 = l.predictions.find((p) => p.id === 'act2');
+    return p2 && p2.predicted_range ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(l.baseline_mfu_estimate_pct)})` : pct(l.baseline_mfu_estimate_pct);
+  };
+  lines.push('', `Plan: chapter ${ledger.chapter}; optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen}; precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen}; gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}; final MFU ${pct(ledger.final_mfu_pct)}; your MFU estimate ${mfuEstimate(ledger)}; least memory to train on the laptop ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
   return lines.join('\n');
 }
 

@@ -74,13 +74,21 @@ test('the calibration sentence says which way and how far each prediction was of
   let c = calibrationSummary(withPredictions({ predicted_bytes: 4e9, truth_bytes: 12e9, error_ratio: 3, direction: 'under' },
     { choice: 'c', predicted_mfu: 0.447, truth_mfu: 0.1, error_ratio: 4, direction: 'over' }));
   assert.equal(c.sentence, 'You under-estimated memory by about 3.0× and over-estimated MFU by about 4.0×.');
-  assert.equal(c.items[0].phrase, `${c.items[0].quantity}: you said 4.00 GB, the engine says 12.00 GB (3.0× too low).`);
-  assert.match(c.items[1].phrase, /you said 40–50%, the engine says 10\.0% \(4\.0× too high\)/); // the chosen range, as scored
+  // The option as the student saw it, with the amount it stands for (the ratio is computed from that).
+  assert.equal(c.items[0].phrase, `${c.items[0].quantity}: you chose about 4 GB (4.00 GB), the engine says 12.00 GB (3.0× too low).`);
+  // The chosen range, and the end it was scored from (40% / 10% = 4.0×).
+  assert.match(c.items[1].phrase, /you chose 40–50%, the engine says 10\.0% \(the nearer end, 40%, is 4\.0× too high\)/);
   c = calibrationSummary(withPredictions({ predicted_bytes: 0, truth_bytes: 12e9, error_ratio: null, direction: 'zero' }, null));
   assert.equal(c.sentence, 'You expected no extra memory at all.');
   c = calibrationSummary(withPredictions(null, { predicted_mfu: 0.1, truth_mfu: 0.101, error_ratio: 1.01, direction: 'exact' }));
   assert.equal(c.sentence, 'You were spot on about MFU.');
   assert.equal(c.items.length, 1);
+  assert.match(c.items[0].phrase, /\(inside your range: spot on\)/);
+  // Two predictions spot on share one clause.
+  c = calibrationSummary(withPredictions({ predicted_bytes: 12e9, truth_bytes: 12.2e9, error_ratio: 1.02, direction: 'exact' },
+    { predicted_mfu: 0.1, truth_mfu: 0.101, error_ratio: 1, direction: 'exact' }));
+  assert.equal(c.sentence, 'You were spot on about memory and MFU.');
+  assert.equal(c.items.length, 2);
 });
 
 test('the readable summary states the predictions, each laptop move and the floor in words a report can use', () => {
