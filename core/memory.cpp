@@ -124,6 +124,12 @@ MemoryLedger compute_ledger(const Scenario& s) {
     m.binding = Binding::static_memory;
     m.binding_message = "Static memory alone (" + gb_text(fixed) + " incl. reserve) exceeds the device's " +
                         gb_text(m.usable_device_bytes) + " before a single activation is stored.";
+  } else if (!m.fits && s.framework.framework == Framework::pytorch) {
+    // A PyTorch step never holds every component at once (gradients may be gone at the peak), so
+    // "static memory + the rest" would count bytes that are not live: name the peak itself.
+    m.binding = Binding::activations;
+    m.binding_message = "The peak during a step (" + gb_text(m.peak_bytes) + " incl. reserve) exceeds the device's " +
+                        gb_text(m.usable_device_bytes) + "; what is live then is listed in step_phases.";
   } else if (!m.fits) {
     m.binding = Binding::activations;
     m.binding_message = "Activations and transients (" + gb_text(m.peak_bytes - fixed) + ") exceed the " +

@@ -133,3 +133,16 @@ TEST_CASE("the textbook layout can sum eager activations: the ledger's sum with 
   CHECK(m["components"]["logits"] == 4LL * 2 * 1024 * 50257);
   CHECK(m["peak_bytes"].get<std::int64_t>() == m["total_bytes"].get<std::int64_t>() + 2 * 4LL * 2 * 1024 * 50257);
 }
+
+// Regression: under PyTorch defaults the message said "Activations and transients (X) exceed the Y left
+// after static memory", subtracting gradients that are not live at the step's peak.
+TEST_CASE("out of memory under PyTorch defaults, the binding message names the step's peak, not static memory + the rest") {
+  const json r = eval(R"({"model":"gpt2-xl","precision":"autocast_fp16","optimizer":"adam","batch_size":32,
+    "device":"v100-sxm2-32gb","framework":"pytorch","activation_model":"pytorch_eager","step":"steady",
+    "zero_grad":"set_to_none","optimizer_impl":"foreach"})");
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["memory"]["binding"]["kind"] == "activations");
+  const std::string msg = r["memory"]["binding"]["message"];
+  CHECK(msg.find("The peak during a step") == 0);
+  CHECK(msg.find("left after static memory") == std::string::npos);
+}

@@ -3,7 +3,7 @@
 // summary and the "what binds" banner. Only arithmetic on engine values (sums, differences) happens
 // here; every byte count comes from the engine. Tested against the real engine in tests/web/unit.
 import { OPTIMIZERS, LABELS, COMPONENT_KEYS, frameworkOf } from './scenario.js';
-import { formatBytes, formatRatio, formatSum, sumText } from './format.js';
+import { formatBytes, formatRatio, formatSum, shownHundredths, sumText } from './format.js';
 import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
 import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
@@ -115,7 +115,10 @@ export function sumPeakText(sp, units = 'gb') {
   if (sp.framework !== 'pytorch') {
     return `Textbook layout: every component counts as live at the same moment, so the peak during a step is the sum of the components (${f(sp.sum_bytes)} for ${sp.label}).`;
   }
-  const gap = sp.gap_bytes >= 0 ? `${f(sp.gap_bytes)} below the sum` : `${f(-sp.gap_bytes)} above the sum`;
+  // The gap is rounded from exact bytes; where that differs from the difference of the two shown
+  // amounts, it says "about".
+  const about = shownHundredths(sp.sum_bytes, units) - shownHundredths(sp.peak_bytes, units) === shownHundredths(sp.gap_bytes, units) ? '' : 'about ';
+  const gap = sp.gap_bytes >= 0 ? `${about}${f(sp.gap_bytes)} below the sum` : `${about}${f(-sp.gap_bytes)} above the sum`;
   return `PyTorch defaults, ${sp.label}: the components add up to ${f(sp.sum_bytes)}, but they are never all live at once. `
     + `The peak during a step is ${f(sp.peak_bytes)}, ${sp.peak_words}: ${gap}.`;
 }
@@ -136,6 +139,18 @@ export function ledgerTableRows(ledger) {
   }
   rows.push({ key: 'budget', label: 'Usable device memory', values: ledger.columns.map(() => ledger.budget_bytes) });
   return rows;
+}
+
+// What is live at the step's peak (PyTorch defaults), by category, plus the framework reserve: the
+// terms of memory.peak_bytes. The timeline's largest entry is the peak (its phase is peak_phase).
+const LIVE_WORDS = { parameters: 'parameters', gradients: 'gradients', optimizer_state: 'optimizer state', activations: 'activations',
+  autocast_cache: '16-bit weight copies', logits: 'logits', inputs: 'token ids', transient: 'temporaries' };
+export function liveAtPeak(m) {
+  const sp = m.step_phases;
+  const at = sp.timeline.reduce((best, e) => (e.bytes > best.bytes ? e : best), sp.timeline[0]);
+  const terms = Object.keys(LIVE_WORDS).filter((k) => at[k] > 0).map((k) => ({ label: LIVE_WORDS[k], bytes: at[k] }));
+  if (sp.reserve_bytes > 0) terms.push({ label: 'framework reserve', bytes: sp.reserve_bytes });
+  return terms;
 }
 
 // Binding state of one engine result, in words, in the chosen units: { state, icon, title, text,
@@ -161,6 +176,12 @@ export function bannerFor(result, deviceName, units = 'gb') {
     const reserve = m.components.reserve > 0 ? ` plus the framework reserve (${f(m.components.reserve)}), ${about}${f(staticAll)} in all,` : '';
     text = `Static memory alone (${sumText(staticTerms(facts), units, m.static_bytes)})${reserve} is more than the `
       + `${f(m.usable_device_bytes)} usable on the ${deviceName}, before a single activation is stored. A smaller batch or checkpointing cannot fix this.`;
+  } else if (m.step_phases) {
+    // PyTorch defaults: the peak is one moment of the step, so say what is live then (gradients, for
+    // one, may be gone), not "static memory + the rest".
+    title = 'Out of memory: the peak during a step binds';
+    text = `The peak during a step comes ${phaseWords(m.step_phases.peak_phase, result.model && result.model.layers)}: `
+      + `${sumText(liveAtPeak(m), units, m.peak_bytes)}, more than the ${f(m.usable_device_bytes)} usable on the ${deviceName}.`;
   } else {
     title = 'Out of memory: activations bind';
     text = `${staticSum.charAt(0).toUpperCase()}${staticSum.slice(1)} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `

@@ -8,12 +8,12 @@ import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   toScenario, normalizeConfig, frameworkOf, DEFAULT_CONFIG, OPTIMIZERS, PRECISIONS, PYTORCH_PRECISION,
 } from '../../../web/src/scenario.js';
-import { buildLedger, ledgerTableRows, sumPeak, sumPeakText, phaseWords, describeConfig, componentBytes } from '../../../web/src/ledger-model.js';
+import { buildLedger, ledgerTableRows, sumPeak, sumPeakText, phaseWords, describeConfig, componentBytes, bannerFor, liveAtPeak } from '../../../web/src/ledger-model.js';
 import { parseUrlState, serializeUrlState, CONTROL_KEYS } from '../../../web/src/url-state.js';
 import { defaultState, validateState } from '../../../web/src/store.js';
 import { autocastText, currentRatioText } from '../../../web/src/acts/act1-text.js';
 import { scenarioFacts } from '../../../web/src/sentences.js';
-import { formatBytes } from '../../../web/src/format.js';
+import { formatBytes, shownHundredths } from '../../../web/src/format.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -174,4 +174,38 @@ test('the autocast note quotes one scenario family (PyTorch defaults) at the set
   const tb = evaluate(toScenario({ ...config, framework: 'textbook' }, { precision: 'mixed' }));
   assert.throws(() => autocastText({ ac: facts(tb), fp: facts(fpR), acCache: 0, acWhere: 'x', fpWhere: 'y' }, 'gb'), /one sentence, two scenarios/);
   assert.match(currentRatioText({ curFp32Total: 2e9, curMixedTotal: 1e9, curRatio: 2 }, 'gb', { textbookOfPytorch: true }), /^Counted in the textbook layout, on the configuration/);
+});
+
+// Regression: out of memory under PyTorch defaults, the banner said "static memory … fits, leaving X;
+// activations, logits and transients need Y more at the peak", counting gradients that are not live
+// then. It now names what is live at the peak, and those terms add up to the peak it states.
+test('PyTorch defaults out of memory: the banner lists what is live at the peak, adding up to the peak', () => {
+  for (const [config, units] of [
+    [{ ...DEFAULT_CONFIG, framework: 'pytorch', optimizer: 'adam', precision: 'mixed', batch_size: 32, device: 'v100-sxm2-32gb' }, 'gb'],
+    [{ ...DEFAULT_CONFIG, framework: 'pytorch', optimizer: 'sgd', precision: 'fp32', batch_size: 8, device: 'rtx4090-24gb' }, 'gib'],
+  ]) {
+    const r = evaluate(toScenario(normalizeConfig(config)));
+    const m = r.memory;
+    assert.equal(m.binding.kind, 'activations', JSON.stringify(config));
+    const terms = liveAtPeak(m);
+    assert.equal(terms.reduce((a, t) => a + t.bytes, 0), m.peak_bytes);
+    const atPeak = m.step_phases.timeline.reduce((b, e) => (e.bytes > b.bytes ? e : b));
+    assert.equal(atPeak.phase, m.step_phases.peak_phase);
+    const b = bannerFor(r, 'the device', units);
+    assert.equal(b.state, 'oom');
+    assert.ok(b.text.includes(phaseWords(m.step_phases.peak_phase, r.model.layers)), b.text);
+    assert.ok(b.text.includes(formatBytes(m.peak_bytes, units)) && b.text.includes(formatBytes(m.usable_device_bytes, units)), b.text);
+    assert.doesNotMatch(b.text, /leaving|need .* more/);
+    if (atPeak.gradients === 0) assert.doesNotMatch(b.text, /gradients/);
+  }
+});
+
+test('the gap between sum and peak says "about" when the two shown amounts do not subtract to it', () => {
+  const base = { framework: 'pytorch', optimizer: 'adam', label: 'Adam', peak_phase: 'optimizer_step', peak_words: 'at the optimizer step' };
+  // 77.094 - 72.505 = 4.589 → shown 77.09 - 72.51 = 4.58, but the gap rounds to 4.59.
+  const odd = sumPeakText({ ...base, sum_bytes: 77.094e9, peak_bytes: 72.505e9, gap_bytes: 4.589e9 }, 'gb');
+  assert.match(odd, /about 4\.59 GB below the sum/);
+  assert.equal(shownHundredths(77.094e9) - shownHundredths(72.505e9), 458);
+  const even = sumPeakText({ ...base, sum_bytes: 77.09e9, peak_bytes: 72.5e9, gap_bytes: 4.59e9 }, 'gb');
+  assert.match(even, /: 4\.59 GB below the sum/);
 });
