@@ -55,7 +55,8 @@ function inlineWorker() {
     load(id) {
       if (id !== stub) return null;
       return `import InlineWorker from ${JSON.stringify(`${worker}?worker&inline`)};
-export function createTrainingWorker() { return new InlineWorker(); }`;
+export function createTrainingWorker() { return new InlineWorker(); }
+export function workerMayBeRefused() { return false; }`;
     },
   };
 }

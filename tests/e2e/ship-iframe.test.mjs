@@ -174,9 +174,12 @@ test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and
   // "Measure it" cannot start a worker without an origin: it says so in words.
   await frame.locator('.act-nav a', { hasText: 'Measure it' }).click();
   await frame.locator('.act--measure').waitFor();
+  // It warns before a run, and after a refused one it does not suggest reloading (that cannot help).
+  assert.match(await frame.locator('[data-notice="sandboxed-worker"]').textContent(), /sandboxed frame.*open the lab in a tab of its own/);
   await frame.getByRole('button', { name: 'Run', exact: true }).click();
   await frame.locator('.run-status[data-state="error"]').first().waitFor();
   assert.match(await frame.locator('.run-status:not(.run-status--stall) .run-status__text').textContent(), /sandboxed frame .* open the lab in a tab of its own/);
+  assert.doesNotMatch(await frame.locator('.run-status:not(.run-status--stall) .run-status__text').textContent(), /reload/i);
   await clean(page, problems, 'sandboxed frame');
   await page.close();
 });

@@ -7,7 +7,7 @@
 // exceptions.
 import createLabCore from '@engine/lab_core.mjs';
 import { inlineWasm } from './embed/wasm-inline.js';
-import { createTrainingWorker } from './embed/training-worker.js';
+import { createTrainingWorker, workerMayBeRefused } from './embed/training-worker.js';
 
 let modulePromise = null;
 const CACHE_LIMIT = 256;
@@ -67,6 +67,7 @@ function makeEngine(mod) {
     prepareTraining,
     ledgerVerifier: loadLedgerVerifier,
     startTraining,
+    trainingMayBeRefused: () => workerMayBeRefused(),
   };
 }
 
@@ -102,7 +103,9 @@ export function prepareTraining() {
     workerReady = null;
     // A frame sandboxed without allow-same-origin has no origin of its own, so no worker file is "its own".
     if (err && err.name === 'SecurityError') {
-      return Promise.reject(new Error('this page is inside a sandboxed frame that may not start the training worker; open the lab in a tab of its own to use “Measure it”'));
+      const refused = new Error('this page is inside a sandboxed frame that may not start the training worker; open the lab in a tab of its own to use “Measure it”');
+      refused.code = 'sandboxed';
+      return Promise.reject(refused);
     }
     return Promise.reject(err);
   }

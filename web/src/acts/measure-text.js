@@ -56,3 +56,4 @@ export const STALL_UNCHANGED_LEAD = 'Share of weights that came out of an update
 
 export const NOT_RUN = 'Nothing measured yet: press Run above.';
 export const STALL_NOT_RUN = 'The demo has not run yet.';
+export const SANDBOXED_WORKER = 'This lab is embedded in a sandboxed frame, which may not let it start the training engine. If Run reports that, open the lab in a tab of its own to measure.';

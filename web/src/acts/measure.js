@@ -50,7 +50,9 @@ export function mount({ root, engine, store }) {
   // ---- 1. settings and run
   const modelLine = h('p', { class: 'panel__note model-line', text: 'The engine reports the model’s size when a run starts.' });
   const trainStatus = createRunStatus({ startLabel: 'Run', progressLabel: 'Training progress', onStart: () => runTrain(), onCancel: () => cancel('train') });
-  const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }),
+  const sandboxNote = engine.trainingMayBeRefused && engine.trainingMayBeRefused()
+    ? h('p', { class: 'notice notice--warn', 'data-notice': 'sandboxed-worker', text: T.SANDBOXED_WORKER }) : null;
+  const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }), sandboxNote,
     createMeasureControls({ settings, onChange: (patch) => Object.assign(settings, patch) }), trainStatus.el, modelLine);
 
   // ---- 2–5. results
@@ -209,8 +211,11 @@ export function mount({ root, engine, store }) {
     statusOf[kind].message('Cancelling after the current step…');
   }
   const refused = (e) => `The engine refused this run: ${e.field ? `${e.field}: ` : ''}${e.message}`;
-  const broken = (err, stepsDone = 0) => `${stepsDone ? `The training engine stopped after ${formatInt(stepsDone)} steps.` : 'The training engine could not start, so nothing ran.'} `
-    + `Try reloading the page (it needs WebAssembly and Web Workers). Details: ${err && err.message ? err.message : err}`;
+  // A sandboxed frame refuses the worker for good: reloading cannot help, so that case says only what can.
+  const broken = (err, stepsDone = 0) => (err && err.code === 'sandboxed'
+    ? `The training engine could not start, so nothing ran: ${err.message}.`
+    : `${stepsDone ? `The training engine stopped after ${formatInt(stepsDone)} steps.` : 'The training engine could not start, so nothing ran.'} `
+      + `Try reloading the page (it needs WebAssembly and Web Workers). Details: ${err && err.message ? err.message : err}`);
 
   async function runTrain() {
     if (active) return;

@@ -72,6 +72,7 @@ export const ledgerMessage = (tag, ledger) => ({ type: 'lab:ledger', ...tag, led
 //   generic:     {type:'lab:request-height'} and {type:'lab:request-ledger'} (the ledger only where allowed)
 const H5P_ACTIONS = ['hello', 'prepareResize', 'resizePrepared', 'resize'];
 const LAB_REQUESTS = ['lab:request-height', 'lab:request-ledger'];
+const SENT_TYPES = ['lab:resize', 'lab:ready', 'lab:progress', 'lab:ledger'];
 export function readIncoming(data) {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { kind: null, reason: `not an object (${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data})` };
@@ -85,7 +86,11 @@ export function readIncoming(data) {
     if (data.labId !== undefined && data.labId !== LAB_ID) return { kind: null, reason: `for another lab (labId ${String(data.labId).slice(0, 40)})` };
     return { kind: data.type };
   }
-  if (typeof data.type === 'string' && data.type.startsWith('lab:')) return { kind: null, reason: `'${data.type.slice(0, 40)}' is not a request the lab answers (it only sends that kind)` };
+  if (typeof data.type === 'string' && data.type.startsWith('lab:')) {
+    const t = data.type.slice(0, 40);
+    return { kind: null, reason: SENT_TYPES.includes(data.type) ? `'${t}' is a message the lab sends, not a request it answers`
+      : `'${t}' is not a request the lab answers (it answers ${LAB_REQUESTS.join(' and ')})` };
+  }
   return { kind: null, reason: 'not a message the lab knows' };
 }
 
