@@ -134,6 +134,23 @@ export function betterBest(best, config, result) {
   };
 }
 
+// The design challenge counts only settings the student reached: after the prediction is locked and
+// after a change of their own (a link's or the defaults' settings on arrival do not count, walk
+// finding MAJOR-2). nothingToExplore: an instructor locked every control, so what is shown counts.
+export function designCounts(act2, nothingToExplore = false) {
+  return Boolean(act2.prediction) && Boolean(act2.explored || nothingToExplore);
+}
+
+// The design record after the settings on screen: the same object when nothing changes (or nothing
+// counts yet), else { regime_reached, best }. reached: regimeReached() and the other conditions.
+export function designRecord(design, { counts, reached, config, result }) {
+  if (!counts) return design;
+  const best = betterBest(design.best, config, result);
+  const regime = Boolean(design.regime_reached || reached);
+  if (best === design.best && regime === design.regime_reached) return design;
+  return { ...design, regime_reached: regime, best };
+}
+
 // Scoring a range answer ("about 15–30%"): inside the range is exact; outside, how many times the
 // truth lies beyond the nearer edge, and in which direction the answer erred.
 export function rangeError(lo, hi, truth) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
-  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
 
@@ -123,4 +123,24 @@ test('a range answer is right when the truth is inside it, and otherwise off by 
   assert.equal(nearestRange(ranges, 0.34), 3, '0.34 is 1.13× above 0.30 and 1.18× below 0.40');
   assert.equal(nearestRange(ranges, 0.52), 2);
   assert.equal(nearestRange(ranges, 0.56), 1, '0.56 is 1.07× below 0.60 and 1.12× above 0.50');
+});
+
+// Walk finding MAJOR-2: a shared link marked the design challenge done before the prediction.
+test('the design challenge records nothing before the prediction, nor for settings the student has not reached', () => {
+  const empty = { regime_reached: false, best: null };
+  const fresh = { prediction: null, explored: false, design: empty };
+  assert.equal(designCounts(fresh), false, 'locked: nothing counts');
+  assert.equal(designCounts({ ...fresh, explored: true }), false, 'never before the prediction');
+  const locked = { ...fresh, prediction: { choice: 'd' } };
+  assert.equal(designCounts(locked), false, 'the settings that came with the page do not count');
+  assert.equal(designCounts(locked, true), true, 'unless an instructor locked every control');
+  assert.equal(designCounts({ ...locked, explored: true }), true);
+  const args = { reached: true, config: CHAPTER_TUNED2, result: tuned };
+  assert.equal(designRecord(empty, { ...args, counts: false }), empty, 'a link’s tuned loop before unlocking leaves the record as it was');
+  const rec = designRecord(empty, { ...args, counts: true });
+  assert.equal(rec.regime_reached, true);
+  assert.equal(rec.best.mfu, tuned.pipeline.mfu);
+  assert.equal(designRecord(rec, { ...args, counts: true }), rec, 'the same settings again change nothing');
+  const lower = designRecord(rec, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
+  assert.equal(lower, rec, 'a lower MFU keeps the best and the regime');
 });

@@ -8,7 +8,7 @@ import { DataTable } from '../charts/data-table.js';
 import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
 import { describeMove, laptopMove, laptopState } from '../act2-model.js';
 import { Banner } from '../ui/banner.js';
-import { formatBytes, formatInt } from '../format.js';
+import { formatBytes, formatInt, formatAmount, unitOf } from '../format.js';
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
 
@@ -109,14 +109,15 @@ export function createLaptopChallenge({ engine, store, announce }) {
     stallNote.hidden = st !== 'invalid';
     const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', c, r)];
     const gib = (budget / 2 ** 30).toFixed(0);
-    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes: the dashed line. The chart’s height scale is logarithmic (each step up multiplies memory); hatched bars do not fit.`);
+    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes: the dashed line. The chart’s height scale is logarithmic (each step up multiplies memory); each bar carries its peak in ${unitOf(u).label}; hatched bars do not fit, and a dashed outline fits but cannot train.`);
     const sentence = `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far; peak memory now ${formatBytes(moves[moves.length - 1].peak_bytes, u)}, ${STATE_WORDS[st]}; the laptop holds ${formatBytes(budget, u)}.`;
-    chart.update(moves, { budgetBytes: budget, budgetText: '', summary: sentence });
+    chart.update(moves, { budgetBytes: budget, budgetLines: [formatBytes(budget, u), 'usable'], amount: (b) => formatAmount(b, u),
+      title: `Peak memory after each move (${unitOf(u).label}, log scale)`, summary: sentence });
     setText(summary, sentence);
     table.update({
       columns: ['Move', 'Change', `Peak (${u === 'gib' ? 'GiB' : 'GB'})`, 'State'],
       rows: moves.map((m, i) => ({ key: String(i), header: i === 0 ? 'start' : String(i),
-        cells: [{ text: m.move }, { text: formatBytes(m.peak_bytes, u), value: m.peak_bytes }, { text: STATE_WORDS[m.fits ? (m.trainable ? 'ok' : 'invalid') : 'oom'] }] })),
+        cells: [{ text: m.move }, { text: formatAmount(m.peak_bytes, u), value: m.peak_bytes }, { text: STATE_WORDS[m.fits ? (m.trainable ? 'ok' : 'invalid') : 'oom'] }] })),
     });
     giveUp.hidden = lap.finished;
     limit.hidden = !lap.finished;
@@ -134,11 +135,11 @@ export function createLaptopChallenge({ engine, store, announce }) {
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
           h('th', { scope: 'row', text: FLOOR_WORDS[d.component] || d.words.split(':')[0] }),
-          h('td', { text: d.bytes_per_param === null ? '—' : String(d.bytes_per_param) }),
+          h('td', { class: 'num', text: d.bytes_per_param === null ? '—' : String(d.bytes_per_param) }),
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
-          h('td', { text: formatBytes(d.bytes, u) })))),
+          h('td', { class: 'num', text: formatAmount(d.bytes, u) })))),
         h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
-          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { text: formatBytes(floor.peak_bytes, u) }))))),
+          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) }))))),
       h('p', { text: LAPTOP.beyond }));
   }
 

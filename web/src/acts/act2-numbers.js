@@ -25,9 +25,12 @@ export function fixedNumbers(evaluate, catalog) {
   const tuned = loop(must(evaluate(toScenario2(CHAPTER_TUNED2)), 'the chapter’s tuned loop'));
   const fp32 = must(evaluate(toScenario2(DEFAULT_CONFIG2, { precision: 'fp32', checkpointing: 'none' })), 'the FP32 baseline memory');
   const ref = tuned.result.pipeline.chapter_reference;
+  // The chapter's own activation figure as the calibrated engine prices it (FP32, batch 32, no checkpointing).
+  const chapterActs = must(evaluate(toScenario2(DEFAULT_CONFIG2, { precision: 'fp32', checkpointing: 'none', replay: true, schedule_steps: 0 })), 'the chapter’s activation figure');
   return {
     baseline,
     tuned,
+    chapterActivations: { bytes: chapterActs.memory.components.activations, batch_size: chapterActs.scenario.batch_size },
     reference: {
       before: baseline, after: tuned,
       memBefore: fp32.memory.peak_bytes, memAfter: tuned.result.memory.peak_bytes,
@@ -51,7 +54,11 @@ export function scoreFixes(evaluate, base, d) {
   };
   const scored = FIX_QUESTION.options.map((o) => {
     const r = must(evaluate({ ...toScenario2(DEFAULT_CONFIG2, { schedule_steps: 0 }), ...changes[o.change] }), o.label);
-    return { id: o.id, label: o.label, tokens: r.pipeline.tokens_per_second };
+    const p = r.pipeline;
+    const phase = (k) => p.phases.find((x) => x.phase === k);
+    return { id: o.id, label: o.label, change: o.change, tokens: p.tokens_per_second, step_seconds: p.step_seconds,
+      load_seconds: phase('data_loading').exposed_seconds, shares: p.chapter_shares,
+      optimizer_share: phase('optimizer').exposed_seconds / p.step_seconds, kernel: p.gpu.kernel_efficiency };
   });
   const bestTokens = Math.max(...scored.map((s) => s.tokens));
   for (const s of scored) s.best = s.tokens === bestTokens;

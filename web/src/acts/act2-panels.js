@@ -2,8 +2,8 @@
 // same configurations (with the reconciliation), and the Math Peek for MFU, HFU and the Iron Law with
 // every symbol bound to the scenario on screen.
 import { h, replaceChildren } from '../ui/dom.js';
-import { formatBytes, formatInt } from '../format.js';
-import { CHAPTER, reconciliation, pct, secs, rate, hours } from './act2-text.js';
+import { formatInt } from '../format.js';
+import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours } from './act2-text.js';
 
 const sci = (x) => {
   const e = Math.floor(Math.log10(Math.abs(x)));
@@ -14,7 +14,7 @@ const sci = (x) => {
 export function renderReference(box, r, units) {
   const gb = (x) => `${formatInt(x)} GB`;
   const rows = [
-    ['Memory (FP32 baseline → mixed + checkpoint every 4 layers), batch 32', `${gb(CHAPTER.memory_before_gb)} → ${gb(CHAPTER.memory_after_gb)}`, `${formatBytes(r.memBefore, units)} → ${formatBytes(r.memAfter, units)}`],
+    ['Memory (FP32 baseline → mixed + checkpoint every 4 layers), batch 32', `${gb(CHAPTER.memory_before_gb)} → ${gb(CHAPTER.memory_after_gb)}`, `${chapterUnits(r.memBefore, units)} → ${chapterUnits(r.memAfter, units)}`],
     ['GPU busy (baseline loop → tuned loop)', `${formatInt(CHAPTER.busy_before * 100)}% → ${formatInt(CHAPTER.busy_after * 100)}%`, `${pct(r.before.busy)} → ${pct(r.after.busy)}`],
     ['Data loading share of the step', `${formatInt(CHAPTER.data_before * 100)}% → ${formatInt(CHAPTER.data_after * 100)}%`, `${pct(r.before.shares.data_loading)} → ${pct(r.after.shares.data_loading)}`],
     ['GPU compute share of the step', `${formatInt(CHAPTER.compute_before * 100)}% → ${formatInt(CHAPTER.compute_after * 100)}%`, `${pct(r.before.shares.compute)} → ${pct(r.after.shares.compute)}`],

@@ -3,6 +3,9 @@
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
 import { formatPercent, formatInt, formatBytes, formatRatio } from '../format.js';
 
+const PRECISION_WORDS = { fp32: 'FP32', mixed: 'mixed precision' };
+const SCHEME_WORDS = { none: 'no checkpointing', selective: 'selective recompute', full: 'full recompute' };
+
 export const TITLE = 'Act 2: The MFU gap';
 export const SHORT_TITLE = 'The MFU gap';
 
@@ -53,8 +56,13 @@ export function reconciliation(r, units) {
   return [
     `The chapter’s 45% and 85% are the share of time the GPU is busy; the engine, calibrated to the chapter’s profile, reproduces them exactly (${pct(r.before.busy)} and ${pct(r.after.busy)}). They are not MFU: in the same tuned step the model’s FLOPs use ${pct(r.after.mfu)} of the V100’s 16-bit peak.`,
     `The chapter’s throughput, ${rate(CHAPTER.tokens_per_s)}, corresponds to an MFU of only ${pct(r.chapterMfu)} at the V100’s ${formatInt(r.chapterPeakTflops)} TFLOP/s 16-bit peak, priced at the chapter’s own mixed precision. The engine’s tuned step is faster (${rate(r.after.tokens)}); the chapter does not state how its 1,200 was measured, so the lab shows both and trusts neither blindly.`,
-    `Memory: the calibrated model gives ${formatBytes(r.memBefore, units)} for the FP32 baseline and ${formatBytes(r.memAfter, units)} after mixed precision and checkpointing every 4 layers, the chapter’s 89 GB and 32 GB (the chapter rounds 32.125 GB down).`,
+    `Memory: the calibrated model gives ${chapterUnits(r.memBefore, units)} for the FP32 baseline and ${chapterUnits(r.memAfter, units)} after mixed precision and checkpointing every 4 layers, the chapter’s ${formatInt(CHAPTER.memory_before_gb)} GB and ${formatInt(CHAPTER.memory_after_gb)} GB (the chapter rounds ${formatInt(r.memAfter)} B down).`,
   ];
+}
+
+// An amount compared with the chapter's: in the chapter's unit (GB), with GiB beside it in GiB mode.
+export function chapterUnits(bytes, units) {
+  return units === 'gib' ? `${formatBytes(bytes, 'gb')} (${formatBytes(bytes, 'gib')})` : formatBytes(bytes, 'gb');
 }
 
 export const FIX_QUESTION = {
@@ -67,11 +75,64 @@ export const FIX_QUESTION = {
   ],
 };
 
+// Why each single change helps or not, with the engine's numbers for that change's own step (f: one
+// entry of scoreFixes()).
+const FIX_REASONS = {
+  faster_gpu: (f) => `Twice the peak FLOP/s shrinks only the GPU’s part of the step: loading still takes ${secs(f.load_seconds)} of each ${secs(f.step_seconds)} step (${pct(f.shares.data_loading)}), and the GPU waits for it.`,
+  sgd: (f) => `SGD needs less memory than Adam, but memory was not what held this step back: with SGD the optimizer step is ${pct(f.optimizer_share)} of the step while data loading is still ${pct(f.shares.data_loading)}.`,
+  prefetch: (f) => `Workers load the next batches while the GPU computes, so most loading leaves the critical path: data loading falls to ${pct(f.shares.data_loading)} of a ${secs(f.step_seconds)} step.`,
+  half_batch: (f) => `Half the batch moves half the data but also trains half the tokens per step, and the smaller matrix multiplications run at ${pct(f.kernel)} of peak: data loading is still ${pct(f.shares.data_loading)} of the step.`,
+};
+
 export function fixFeedback(correct, scored, chosenId) {
   const best = scored.find((s) => s.best);
   const chosen = scored.find((s) => s.id === chosenId);
   const lead = correct ? 'Right.' : 'Not quite.';
-  return `${lead} On the engine, your choice gives ${rate(chosen.tokens)} against ${rate(scored.baseline)} at the baseline; the fastest single change is “${best.label}” at ${rate(best.tokens)}. A faster GPU shrinks only the GPU’s part of the step, while the loader keeps it waiting just as long.`;
+  const mine = `On the engine, “${chosen.label}” makes ${rate(chosen.tokens)}, against ${rate(scored.baseline)} for the chapter’s baseline.`;
+  if (correct) return `${lead} ${mine} ${FIX_REASONS[chosen.change](chosen)}`;
+  return `${lead} ${mine} ${FIX_REASONS[chosen.change](chosen)} The fastest single change is “${best.label}” at ${rate(best.tokens)}. ${FIX_REASONS[best.change](best)}`;
+}
+
+// The timeline's one-sentence reading: with prefetching, exactly the work that runs hidden and what
+// stays on the critical path (bar: stepBar(); tl: timelineLanes(); all from the same evaluate call).
+export function timelineSentence(bar, tl, prefetchEffective) {
+  const span = `(${tl.steps} steps, ${secs(tl.end_seconds)})`;
+  if (!prefetchEffective) return `Without prefetching each step waits for its own batch: the GPU idles while data loads and copies ${span}.`;
+  const hidden = bar.segments.filter((x) => x.hidden_seconds > 0.005);
+  const input = bar.segments.filter((x) => (x.key === 'data_loading' || x.key === 'transfer') && x.seconds_shown > 0);
+  const hiddenWords = hidden.length ? `${hidden.map((x) => `${secs(x.hidden_seconds)} of ${x.label.toLowerCase()}`).join(' and ')} per step no longer lengthens it` : 'nothing is hidden yet';
+  const left = input.length ? `; still on the critical path: ${input.map((x) => `${x.label.toLowerCase()} ${secs(x.seconds_shown)}`).join(' and ')}` : '';
+  return `With prefetching, workers prepare the next batches in the shadow of the current step: ${hiddenWords}${left} ${span}.`;
+}
+
+// What the Chapter calibration box switches, for the scenario on screen (r: its evaluate result;
+// chapterActivations: { bytes, batch_size }, the calibrated engine's activations for the chapter's
+// FP32 step without checkpointing). The timing constants come from r.pipeline.constants.
+export function calibrationText(c, r, chapterActivations, units) {
+  const parts = [];
+  const m = r.memory;
+  const k = r.pipeline.constants;
+  if (c.replay) {
+    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${formatBytes(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
+    parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
+    if (c.checkpointing === 'every_k' && c.every_k !== 4) parts.push(`The calibration divides activations by k, the chapter’s rule for every 4 layers; for k = ${c.every_k} that rule overstates or understates the saving, so compare with the calibration off.`);
+  } else {
+    parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is weights, gradients, master copy and optimizer state. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
+  }
+  if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
+  if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');
+  return parts.join(' ');
+}
+
+// One sentence when nothing the act can set fits on the GPU: the smallest step (its config and
+// evaluate result), the static memory that leaves too little room, and the GPUs where the settings on
+// screen (fitsWhat) fit, names from the catalog.
+export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWhat = 'these settings fit') {
+  const m = small.result.memory;
+  const c = small.config;
+  const scheme = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : SCHEME_WORDS[c.checkpointing];
+  const where = fitsOn.length ? `; choose the ${fitsOn.join(' or the ')}, where ${fitsWhat}${replay ? '' : ', or tick the chapter calibration'}` : '';
+  return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because weights, gradients, master copy and Adam state alone take ${formatBytes(m.static_bytes, units)}${where}.`;
 }
 
 export const CKPT_QUESTION = {

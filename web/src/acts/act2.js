@@ -13,8 +13,9 @@ import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
-import { DEVICES2, CHAPTER_TUNED2, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, regimeReached, betterBest, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2 } from '../scenario.js';
+import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { fitTable, smallestStep, bestSettable } from './act2-best.js';
 import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
@@ -178,14 +179,15 @@ export function mount({ root, engine, store, flags, announce }) {
       stepBanner.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
       return null;
     }
-    setText(calibNote, calibrationWords(c, r.pipeline.constants));
+    setText(calibNote, T.calibrationText(c, r, n.chapterActivations, u));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
+    const nothing = m.fits ? null : nothingFits(c, r, u);
     stepBanner.update({
       state: fit,
       title: fit === 'ok' ? `Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
         : `Out of memory: this step needs ${formatBytes(m.peak_bytes, u)} and the ${r.device.name} holds ${formatBytes(m.usable_device_bytes, u)}, so it cannot run; the timing below is what it would take if it fitted.`,
-      lines: [capacityWords(r.device, m.usable_device_bytes, u)],
+      lines: [capacityWords(r.device, m.usable_device_bytes, u), ...(nothing ? [nothing] : [])],
     });
     const p = r.pipeline;
     const b = stepBar(p);
@@ -194,10 +196,8 @@ export function mount({ root, engine, store, flags, announce }) {
     bar.update(b, { secs: T.secs, summary: barSentence });
     setText(barSummary, barSentence);
     const tl = timelineLanes(p);
-    const tlSentence = p.prefetch_effective
-      ? `With prefetching, workers prepare the next batches in the shadow of the current step: ${T.secs(b.segments.reduce((t, x) => t + x.hidden_seconds, 0))} of each step’s loading and copying no longer lengthens it (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`
-      : `Without prefetching each step waits for its own batch: the GPU idles while data loads and copies (${tl.steps} steps, ${T.secs(tl.end_seconds)}).`;
-    timeline.update(tl, { secs: T.secs, summary: tlSentence });
+    const tlSentence = T.timelineSentence(b, tl, p.prefetch_effective);
+    timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
     setText(tlSummary, tlSentence);
     timeline.svg.attr('aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
     renderGauges(r, u);
@@ -209,10 +209,10 @@ export function mount({ root, engine, store, flags, announce }) {
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
           { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
-        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%' }, { text: '' }] }] });
+        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%', value: 1 }, { text: '', value: b.segments.reduce((t, x) => t + x.hidden_seconds, 0) }] }] });
       tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
         rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
-          cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step) }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
+          cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step), value: s.step }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
       renderMathPeek(peekBody, r);
       const cn = ckptNumbers(evaluate, c);
       setText(ckptNow, T.ckptScenarioText(cn, u));
@@ -227,16 +227,32 @@ export function mount({ root, engine, store, flags, announce }) {
     return `The ${device.name} has ${formatBytes(usable, 'gb')} = ${formatBytes(usable, 'gib')} usable${u === 'gib' ? '' : ' (GB = 10^9 bytes, GiB = 2^30 bytes)'}${Math.abs(gib - Math.round(gib)) < 0.01 ? `: its “${Math.round(gib)} GB” name counts GiB` : ''}.`;
   }
 
-  // What the chapter calibration assumes, in numbers, and what a knob does not change here.
-  function calibrationWords(c, k) {
-    const parts = [];
-    if (c.replay) {
-      parts.push(`Chapter calibration: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${T.rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does; switch the calibration off for the physical constants.`);
-      if (c.checkpointing === 'every_k' && c.every_k !== 4) parts.push(`The calibration divides activations by k, the chapter’s rule for every 4 layers; for k = ${c.every_k} that rule overstates or understates the saving, so compare with the calibration off.`);
-    }
-    if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
-    if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');
-    return parts.join(' ');
+  // The act's fit table per (GPU, calibration): the largest batch of each setting that fits, and
+  // the smallest step (act2-best.js). Built once per pair, only when needed.
+  const fitTables = new Map();
+  function tableFor(c) {
+    const key = JSON.stringify([c.device, c.replay]);
+    if (!fitTables.has(key)) fitTables.set(key, fitTable(evaluate, c));
+    return fitTables.get(key);
+  }
+
+  // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
+  function nothingFits(c, r, u) {
+    const small = smallestStep(tableFor(c));
+    if (small.result.memory.fits) return null;
+    const others = devices.filter((d) => d.id !== c.device);
+    const fitsOn = (patch) => others.filter((d) => evaluate(toScenario2(c, { ...patch, device: d.id, schedule_steps: 0 })).memory.fits).map((d) => d.name);
+    const these = fitsOn({});
+    return these.length ? T.nothingFitsText(small, r.device.name, these, c.replay, u, 'these settings fit')
+      : T.nothingFitsText(small, r.device.name, fitsOn(small.config), c.replay, u, 'that smallest step fits');
+  }
+
+  // The timeline's key: each kind of work drawn, and the hatching of alternate steps.
+  function timelineKey(tl) {
+    const phases = [...new Set(tl.lanes.flatMap((l) => l.segments.map((x) => x.phase)))];
+    const hatched = Array.from({ length: tl.steps }, (_, i) => i + 1).filter((st) => st % 2 === 0);
+    return [...phases.map((ph) => ({ cls: `phase--${ph}`, text: PHASE_WORDS[ph] })),
+      ...(hatched.length ? [{ cls: 'swatch--hatch', text: `hatched: step${hatched.length > 1 ? 's' : ''} ${hatched.join(', ')} (alternate steps)` }] : [])];
   }
 
   function renderGauges(r) {
@@ -267,42 +283,51 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     if (!r) return;
     // The challenge is the chapter's: it counts with the chapter calibration on (with the physical
-    // constants the loader is fast enough from the start) and in a step that fits.
+    // constants the loader is fast enough from the start) and in a step that fits, and only for
+    // settings the student reached after the prediction (designCounts).
     const reached = regimeReached(r.pipeline) && r.memory.fits && state.config2.replay;
-    const best = betterBest(a.design.best, state.config2, r);
-    if ((reached && !a.design.regime_reached) || best !== a.design.best) {
-      queueMicrotask(() => store.update((s) => withAct2(s, { design: { regime_reached: s.acts.act2.design.regime_reached || reached, best } })));
+    const counts = designCounts(a, nothingToExplore);
+    const next = designRecord(a.design, { counts, reached, config: state.config2, result: r });
+    if (next !== a.design) {
+      queueMicrotask(() => store.update((s) => withAct2(s, { design: designRecord(s.acts.act2.design, { counts, reached, config: state.config2, result: r }) })));
     }
-    if (reached && !a.design.regime_reached) setText(designLive, 'Tuned regime reached.');
+    if (counts && reached && !a.design.regime_reached) setText(designLive, 'Tuned regime reached.');
     const sh = r.pipeline.chapter_shares;
     const ceiling = r.pipeline.mfu_ceiling;
     const k = r.pipeline.gpu.kernel_efficiency;
     const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
+    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'In the tuned regime, not yet counted. ') : 'Not there yet. ';
     replaceChildren(designBody,
-      h('p', { 'data-regime': reached ? 'reached' : 'not-reached' }, h('strong', { text: reached ? '✓ Tuned regime reached. ' : 'Not there yet. ' }),
+      h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
-        state.config2.replay ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.'),
+        state.config2.replay ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.',
+        counts ? '' : ' The challenge counts settings you reach yourself after your prediction; these came with the page (a link or the defaults), so change any setting in section 2 to start.'),
       h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
         `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}, ${T.rate(bestTokens(a.design.best.config))}) with ${describe2(a.design.best.config)}.`) : null,
-      solverLine(state.config2),
+      a.prediction ? solverLine(state.config2) : null,
       h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
   }
 
-  // The best MFU the physics allows on this GPU with the student's loader settings: the solver tries
-  // every precision × optimizer × checkpointing, each at its largest batch that fits (up to 256).
-  const solveCache = new Map();
+  // The best MFU this act's controls can reach on this GPU with the student's loader settings: every
+  // precision × checkpointing scheme at its largest slider batch that fits (act2-best.js), and the
+  // solver's fastest run beyond the act's controls (any batch, any optimizer) for contrast.
+  const bestCache = new Map();
   function solverLine(c) {
-    const req = { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: 256 };
     const key = JSON.stringify([c.device, c.data_workers, c.prefetch, c.prefetch_depth, c.pinned_memory, c.replay]);
-    let sv = solveCache.get(key);
-    if (!sv) { sv = engine.call('solve', req); solveCache.set(key, sv); }
-    if (sv.error || !sv.best_mfu_same_optimizer) return null;
-    const best = sv.best_mfu_same_optimizer;
-    const fast = sv.best_throughput;
-    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
-    return h('p', { 'data-solver-mfu': String(best.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
-      `with your loader settings on this GPU, the highest MFU with Adam is ${T.pct(best.mfu)} (${words(best.configuration)}; the solver tried every combination of FP32 or mixed precision, optimizer and checkpointing, each at its largest batch that fits, up to 256). MFU is measured against each precision’s own peak, so that run makes ${T.rate(best.tokens_per_second)}, while the fastest setting the solver finds makes ${T.rate(fast.tokens_per_second)} (${words(fast.configuration)}; the solver may change the optimizer and use any batch size, which this act’s controls do not). A higher MFU is not always a faster run.`);
+    if (!bestCache.has(key)) {
+      const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
+      bestCache.set(key, { act: bestSettable(evaluate, c, tableFor(c)), solver: sv.error ? null : sv.best_throughput });
+    }
+    const { act, solver } = bestCache.get(key);
+    if (!act) return h('p', { 'data-solver-mfu': '' }, h('strong', { text: 'The best the physics allows here: ' }), 'nothing this act can set fits on this GPU (see the banner in section 2).');
+    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${cfg.checkpointing === 'every_k' ? `checkpoint every ${cfg.every_k} layers` : `${cfg.checkpointing} checkpointing`}, batch ${cfg.batch_size}`;
+    const solverWords = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
+    const same = act.fastest === act.best_mfu;
+    return h('p', { 'data-solver-mfu': String(act.best_mfu.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
+      `with your loader settings on this GPU, the highest MFU these controls can reach is ${T.pct(act.best_mfu.mfu)} (${words(act.best_mfu.config)}), making ${T.rate(act.best_mfu.tokens_per_second)}; ${act.tried} settings that fit were tried, each precision and checkpointing scheme at its largest batch on the slider. `,
+      same ? 'It is also the fastest of them. ' : `The fastest of them makes ${T.rate(act.fastest.tokens_per_second)} (${words(act.fastest.config)}): MFU is measured against each precision’s own peak, so a higher MFU is not always a faster run. `,
+      solver ? `Beyond these controls, with any batch size and optimizer, the engine’s solver finds ${T.rate(solver.tokens_per_second)} (${solverWords(solver.configuration)}).` : '');
   }
 
   const bestTokens = (c) => evaluate(toScenario2(c, { schedule_steps: 0 })).pipeline.tokens_per_second;
@@ -359,7 +384,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const configChanged = configKey !== last.config;
     if (configChanged) { controls.update(state.config2); r = renderInstrument(state); }
     const a = state.acts.act2;
-    const designKey = JSON.stringify([configKey, a.design]);
+    const designKey = JSON.stringify([configKey, a.design, Boolean(a.prediction), a.explored]);
     // A settings change renders the design panel after the paint (renderInstrument schedules it).
     if (designKey !== last.design && !(configChanged && r)) renderDesign(state, r);
     const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, state.config.units]);

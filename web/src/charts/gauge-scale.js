@@ -1,66 +1,63 @@
-// The three gauges on one 0–100% scale, so their order is visible: GPU busy ≥ pipeline efficiency ≥
-// MFU, plus HFU when recompute is on and the MFU ceiling as a dashed mark. One row per mark (labels
-// never collide); positions in pixels of the box's current width (redrawn when it changes), so the
-// text keeps its size and a label flips to the left of its mark when it would run off the edge.
+// The gauges on one shared 0–100% scale, so their order is visible: GPU busy ≥ pipeline efficiency ≥
+// MFU, plus HFU when recompute is on and the MFU ceiling as a dashed bar. One row per gauge: its label
+// on a line of its own at the left edge, then its bar from 0 to the value on a full-width track, so no
+// line ever crosses a label at any width (walk finding MINOR-3); the shared axis is under the rows.
+// Drawn in pixels at the box's width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
+import { redrawOnResize } from './fit-width.js';
 
-const ROW_H = 26;
+const ROW_H = 36; // label line (16 px) + bar (10 px) + gap
+const BAR_Y = 19;
+const BAR_H = 10;
 
 export class GaugeScale {
   constructor(container, { label = 'Busy, pipeline efficiency and MFU on one scale' } = {}) {
     this.svg = select(container).append('svg').attr('class', 'chart gauge-scale').attr('width', '100%')
       .attr('role', 'img').attr('aria-label', label);
-    this.gTrack = this.svg.append('g');
     this.gRows = this.svg.append('g');
+    this.gAxis = this.svg.append('g').attr('class', 'gauge-axis');
     this.last = null;
-    if (typeof ResizeObserver === 'function') {
-      this.observer = new ResizeObserver(() => { if (this.last) this.update(...this.last); });
-      this.observer.observe(container);
-    }
+    this.drawnWidth = 0;
+    this.observer = redrawOnResize(container, this);
   }
 
-  // marks: [{ key, label, value (0–1), text, short? (used when text fits on neither side), dashed? }]
+  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
+
+  // marks: [{ key, value (0–1), text, dashed? }], in the order the rows are drawn.
   update(marks, { summary }) {
     this.last = [marks, { summary }];
-    const width = this.svg.node().getBoundingClientRect().width || 640;
-    const pad = 7;
-    const px = (v) => pad + Math.min(1, Math.max(0, v)) * (width - 2 * pad);
-    const h = marks.length * ROW_H + 24;
-    this.svg.attr('height', h).attr('aria-label', summary);
-    const trackY = marks.length * ROW_H + 6;
-    this.gTrack.selectAll('*').remove();
-    this.gTrack.append('rect').attr('class', 'gauge-track').attr('x', pad).attr('y', trackY).attr('width', Math.max(0, width - 2 * pad)).attr('height', 6);
-    for (const f of [0, 0.5, 1]) {
-      this.gTrack.append('text').attr('class', 'gauge-tick').attr('y', trackY + 18)
-        .attr('x', px(f)).attr('text-anchor', f === 0 ? 'start' : f === 1 ? 'end' : 'middle').text(`${f * 100}%`);
-    }
+    const width = this.width();
+    this.drawnWidth = width;
+    const pad = 1;
+    const span = Math.max(0, width - 2 * pad);
+    const px = (v) => pad + Math.min(1, Math.max(0, v)) * span;
+    const axisY = marks.length * ROW_H + 2;
+    this.svg.attr('height', axisY + 20).attr('aria-label', summary);
     const rows = this.gRows.selectAll('g.gauge-row').data(marks, (d) => d.key).join((enter) => {
       const e = enter.append('g').attr('class', 'gauge-row');
-      e.append('line').attr('class', 'gauge-stem');
-      e.append('circle').attr('r', 5);
-      e.append('text').attr('class', 'gauge-label');
+      e.append('text').attr('class', 'gauge-label').attr('y', 13);
+      e.append('rect').attr('class', 'gauge-track').attr('y', BAR_Y).attr('height', BAR_H);
+      e.append('rect').attr('class', 'gauge-bar').attr('y', BAR_Y).attr('height', BAR_H);
       return e;
     });
-    rows.attr('data-gauge', (d) => d.key).attr('class', (d) => `gauge-row gauge-row--${d.key}${d.dashed ? ' gauge-row--dashed' : ''}`);
-    rows.each(function place(d, i) {
-      const g = select(this);
-      const x = px(d.value);
-      const y = i * ROW_H + 12;
-      g.select('line').attr('x1', x).attr('x2', x).attr('y1', y).attr('y2', trackY + 6);
-      g.select('circle').attr('cx', x).attr('cy', y);
-      const room = { right: width - x - 9, left: x - 9 };
-      const fits = (t) => t.length * 7.6; // px at 13px bold, a little generous
-      const text = fits(d.text) <= Math.max(room.left, room.right) || !d.short ? d.text : d.short;
-      const left = fits(text) > room.right && room.left > room.right;
-      g.select('text').attr('x', x).attr('dx', left ? -9 : 9).attr('y', y + 4)
-        .attr('text-anchor', left ? 'end' : 'start').text(text);
-    });
+    rows.order();
+    rows.attr('data-gauge', (d) => d.key).attr('class', (d) => `gauge-row gauge-row--${d.key}${d.dashed ? ' gauge-row--dashed' : ''}`)
+      .attr('transform', (d, i) => `translate(0,${i * ROW_H})`);
+    rows.select('.gauge-label').attr('x', pad).text((d) => d.text);
+    rows.select('.gauge-track').attr('x', pad).attr('width', span);
+    rows.select('.gauge-bar').attr('x', pad).attr('width', (d) => Math.max(0, px(d.value) - pad));
+    const ticks = [0, 0.25, 0.5, 0.75, 1];
+    this.gAxis.selectAll('line').data(ticks).join('line').attr('class', 'gauge-tick-mark')
+      .attr('x1', (f) => px(f)).attr('x2', (f) => px(f)).attr('y1', axisY - 4).attr('y2', axisY + 2);
+    this.gAxis.selectAll('text').data(ticks.filter((f) => f !== 0.25 && f !== 0.75)).join('text').attr('class', 'gauge-tick')
+      .attr('y', axisY + 16).attr('x', (f) => px(f))
+      .attr('text-anchor', (f) => (f === 0 ? 'start' : f === 1 ? 'end' : 'middle')).text((f) => `${f * 100}%`);
   }
 
   reset() {
     if (this.observer) this.observer.disconnect();
     this.last = null;
     this.gRows.selectAll('*').remove();
-    this.gTrack.selectAll('*').remove();
+    this.gAxis.selectAll('*').remove();
   }
 }

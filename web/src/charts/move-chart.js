@@ -1,55 +1,92 @@
 // The laptop challenge's moves as a step chart: peak memory after each move (log scale, since the
-// start is tens of times the budget) against the laptop's usable memory. A move that does not fit is
-// hatched, one that fits but cannot train has a dashed outline (the table twin says "cannot train");
-// never colour alone.
+// start is tens of times the budget) against the laptop's usable memory. Each bar carries its peak
+// (the caller's number format), the dashed budget line its label in a margin of its own, so no bar or
+// label crosses it. A move that does not fit is hatched, one that fits but cannot train has a dashed
+// outline (the table twin says "cannot train"); never colour alone. Drawn in pixels at the box's
+// width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
 import { scaleLog } from 'd3-scale';
+import { redrawOnResize } from './fit-width.js';
 
-const H = 180;
-const TOP = 14;
+const H = 210;
+const TOP = 40; // title line + the tallest bar's label
 const BOTTOM = 22;
+const RIGHT = 78; // the budget label's margin
+const LABEL_PX = 7.5; // a digit at the 12 px bold bar labels, a little generous
+let count = 0;
 
 export class MoveChart {
   constructor(container, { label = 'Peak memory after each move' } = {}) {
+    this.container = container;
+    this.hatchId = `move-hatch-${++count}`;
     this.svg = select(container).append('svg').attr('class', 'chart move-chart').attr('width', '100%')
       .attr('height', H).attr('role', 'img').attr('aria-label', label);
-    this.svg.append('defs').append('pattern').attr('id', 'move-hatch').attr('patternUnits', 'userSpaceOnUse')
+    this.svg.append('defs').append('pattern').attr('id', this.hatchId).attr('patternUnits', 'userSpaceOnUse')
       .attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)')
       .append('rect').attr('class', 'hatch-stroke').attr('width', 2).attr('height', 6);
+    this.title = this.svg.append('text').attr('class', 'move-title').attr('x', 0).attr('y', 13);
     this.gBars = this.svg.append('g');
-    this.budget = this.svg.append('line').attr('class', 'budget-line').attr('x1', 0).attr('x2', '100%');
-    this.budgetText = this.svg.append('text').attr('class', 'budget-label').attr('x', '100%').attr('text-anchor', 'end');
+    this.budget = this.svg.append('line').attr('class', 'budget-line').attr('x1', 0);
+    this.budgetText = this.svg.append('text').attr('class', 'budget-label').attr('text-anchor', 'end');
+    this.last = null;
+    this.drawnWidth = 0;
+    this.observer = redrawOnResize(container, this);
   }
 
-  // moves: [{ peak_bytes, fits, trainable }]; budgetBytes; fmt(bytes) for the budget label.
-  update(moves, { budgetBytes, budgetText, summary }) {
+  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
+
+  // moves: [{ peak_bytes, fits, trainable }]; amount(bytes): the number shown on a bar (unit in the
+  // title); title: the chart's heading line; budgetBytes and budgetLines ([two short lines]).
+  update(moves, { budgetBytes, budgetLines, amount, title, summary }) {
+    this.last = [moves, { budgetBytes, budgetLines, amount, title, summary }];
+    const width = this.width();
+    this.drawnWidth = width;
     this.svg.attr('aria-label', summary);
+    this.title.text(title);
+    const plotW = Math.max(60, width - RIGHT);
     const max = Math.max(budgetBytes * 2, ...moves.map((m) => m.peak_bytes));
     const min = Math.min(budgetBytes / 2, ...moves.map((m) => m.peak_bytes));
     const y = scaleLog().domain([min, max]).range([H - BOTTOM, TOP]);
     const n = Math.max(moves.length, 6);
-    const bw = 100 / n;
+    const slot = plotW / n;
+    const texts = moves.map((m) => amount(m.peak_bytes));
+    const widest = Math.max(...texts.map((t) => t.length)) * LABEL_PX;
+    // Every label when they fit their slots; else every k-th, always the latest move.
+    const every = Math.max(1, Math.ceil(widest / Math.max(1, slot - 2)));
+    const shown = (i) => i === moves.length - 1 || (i % every === 0 && moves.length - 1 - i >= every);
+    const by = y(budgetBytes);
     const bars = this.gBars.selectAll('g.move').data(moves).join((enter) => {
       const e = enter.append('g');
       e.append('rect').attr('class', 'move-bar');
-      e.append('rect').attr('class', 'move-hatch').attr('fill', 'url(#move-hatch)');
+      e.append('rect').attr('class', 'move-hatch');
+      e.append('text').attr('class', 'move-value').attr('text-anchor', 'middle');
       e.append('text').attr('class', 'move-index').attr('text-anchor', 'middle');
       return e;
     });
     bars.attr('class', (d) => `move move--${d.fits ? (d.trainable ? 'ok' : 'invalid') : 'oom'}`);
+    const hatch = `url(#${this.hatchId})`;
     bars.each(function place(d, i) {
       const g = select(this);
       const top = y(d.peak_bytes);
-      const x = `${i * bw + bw * 0.15}%`;
-      const w = `${bw * 0.7}%`;
-      g.selectAll('rect').attr('x', x).attr('width', w).attr('y', top).attr('height', H - BOTTOM - top);
-      g.select('.move-hatch').attr('visibility', d.fits ? 'hidden' : 'visible');
-      g.select('text').attr('x', `${i * bw + bw / 2}%`).attr('y', H - 6).text(i === 0 ? 'start' : String(i));
+      const cx = i * slot + slot / 2;
+      g.selectAll('rect').attr('x', i * slot + slot * 0.15).attr('width', slot * 0.7).attr('y', top).attr('height', Math.max(0, H - BOTTOM - top));
+      g.select('.move-hatch').attr('fill', hatch).attr('visibility', d.fits ? 'hidden' : 'visible');
+      // The value sits on its bar; one that would touch the budget line goes just above the line.
+      let ly = top - 4;
+      if (ly > by - 2 && ly - 12 < by + 2) ly = by - 4;
+      const half = (texts[i].length * LABEL_PX) / 2 + 2; // kept inside the plot at both ends
+      g.select('.move-value').attr('x', Math.min(Math.max(cx, half), plotW - half)).attr('y', ly).text(shown(i) ? texts[i] : '');
+      g.select('.move-index').attr('x', cx).attr('y', H - 6).text(i === 0 ? 'start' : String(i));
     });
-    const by = y(budgetBytes);
-    this.budget.attr('y1', by).attr('y2', by);
-    this.budgetText.attr('y', by - 4).text(budgetText);
+    this.budget.attr('x2', width).attr('y1', by).attr('y2', by);
+    const lines = budgetLines.filter(Boolean);
+    this.budgetText.attr('x', width).attr('y', by - 4 - 14 * (lines.length - 1));
+    this.budgetText.selectAll('tspan').data(lines).join('tspan').attr('x', width).attr('dy', (t, i) => (i ? 14 : 0)).text((t) => t);
   }
 
-  reset() { this.gBars.selectAll('*').remove(); }
+  reset() {
+    if (this.observer) this.observer.disconnect();
+    this.last = null;
+    this.gBars.selectAll('*').remove();
+  }
 }

@@ -1,9 +1,11 @@
 // One training step as a stacked horizontal bar (SVG, positions in percent so the text keeps its size
 // at any width): one segment per phase from the engine's exposed seconds, labelled with its share
 // where it is wide enough; a legend list below gives every segment's seconds and share. The view model
-// is act2-model.js stepBar(); the data-table twin is built by the act.
+// is act2-model.js stepBar(); the data-table twin is built by the act. Which segments are wide enough
+// for a label depends on the box's width, so the bar is redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
 import { h, replaceChildren } from '../ui/dom.js';
+import { redrawOnResize } from './fit-width.js';
 
 const MIN_LABEL_PX = 48; // narrower segments carry no text inside (the legend has it)
 
@@ -15,13 +17,20 @@ export class PipelineBar {
     this.gSegs = this.svg.append('g');
     this.legend = h('ul', { class: 'step-legend' });
     container.append(this.legend);
+    this.last = null;
+    this.drawnWidth = 0;
+    this.observer = redrawOnResize(container, this);
   }
+
+  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
 
   // bar: stepBar(pipeline); fmt: { secs(s), pct(share%) } for the legend words.
   update(bar, { secs, summary }) {
+    this.last = [bar, { secs, summary }];
     this.svg.attr('aria-label', summary);
     const segs = bar.segments.filter((s) => s.seconds > 0);
-    const widthPx = this.svg.node().getBoundingClientRect().width || 640;
+    const widthPx = this.width();
+    this.drawnWidth = widthPx;
     const x = (s) => `${(100 * s.start_seconds) / bar.step_seconds}%`;
     const w = (s) => `${(100 * s.seconds) / bar.step_seconds}%`;
     const g = this.gSegs.selectAll('g.seg').data(segs, (d) => d.key).join((enter) => {
@@ -42,5 +51,10 @@ export class PipelineBar {
         s.hidden_seconds > 0.005 ? h('span', { class: 'step-legend__hidden', text: ` + ${secs(s.hidden_seconds)} hidden behind other work` }) : null))));
   }
 
-  reset() { this.gSegs.selectAll('*').remove(); this.legend.replaceChildren(); }
+  reset() {
+    if (this.observer) this.observer.disconnect();
+    this.last = null;
+    this.gSegs.selectAll('*').remove();
+    this.legend.replaceChildren();
+  }
 }

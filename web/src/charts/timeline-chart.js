@@ -2,8 +2,10 @@
 // bar per piece of work, coloured by phase and marked by step (alternate steps are hatched, so steps
 // read apart without colour). Positions are percentages, so lane names keep their size at any width.
 // Overlap from prefetching shows as CPU/link bars under another step's GPU bars. View model:
-// act2-model.js timelineLanes().
+// act2-model.js timelineLanes(). A key under the chart names each kind of work drawn and the hatching
+// (its items come from the act; it wraps, so it fits a phone).
 import { select } from 'd3-selection';
+import { h, replaceChildren } from '../ui/dom.js';
 
 const LANE_H = 44; // lane name line + bar
 const BAR_H = 18;
@@ -19,10 +21,13 @@ export class TimelineChart {
       .append('rect').attr('class', 'hatch-stroke').attr('width', 2).attr('height', 6);
     this.gLanes = this.svg.append('g');
     this.axis = this.svg.append('g').attr('class', 'timeline-axis');
+    this.key = h('ul', { class: 'timeline-key', 'aria-label': 'Key to the timeline' });
+    container.append(this.key);
   }
 
-  // model: timelineLanes(pipeline); secs(s) formats seconds; summary: the one-sentence reading.
-  update(model, { secs, summary }) {
+  // model: timelineLanes(pipeline); secs(s) formats seconds; summary: the one-sentence reading;
+  // key: [{ cls (a phase--… class, or swatch--hatch), text }].
+  update(model, { secs, summary, key = [] }) {
     this.svg.attr('aria-label', summary).attr('height', model.lanes.length * LANE_H + 28);
     const pctX = (t) => `${(100 * t) / model.end_seconds}%`;
     const lanes = this.gLanes.selectAll('g.lane').data(model.lanes, (d) => d.key).join((enter) => {
@@ -55,7 +60,8 @@ export class TimelineChart {
       .attr('x', (t, i) => (i === 0 ? 0 : pctX(t)))
       .attr('text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'))
       .text((t) => secs(t));
+    replaceChildren(this.key, key.map((k) => h('li', {}, h('span', { class: `swatch ${k.cls}`, 'aria-hidden': 'true' }), h('span', { text: k.text }))));
   }
 
-  reset() { this.gLanes.selectAll('*').remove(); this.axis.selectAll('*').remove(); }
+  reset() { this.gLanes.selectAll('*').remove(); this.axis.selectAll('*').remove(); this.key.replaceChildren(); }
 }

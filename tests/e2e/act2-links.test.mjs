@@ -1,0 +1,105 @@
+// Act 2 regressions from the student walk, in headless Chromium against the built site: a shared link
+// earns nothing before the prediction (MAJOR-2), the calibration box says it switches the memory model
+// and, when nothing fits on the V100, why and where to go (MAJOR-1), and a link's k and depth are
+// judged against the stored settings (MINOR-1).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle } from './helpers.mjs';
+import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/scenario.js';
+import { fitTable, smallestStep } from '../../web/src/acts/act2-best.js';
+import { formatBytes } from '../../web/src/format.js';
+
+const A2 = '[data-act="2"]';
+const KEY = 'lab08-model-train/state';
+const TUNED_LINK = '?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1';
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { await srv?.close(); });
+
+async function open(query, options = {}) {
+  const browser = await launch(options);
+  const { page, problems } = await watchedPage(browser.context, srv.origin);
+  await openLab(page, `${srv.origin}/${query}`);
+  await page.waitForSelector(A2);
+  return { browser, page, problems };
+}
+const saved = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
+const lock = async (page) => {
+  await page.locator(`${A2} .prediction input[value="d"]`).check();
+  await page.locator(`${A2} .prediction button[type=submit]`).click();
+  await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
+};
+
+test('a shared link of the tuned loop earns nothing before the prediction, and counts only once the student moves', async () => {
+  const { browser, page, problems } = await open(TUNED_LINK);
+  try {
+    await settle(page);
+    await page.waitForTimeout(300); // the store is saved within 200 ms
+    assert.equal(await page.locator(`${A2} [data-step="design"].step--done`).count(), 0, 'not done while locked');
+    const s0 = await saved(page);
+    assert.equal(s0 ? s0.acts.act2.design.regime_reached : false, false);
+    assert.equal(s0 ? s0.acts.act2.design.best : null, null);
+    await lock(page);
+    await settle(page);
+    assert.equal(await page.locator(`${A2} [data-step="design"].step--done`).count(), 0, 'the link’s settings do not count after unlocking either');
+    assert.match(await page.locator(`${A2} .design`).textContent(), /came with the page/);
+    assert.equal(await page.locator(`${A2} [data-best-mfu]`).count(), 0);
+    // The student moves: one worker fewer, then back to the tuned loop.
+    await page.locator(`${A2} [data-control="workers"] input`).fill('7');
+    await settle(page);
+    await page.locator(`${A2} [data-control="workers"] input`).fill('8');
+    await page.waitForSelector(`${A2} [data-step="design"].step--done`);
+    await page.waitForSelector(`${A2} [data-regime="reached"]`);
+    assert.ok(await page.locator(`${A2} [data-best-mfu]`).count() === 1);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('unticking the calibration says it switches the memory model too, and why nothing fits on the V100', async () => {
+  const { browser, page, problems } = await open('?act=2');
+  try {
+    await lock(page);
+    const label = await page.locator(`${A2} [data-control="replay"] label`).textContent();
+    assert.match(label, /memory/i);
+    assert.match(label, /tim/i);
+    await page.locator(`${A2} [data-control="replay"] input`).uncheck();
+    await page.waitForSelector(`${A2} .banner[data-state="oom"]`);
+    await settle(page);
+    const evaluate = await nodeEvaluate();
+    const c = { ...DEFAULT_CONFIG2, replay: false };
+    const r = evaluate(toScenario2(c));
+    const note = await page.locator(`${A2} .calib-note`).textContent();
+    assert.ok(note.length > 0, 'the note never goes empty');
+    assert.match(note, /physics model/);
+    assert.ok(note.includes(formatBytes(r.memory.peak_bytes, 'gb')), note);
+    const small = smallestStep(fitTable(evaluate, c)).result.memory;
+    const banner = await page.locator(`${A2} .banner[data-state="oom"]`).first().textContent();
+    assert.ok(banner.includes(`needs ${formatBytes(small.peak_bytes, 'gb')} of the ${formatBytes(small.usable_device_bytes, 'gb')} usable`), banner);
+    assert.match(banner, /A100 SXM4 80 GB/);
+    assert.match(banner, /H100/);
+    assert.doesNotMatch(banner, /✓/, 'a state that cannot train never reads as success');
+    await page.locator(`${A2} [data-control="replay"] input`).check();
+    await page.waitForSelector(`${A2} .banner[data-state="ok"]`);
+    assert.doesNotMatch(await page.locator(`${A2} .banner[data-state="ok"]`).first().textContent(), /Nothing this act can set/);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('a link’s k and depth apply when the stored settings already checkpoint every k layers and prefetch', async () => {
+  const { browser, page } = await open(TUNED_LINK);
+  try {
+    await page.waitForTimeout(300);
+    await openLab(page, `${srv.origin}/?act=2&k=8`);
+    await lock(page);
+    assert.equal(await page.locator(`${A2} [data-control="ckpt"] input[type=number]`).inputValue(), '8');
+    assert.equal(await page.locator('[data-notice="url"]').count(), 0, 'nothing to report');
+    await page.waitForTimeout(300);
+    await openLab(page, `${srv.origin}/?act=2&depth=4`);
+    assert.equal(await page.locator(`${A2} [data-control="depth"] output`).textContent(), '4');
+    await openLab(page, `${srv.origin}/?act=2&k=49&depth=9`);
+    const notice = await page.locator('[data-notice="url"]').textContent();
+    assert.match(notice, /k=49: the checkpoint interval must be a whole number of layers from 1 to 48/);
+    assert.match(notice, /depth=9: the prefetch depth must be a whole number of batches from 1 to 8/);
+    assert.doesNotMatch(notice, /only applies/);
+  } finally { await browser.close(); }
+});

@@ -1,0 +1,105 @@
+// Unit tests for Act 2's words (web/src/acts/act2-text.js) on results of the real engine (the WASM
+// build under Node): each sentence says exactly what its scenario's numbers say.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../../scripts/engine-node.mjs';
+import { stepBar, timelineLanes } from '../../../web/src/act2-model.js';
+import { fixedNumbers } from '../../../web/src/acts/act2-numbers.js';
+import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, FIX_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
+import { formatBytes, formatInt } from '../../../web/src/format.js';
+
+const m = await loadEngine();
+const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
+const catalog = JSON.parse(m.catalog());
+const n = fixedNumbers(evaluate, catalog);
+
+// Walk finding MINOR-4: the sentence said "loading and copying" were hidden; only loading is.
+test('the prefetch sentence names exactly the work prefetching hides and what stays on the critical path', () => {
+  const r = evaluate(toScenario2(CHAPTER_TUNED2));
+  const b = stepBar(r.pipeline);
+  const tl = timelineLanes(r.pipeline);
+  const text = timelineSentence(b, tl, r.pipeline.prefetch_effective);
+  const load = b.segments.find((s) => s.key === 'data_loading');
+  const transfer = b.segments.find((s) => s.key === 'transfer');
+  assert.ok(load.hidden_seconds > 0.005 && transfer.hidden_seconds <= 0.005, 'the engine hides loading, not the copy');
+  assert.ok(text.includes(`${secs(load.hidden_seconds)} of data loading per step no longer lengthens it`), text);
+  assert.ok(text.includes(`still on the critical path: data loading ${secs(load.seconds_shown)} and host→device transfer ${secs(transfer.seconds_shown)}`), text);
+  assert.doesNotMatch(text, /loading and copying/);
+  assert.ok(text.endsWith(`(${tl.steps} steps, ${secs(tl.end_seconds)}).`), text);
+  const base = evaluate(toScenario2(DEFAULT_CONFIG2));
+  assert.match(timelineSentence(stepBar(base.pipeline), timelineLanes(base.pipeline), base.pipeline.prefetch_effective), /^Without prefetching/);
+});
+
+// Walk finding MINOR-7: every choice got the same closing explanation (the faster GPU's).
+test('the single-fix feedback is specific to the option chosen, with that option’s engine numbers and the right answer’s reason', () => {
+  const texts = FIX_QUESTION.options.map((o) => {
+    const f = n.fixes.find((x) => x.id === o.id);
+    const text = fixFeedback(f.best, n.fixes, o.id);
+    assert.ok(text.includes(rate(f.tokens)), `${o.id}: its own tokens/s`);
+    assert.ok(text.includes(pct(f.shares.data_loading)), `${o.id}: its own data-loading share`);
+    return { o, f, text };
+  });
+  const best = n.fixes.find((x) => x.best);
+  assert.equal(best.change, 'prefetch', 'more loader workers with prefetching wins');
+  for (const { f, text } of texts) {
+    if (f.best) {
+      assert.match(text, /^Right\./);
+      assert.equal(text.match(/Workers load the next batches/g).length, 1);
+    } else {
+      assert.match(text, /^Not quite\./);
+      assert.ok(text.includes(`The fastest single change is “${best.label}” at ${rate(best.tokens)}.`), text);
+      assert.match(text, /Workers load the next batches while the GPU computes/, 'the right answer’s reason');
+    }
+  }
+  assert.equal(new Set(texts.map((t) => t.text)).size, texts.length, 'no two choices read the same');
+  assert.match(texts.find((t) => t.o.change === 'faster_gpu').text, /Twice the peak FLOP\/s shrinks only the GPU’s part/);
+  assert.match(texts.find((t) => t.o.change === 'sgd').text, /SGD needs less memory than Adam/);
+  assert.match(texts.find((t) => t.o.change === 'half_batch').text, /Half the batch/);
+  assert.doesNotMatch(texts.find((t) => t.o.change === 'sgd').text, /faster GPU|Twice the peak/);
+});
+
+// Walk finding MAJOR-1: the box switched the memory model too, and nothing said so.
+test('the calibration note says what the box switches, memory and timing, with the engine’s numbers', () => {
+  const on = evaluate(toScenario2(DEFAULT_CONFIG2));
+  const off = evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false }));
+  const tOn = calibrationText(DEFAULT_CONFIG2, on, n.chapterActivations, 'gb');
+  assert.ok(tOn.includes(`N = ${formatInt(on.memory.parameters_counted)} parameters`), tOn);
+  assert.ok(tOn.includes(formatBytes(n.chapterActivations.bytes, 'gb')), tOn);
+  assert.equal(n.chapterActivations.bytes, 65e9, 'the chapter’s 65 GB figure, as the engine prices it');
+  assert.match(tOn, /Memory as the chapter counts it/);
+  assert.match(tOn, /Timing:/);
+  const tOff = calibrationText({ ...DEFAULT_CONFIG2, replay: false }, off, n.chapterActivations, 'gb');
+  assert.ok(tOff.length > 0, 'the note never goes empty');
+  assert.ok(tOff.includes(`N = ${formatInt(off.memory.parameters_counted)} parameters`), tOff);
+  assert.notEqual(off.memory.parameters_counted, on.memory.parameters_counted);
+  assert.ok(tOff.includes(`peaks at ${formatBytes(off.memory.peak_bytes, 'gb')}, of which ${formatBytes(off.memory.static_bytes, 'gb')}`), tOff);
+  assert.match(tOff, /Korthikanti/);
+});
+
+test('when nothing the act can set fits on the V100, one sentence says why from the smallest step and names GPUs that fit', () => {
+  const c = { ...DEFAULT_CONFIG2, replay: false };
+  const small = smallestStep(fitTable(evaluate, c));
+  assert.equal(small.result.memory.fits, false, 'the physics model does not fit on the V100 at any batch the act offers');
+  assert.equal(small.config.batch_size, 16);
+  const names = ['NVIDIA A100 SXM4 80 GB', 'NVIDIA H100 SXM 80 GB'];
+  const text = nothingFitsText(small, 'NVIDIA V100 SXM2 32 GB', names, false, 'gb');
+  const mm = small.result.memory;
+  assert.ok(text.includes(`needs ${formatBytes(mm.peak_bytes, 'gb')} of the ${formatBytes(mm.usable_device_bytes, 'gb')} usable`), text);
+  assert.ok(text.includes(`alone take ${formatBytes(mm.static_bytes, 'gb')}`), text);
+  assert.ok(text.includes('choose the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB'), text);
+  assert.equal(text.split('. ').length, 1, 'one sentence');
+  // With the calibration the V100 fits the act's smallest step.
+  assert.equal(smallestStep(fitTable(evaluate, DEFAULT_CONFIG2)).result.memory.fits, true);
+});
+
+// Walk finding MINOR-6: GiB amounts were compared with the chapter's GB.
+test('the reference memory comparison is in the chapter’s GB, with GiB beside it in GiB mode', () => {
+  const gb = reconciliation(n.reference, 'gb')[2];
+  const gib = reconciliation(n.reference, 'gib')[2];
+  assert.ok(gb.includes(formatBytes(n.reference.memBefore, 'gb')) && !gb.includes('GiB'), gb);
+  assert.ok(gib.includes(`${formatBytes(n.reference.memBefore, 'gb')} (${formatBytes(n.reference.memBefore, 'gib')})`), gib);
+  assert.ok(gib.includes(`${formatBytes(n.reference.memAfter, 'gb')} (${formatBytes(n.reference.memAfter, 'gib')})`), gib);
+  assert.ok(gb.includes(`rounds ${formatInt(n.reference.memAfter)} B down`), gb);
+});
