@@ -40,7 +40,7 @@ function parseFlagList(params, name, errors) {
 
 // The knobs both acts share the names of (precision, batch, checkpointing, device, replay), read
 // into `config` with the act's own allowed values.
-function parseShared(params, config, bad, { precisions, batches, devices }) {
+function parseShared(params, config, bad, { precisions, batches, devices, readK = true }) {
   if (params.has('prec')) {
     const v = params.get('prec');
     if (precisions.includes(v)) config.precision = v;
@@ -56,7 +56,7 @@ function parseShared(params, config, bad, { precisions, batches, devices }) {
     if (Object.hasOwn(CKPT_FROM_PARAM, v)) config.checkpointing = CKPT_FROM_PARAM[v];
     else bad('ckpt', `not a checkpointing scheme (use ${list(Object.keys(CKPT_FROM_PARAM))})`);
   }
-  if (params.has('k')) {
+  if (params.has('k') && readK) { // Act 2 reads k itself (dependent(), below)
     const n = wholeNumber(params.get('k'));
     if (params.get('ckpt') !== 'every') bad('k', 'the checkpoint interval only applies with ckpt=every');
     else if (n >= EVERY_K.min && n <= EVERY_K.max) config.every_k = n;
@@ -74,7 +74,7 @@ function parseShared(params, config, bad, { precisions, batches, devices }) {
   }
 }
 
-function parseAct1(params, config, bad, errors, deviceIds) {
+function parseAct1(params, config, bad, errors, deviceIds, current = null) {
   parseShared(params, config, bad, { precisions: PRECISIONS, batches: BATCH_SIZES, devices: [...deviceIds, CUSTOM_DEVICE] });
   if (params.has('opt')) {
     const v = params.get('opt');
@@ -93,12 +93,15 @@ function parseAct1(params, config, bad, errors, deviceIds) {
     if (FRAMEWORKS.includes(v)) config.framework = v;
     else bad('fw', `not a framework (use fw=textbook for the chapter's layout or fw=pytorch for PyTorch defaults)`);
   }
-  // PyTorch defaults have no checkpointing and no Chapter replay (the engine refuses both there).
-  if (config.framework === 'pytorch') {
+  // PyTorch defaults have no checkpointing and no Chapter replay (the engine refuses both there). A link
+  // without fw= keeps the stored framework, so a stored PyTorch mode is judged the same way, and said.
+  const storedPytorch = !params.has('fw') && current && current.framework === 'pytorch';
+  if (config.framework === 'pytorch' || storedPytorch) {
+    const why = storedPytorch ? 'your saved settings use PyTorch defaults (add fw=textbook to the link for the chapter’s layout)' : 'not fw=pytorch';
     if (config.checkpointing && config.checkpointing !== 'none') {
-      errors.push({ param: 'ckpt', message: `ckpt=${echo(params.get('ckpt'))}: checkpointing is not available with fw=pytorch (the engine's PyTorch model has none), so it is off.` });
+      errors.push({ param: 'ckpt', message: `ckpt=${echo(params.get('ckpt'))}: checkpointing is not available with PyTorch defaults (the engine's PyTorch model has none)${storedPytorch ? `, and ${why}` : ''}, so it is off.` });
     }
-    if (config.replay) errors.push({ param: 'replay', message: 'replay=1: Chapter replay uses the textbook layout, not fw=pytorch, so it is off.' });
+    if (config.replay) errors.push({ param: 'replay', message: `replay=1: Chapter replay uses the textbook layout, ${storedPytorch ? `but ${why}` : 'not fw=pytorch'}, so it is off.` });
     config.checkpointing = 'none';
     config.replay = false;
     delete config.every_k;
@@ -115,8 +118,26 @@ function parseAct1(params, config, bad, errors, deviceIds) {
   }
 }
 
-function parseAct2(params, config, bad) {
-  parseShared(params, config, bad, { precisions: PRECISIONS2, batches: BATCH_SIZES2, devices: DEVICES2 });
+// A knob that only means something beside another (k beside ckpt=every, depth beside prefetch=1) is
+// judged against the other knob's effective value: the link's if it sets it validly, else the stored
+// one (`current`); when neither is known the value is kept for when it applies. The range is checked
+// first, so an out-of-range value is reported as that whatever the other knob says.
+function dependent(params, config, bad, { name, key, range, what, unit, needsKey, needsValue, current, needsWords, offWords }) {
+  if (!params.has(name)) return;
+  const n = wholeNumber(params.get(name));
+  if (!(n >= range.min && n <= range.max)) {
+    bad(name, `${what} must be a whole number of ${unit} from ${range.min} to ${range.max}`);
+    return;
+  }
+  const effective = Object.hasOwn(config, needsKey) ? config[needsKey] : current ? current[needsKey] : undefined;
+  if (effective === undefined || effective === needsValue) config[key] = n;
+  else bad(name, `${what} only applies with ${needsWords}, and ${offWords}`);
+}
+
+function parseAct2(params, config, bad, current) {
+  parseShared(params, config, bad, { precisions: PRECISIONS2, batches: BATCH_SIZES2, devices: DEVICES2, readK: false });
+  dependent(params, config, bad, { name: 'k', key: 'every_k', range: EVERY_K, what: 'the checkpoint interval', unit: 'layers',
+    needsKey: 'checkpointing', needsValue: 'every_k', needsWords: 'ckpt=every', offWords: 'checkpointing is not every k layers here', current });
   if (params.has('workers')) {
     const n = wholeNumber(params.get('workers'));
     if (n >= WORKERS.min && n <= WORKERS.max) config.data_workers = n;
@@ -130,19 +151,17 @@ function parseAct2(params, config, bad) {
   };
   onOff('prefetch', 'prefetch', 'prefetching');
   onOff('pin', 'pinned_memory', 'pinned memory');
-  if (params.has('depth')) {
-    const n = wholeNumber(params.get('depth'));
-    if (params.get('prefetch') !== '1') bad('depth', 'the prefetch depth only applies with prefetch=1');
-    else if (n >= PREFETCH_DEPTH.min && n <= PREFETCH_DEPTH.max) config.prefetch_depth = n;
-    else bad('depth', `the prefetch depth must be a whole number of batches from ${PREFETCH_DEPTH.min} to ${PREFETCH_DEPTH.max}`);
-  }
+  dependent(params, config, bad, { name: 'depth', key: 'prefetch_depth', range: PREFETCH_DEPTH, what: 'the prefetch depth', unit: 'batches',
+    needsKey: 'prefetch', needsValue: true, needsWords: 'prefetch=1', offWords: 'prefetching is off here', current });
 }
 
 // search: a query string ('?a=b' or 'a=b') or URLSearchParams. deviceIds: the catalog's device ids.
 // availableActs: act ids that can be shown (numbers, and 'measure' for the panel beside the acts).
+// current: the stored state ({ config2 }), so that Act 2's k and depth are judged against the stored
+// checkpointing and prefetch when the link does not set them.
 // Returns { act, config, config2, hide, lock, errors, hasConfig }: config holds the Act 1 knobs the
 // URL set validly (and `units`, which both acts share), config2 the Act 2 knobs.
-export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = {}) {
+export function parseUrlState(search, { deviceIds = [], availableActs = [1], current = null } = {}) {
   const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
   const config = {};
   const config2 = {};
@@ -184,8 +203,8 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1] } = 
     if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
   }
   const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
-  if (isAct2) parseAct2(scoped, config2, bad);
-  else parseAct1(scoped, config, bad, errors, deviceIds);
+  if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
+  else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   if (usable.has('units')) {
     const v = usable.get('units');
     if (UNIT_IDS.includes(v)) config.units = v;
@@ -227,7 +246,8 @@ export function serializeUrlState({ act = 1, config, config2 = null, hide = [], 
     p.set('units', config.units);
     p.set('replay', config.replay ? '1' : '0');
     p.set('fw', frameworkOf(config));
-    if (config.hidden_components && config.hidden_components.length) p.set('off', config.hidden_components.join(','));
+    // Always written (empty: nothing hidden), so a shared link also un-hides what the receiver had hidden.
+    p.set('off', (config.hidden_components || []).join(','));
   }
   if (hide.length) p.set('hide', hide.join(','));
   if (lock.length) p.set('lock', lock.join(','));

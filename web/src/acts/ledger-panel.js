@@ -162,7 +162,9 @@ export function mount({ root, engine, store, announce }) {
     const proves = h('details', { class: 'ledger-proves' }, h('summary', { text: 'What this check can and cannot prove' }),
       h('p', { text: verified.can_prove }), h('p', { text: verified.cannot_prove }));
     const confirmBox = h('div', { class: 'reset-confirm', role: 'group', 'aria-label': 'Confirm continuing from the ledger', hidden: true });
-    const cont = h('button', { type: 'button', class: 'btn', text: 'Continue from this ledger', 'aria-expanded': 'false',
+    // A ledger whose values differ can still be continued from (only its lab state is restored, and every
+    // result is re-computed from it), but the button says so.
+    const cont = h('button', { type: 'button', class: 'btn', text: ok ? 'Continue from this ledger' : 'Continue from this ledger anyway', 'aria-expanded': 'false',
       onclick: () => { confirmBox.hidden = false; cont.setAttribute('aria-expanded', 'true'); yes.focus(); } });
     const no = h('button', { type: 'button', class: 'btn btn--small', text: 'Keep my current progress',
       onclick: () => { confirmBox.hidden = true; cont.setAttribute('aria-expanded', 'false'); cont.focus(); } });

@@ -56,7 +56,8 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     win.clearTimeout(slow);
   }
   const catalog = engine.catalog();
-  const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs() });
+  // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
+  const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs(), current: store.getState() });
   if (urlState.hasConfig) store.update((s) => withConfig2(withConfig(s, urlState.config), urlState.config2));
   const notes = store.status().notes;
   let app = null;
