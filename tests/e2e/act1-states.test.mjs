@@ -338,14 +338,99 @@ test('at 390 px no two labels of the ledger chart overlap, whatever the settings
     }
     // The sweep reached four-figure peaks (the case that used to collide) and the key says what the bare amounts are.
     assert.ok(seen.flat().some((t) => /^\d,\d{3}\.\d\d$/.test(t)), JSON.stringify(seen.slice(-3)));
-    assert.match(await page.locator('.ledger-chart .peak-key').textContent(), /^Above each column: its peak, in GB/);
+    assert.match(await peakKeyText(page), /^Above each column: its peak, in GB/);
     // GiB, Chapter replay and a hidden component.
     await page.locator('.units input[value="gib"]').check();
     await page.locator('[data-control="replay"] input[type=checkbox]').check();
     await page.locator('.toggles input[data-component="activations"]').uncheck();
     await settle(page);
     assert.deepEqual(await chartLabelsOverlap(page), [], 'gib, replay, activations hidden');
-    assert.match(await page.locator('.ledger-chart .peak-key').textContent(), /in GiB \(all parts\)/);
+    assert.match(await peakKeyText(page), /in GiB \(all parts\)/);
+    // The key wraps inside the chart instead of being cut at its right edge (F3).
+    assert.deepEqual(await keyOutside(page), [], 'key lines inside the chart');
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+// The chart's key lines (tspans), as one sentence.
+const peakKeyText = (page) => page.locator('.ledger-chart .peak-key').evaluate((t) => [...t.querySelectorAll('tspan')].map((x) => x.textContent).join(' '));
+
+// Key lines that run past the chart's right edge.
+const keyOutside = (page) => page.locator('.ledger-chart').evaluate((svg) => {
+  const w = svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('.peak-key tspan')].filter((t) => t.getBBox().x + t.getBBox().width > w + 1).map((t) => t.textContent);
+});
+
+// Every text in the ledger chart that the budget line or a column's peak line runs through.
+async function linesThroughLabels(page) {
+  return page.locator('.ledger-chart').evaluate((svg) => {
+    const lines = [...svg.querySelectorAll('.budget-line, .peak-mark')].filter((l) => l.getAttribute('display') !== 'none');
+    const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && !t.closest('[display="none"]') && t.getBBox().width > 0);
+    const bad = [];
+    for (const l of lines) {
+      const y = Number(l.getAttribute('y1'));
+      const [x1, x2] = [Number(l.getAttribute('x1')), Number(l.getAttribute('x2'))];
+      for (const t of texts) {
+        const b = t.getBBox();
+        if (y > b.y + 1 && y < b.y + b.height - 1 && b.x < x2 && b.x + b.width > x1) bad.push(`${l.getAttribute('class')} through “${t.textContent}”`);
+      }
+    }
+    return bad;
+  });
+}
+
+test('at 1280 px with parts hidden, the peak labels never run together and no line runs through a label (F2)', async () => {
+  const browser = await launch({ viewport: { width: 1280, height: 900 } });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?act=1`);
+    await lock(page);
+    const states = [
+      'opt=adam&prec=fp32&batch=8&ckpt=none&dev=a100-sxm4-40gb&fw=textbook&off=weights,adam_v',
+      'opt=momentum&prec=bf16&batch=128&ckpt=none&dev=custom&cap=1000&fw=pytorch&off=weights,adam_v',
+      'opt=adam&prec=mixed&batch=4&ckpt=none&dev=a100-sxm4-80gb&fw=pytorch&off=weights,adam_v',
+      'opt=adam&prec=mixed&batch=4&ckpt=none&dev=v100-sxm2-32gb&fw=pytorch&units=gib&off=weights,adam_v',
+      'opt=adam&prec=fp32&batch=128&ckpt=none&dev=h100-sxm-80gb&fw=pytorch&units=gb&off=activations,gradients',
+    ];
+    for (const q of states) {
+      await openLab(page, `${srv.origin}/?act=1&${q}`);
+      await settle(page);
+      assert.equal(await page.locator('.ledger-chart').getAttribute('data-layout'), 'wide', q);
+      assert.deepEqual(await chartLabelsOverlap(page), [], q);
+      assert.deepEqual(await linesThroughLabels(page), [], q);
+      assert.deepEqual(await chartLabelsClear(page), [], q);
+      assert.deepEqual(await keyOutside(page), [], q);
+      // The peaks still count the hidden parts, and the chart says so.
+      assert.match(await peakKeyText(page), /hidden ones too|\(all parts\)/, q);
+    }
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('at a 640 px viewport (200% zoom) the optimizer table becomes cards instead of being cut, and is a table again when wide (F4)', async () => {
+  const cut = (page) => page.locator('.optimizer-table').evaluate((t) => {
+    const box = t.closest('.table-scroll');
+    return { cards: t.classList.contains('table--cards'), scrolls: box.scrollWidth > box.clientWidth + 1,
+      captionCut: t.caption.scrollWidth > t.caption.clientWidth + 1 || t.caption.getBoundingClientRect().right > box.getBoundingClientRect().right + 1,
+      cellsOutside: [...t.querySelectorAll('td, th')].filter((c) => c.getClientRects().length && c.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).map((c) => c.textContent) };
+  });
+  const browser = await launch({ viewport: { width: 640, height: 900 }, deviceScaleFactor: 2 });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?act=1&opt=sgd&prec=fp16&batch=1&ckpt=full&dev=rtx4060-laptop-8gb`);
+    await lock(page);
+    await page.locator('.optimizer-table tbody tr').first().waitFor();
+    let s = await cut(page);
+    assert.deepEqual(s, { cards: true, scrolls: false, captionCut: false, cellsOutside: [] });
+    // Each value still says which column it is (the steps too).
+    assert.match(await page.locator('.optimizer-table tbody tr:first-child td[data-label="Steps to converge"]').evaluate((td) => getComputedStyle(td, '::before').content), /Steps to converge/);
+    const v = await axeViolations(page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    // Wide again: a table, nothing cut.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(() => !document.querySelector('.optimizer-table').classList.contains('table--cards'));
+    s = await cut(page);
+    assert.deepEqual(s, { cards: false, scrolls: false, captionCut: false, cellsOutside: [] });
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });

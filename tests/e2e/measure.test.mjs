@@ -107,6 +107,15 @@ test('a short run advances its progress and shows the engine’s losses and byte
   assert.doesNotMatch(xTitle, /\b(fwd|bwd|rec)\./);
   const sum = Object.values(measured.max_by_category).reduce((a, b) => a + b, 0);
   assert.ok((await page.locator('.timeline-chart').getAttribute('aria-label')).includes(`less than ${formatSmallBytes(sum)}`));
+  // The timeline's table twin: phases in words only, layers counted from 1 (F5).
+  const phaseCells = await page.locator('.timeline-chart').locator('xpath=ancestor::section[1]').locator('table').evaluate((t) => ({
+    heads: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
+    rows: [...t.querySelectorAll('tbody th[scope="row"]')].map((th) => th.textContent),
+  }));
+  assert.equal(phaseCells.heads[0], 'Phase of the step, in order');
+  assert.ok(phaseCells.rows.length > 10, JSON.stringify(phaseCells.rows.slice(0, 3)));
+  assert.deepEqual(phaseCells.rows.filter((r) => /\b(fwd|bwd|rec)\.|\bL\d|layer 0\b/.test(r)), []);
+  assert.ok(phaseCells.rows.includes('layer 1’s Q/K/V projection, forward'), phaseCells.rows.slice(0, 6).join(' | '));
   // Speed: the engine measured a peak and the MFU shown is model FLOP/s over it.
   const speed = Object.fromEntries(await page.locator('.speed__row dd').evaluateAll((dds) => dds.map((dd) => [dd.parentElement.dataset.key, Number(dd.dataset.value)])));
   assert.ok(speed.peak_flops_per_s > 1e8 && speed.model_flops_per_s > 1e7, JSON.stringify(speed));

@@ -26,13 +26,13 @@ export function bytesTable(pairs) {
   };
 }
 
+// One row per phase, named in words (layers counted from 1), in the order the step runs them.
 export function timelineTable(tl, units = 'gb') {
   return {
-    columns: ['Phase', 'What runs', 'Highest inside phase, predicted', 'Highest inside phase, measured', 'Live at end of phase', 'of which activations'],
+    columns: ['Phase of the step, in order', 'Highest inside phase, predicted', 'Highest inside phase, measured', 'Live at end of phase', 'of which activations'],
     rows: tl.phases.map((p) => ({
-      key: String(p.i), header: p.name, cls: p.i === tl.peakIndex ? 'row--sum' : null,
+      key: String(p.i), header: `${phaseWords(p.name)}${p.i === tl.peakIndex ? ' (the peak)' : ''}`, cls: p.i === tl.peakIndex ? 'row--sum' : null,
       cells: [
-        { text: phaseWords(p.name) + (p.i === tl.peakIndex ? ' (the peak)' : '') },
         { text: formatSmallBytes(p.predicted_peak, units), value: p.predicted_peak },
         p.measured_peak === null ? { text: '—' } : { text: formatSmallBytes(p.measured_peak, units), value: p.measured_peak },
         { text: formatSmallBytes(p.live_total, units), value: p.live_total },

@@ -35,7 +35,9 @@ export function peekLines(result, units = 'gb', { withoutCheckpointing = null } 
   const md = result.model;
   const N = m.parameters_counted;
   const f = (x) => formatBytes(x, units);
+  // One term is not a sum: it shows as "logits = 0.21 GB", never "logits 0.21 GB = 0.21 GB".
   const sum = (terms, total) => {
+    if (terms.length === 1) return { formula: terms[0].label, op: '=', value: f(total === undefined ? terms[0].bytes : total) };
     const s = formatSum(terms.map((t) => t.bytes), units, total);
     return { formula: terms.map((t, i) => `${t.label} ${s.terms[i]}`).join(' + '), op: s.op, value: s.total };
   };
@@ -48,9 +50,16 @@ export function peekLines(result, units = 'gb', { withoutCheckpointing = null } 
   const vec = m.optimizer_vectors;
   if (vec.length) {
     const words = vec.map((v) => `${VECTOR_WORDS[v.name] || v.name} ${v.bytes / N} B (${elementWord(v.bytes / N)})`).join(' + ');
-    const s = sum(vec.map((v) => ({ label: VECTOR_WORDS[v.name] || v.name, bytes: v.bytes })), c.optimizer_state);
-    lines.push({ key: 'optimizer', label: 'Optimizer state', op: s.op, value: s.value,
-      formula: `N × O, O = ${words} per parameter: ${s.formula}` });
+    if (vec.length === 1) {
+      // One vector: the product itself ("N × 4 B"), not a one-term sum.
+      const per = vec[0].bytes / N;
+      lines.push({ key: 'optimizer', label: 'Optimizer state', op: N * per === c.optimizer_state ? '=' : '≈', value: f(c.optimizer_state),
+        formula: `N × O, O = ${words} per parameter: ${formatInt(N)} × ${per} B` });
+    } else {
+      const s = sum(vec.map((v) => ({ label: VECTOR_WORDS[v.name] || v.name, bytes: v.bytes })), c.optimizer_state);
+      lines.push({ key: 'optimizer', label: 'Optimizer state', op: s.op, value: s.value,
+        formula: `N × O, O = ${words} per parameter: ${s.formula}` });
+    }
   } else {
     lines.push({ key: 'optimizer', label: 'Optimizer state', op: '=', value: f(0), formula: 'plain SGD keeps no optimizer state: N × 0 B' });
   }

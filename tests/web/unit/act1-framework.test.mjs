@@ -95,7 +95,7 @@ test('fw= in the URL: textbook / pytorch round-trip, bad values are reported, fw
   const back = parseUrlState(q, ctx);
   assert.deepEqual(back.errors, []);
   assert.deepEqual(normalizeConfig(back.config), c);
-  assert.match(serializeUrlState({ act: 1, config: DEFAULT_CONFIG }), /&fw=textbook$/);
+  assert.match(serializeUrlState({ act: 1, config: DEFAULT_CONFIG }), /&fw=textbook&off=$/);
   // fw=textbook overrides a stored pytorch framework (the merge in the store drops it).
   const t = parseUrlState('?fw=textbook', ctx);
   assert.equal(t.config.framework, 'textbook');
@@ -173,7 +173,7 @@ test('the autocast note quotes one scenario family (PyTorch defaults) at the set
   // Mixing a textbook result into the sentence is refused.
   const tb = evaluate(toScenario({ ...config, framework: 'textbook' }, { precision: 'mixed' }));
   assert.throws(() => autocastText({ ac: facts(tb), fp: facts(fpR), acCache: 0, acWhere: 'x', fpWhere: 'y' }, 'gb'), /one sentence, two scenarios/);
-  assert.match(currentRatioText({ curFp32Total: 2e9, curMixedTotal: 1e9, curRatio: 2 }, 'gb', { textbookOfPytorch: true }), /^Counted in the textbook layout, on the configuration/);
+  assert.match(currentRatioText({ curFp32Total: 2e9, curMixedTotal: 1e9, curRatio: 2, curFp32Peak: 2.1e9, curMixedPeak: 1e9, curPeakRatio: 2.1 }, 'gb', { textbookOfPytorch: true }), /^Counted in the textbook layout, on the configuration/);
 });
 
 // Regression: out of memory under PyTorch defaults, the banner said "static memory … fits, leaving X;

@@ -127,7 +127,7 @@ test('device names and budget lines are explained in both units (issue 10 item 6
   assert.equal(T.deviceNoteText(h100, 'gb'), 'The “80 GB” in the name counts binary gigabytes: 80 GiB (2^30 bytes each) = 85.90 GB (10^9 bytes each); the driver reports 85.52 GB = 79.65 GiB usable, and that is the dashed budget line.');
   assert.match(T.deviceNoteText(h100, 'gib'), /reports 79\.65 GiB = 85\.52 GB usable/);
   const v100 = T.NOTES.find((x) => x.id === 'v100-32gb');
-  assert.equal(v100.physics(n, 'gib'), 'The optimized total is 29.92 GiB = 32.13 GB; the V100 holds 32.00 GiB = 34.36 GB.');
+  assert.equal(v100.physics(n, 'gib'), 'In the chapter’s walkthrough (Chapter replay: 1,500,000,000 parameters), the optimized total is 29.92 GiB = 32.13 GB; the V100 holds 32.00 GiB = 34.36 GB.');
   assert.match(v100.why, /7% more bytes/);
 });
 
@@ -171,4 +171,26 @@ test('staticTerms names only the components a result has', () => {
   assert.deepEqual(words({}), ['weights', 'gradients', 'optimizer state']);
   assert.deepEqual(words({ precision: 'mixed' }), ['weights', 'FP32 master copy', 'gradients', 'optimizer state']);
   assert.deepEqual(words({ optimizer: 'sgd', precision: 'bf16' }), ['weights', 'gradients']);
+});
+
+test('every Act 1 note that quotes numbers names its scenario, so it cannot be read as the replay table’s (F7)', () => {
+  for (const u of ['gb', 'gib']) {
+    for (const note of T.NOTES) {
+      const text = note.physics(n, u);
+      if (!/\d\.\d\d (GB|GiB)/.test(text)) continue;
+      assert.match(text, /GPT-2 XL \(1,557,611,200 parameters\)|GPT-2 XL has exactly 1,557,611,200 parameters|Chapter replay: 1,500,000,000 parameters|chapter’s numbers/, `${note.id}: ${text}`);
+    }
+  }
+  assert.match(T.NOTES.find((x) => x.id === 'adam-3x').physics(n, 'gib'), /^For GPT-2 XL \(1,557,611,200 parameters\) in FP32, counting weights \+ optimizer state, the ratio is 3×/);
+});
+
+test('the Reflect hint quotes the peaks, the measure the chart and the banner show (F8)', () => {
+  const config = normalizeConfig({ optimizer: 'adam', precision: 'fp32', batch_size: 1, device: 'h100-sxm-80gb' });
+  const cur = currentNumbers(evaluate, config);
+  const sel = evaluate(toScenario(config));
+  const text = T.currentRatioText(cur, 'gb');
+  assert.ok(text.includes(`FP32 peaks at ${formatBytes(sel.memory.peak_bytes)}`), text);
+  assert.ok(!text.includes(formatBytes(sel.memory.total_bytes)), text);
+  const mixed = evaluate(toScenario(config, { precision: 'mixed' }));
+  assert.ok(text.includes(`mixed precision at ${formatBytes(mixed.memory.peak_bytes)}`), text);
 });

@@ -100,7 +100,14 @@ test('the timeline puts the peak in its phase, below the sum of every categoryâ€
   assert.match(text, /end of the forward pass/);
   const table = timelineTable(tl);
   assert.equal(table.rows.length, tl.phases.length);
-  assert.match(table.rows[tl.peakIndex].cells[0].text, /\(the peak\)/);
+  assert.match(table.rows[tl.peakIndex].header, /\(the peak\)/);
+  // Words only (issue F5): no engine phase id anywhere, layers counted from 1, one cell per column.
+  for (const row of table.rows) {
+    assert.doesNotMatch(`${row.header} ${row.cells.map((c) => c.text).join(' ')}`, /\b(fwd|bwd|rec)\.|\bL\d/, row.header);
+    assert.equal(row.cells.length, table.columns.length - 1);
+  }
+  assert.ok(table.rows.every((row) => !/layer 0\b/.test(row.header)));
+  assert.ok(table.rows.some((row) => /^layer 1â€™s /.test(row.header)), table.rows.map((row) => row.header).join(' | '));
   const full = timelineModel(train(small({ checkpointing: 'full' })));
   assert.ok(full.stages.some((s) => s.stage === 'backward'));
   assert.match(timelineSummary(full), /during backward/);

@@ -70,9 +70,13 @@ export function fixedNumbers(evaluate) {
   };
 }
 
-// FP32 vs mixed totals for the configuration on screen (the selected optimizer).
+// FP32 vs mixed for the configuration on screen (the selected optimizer): steady totals, and the
+// peaks (what the chart and the banner show).
 export function currentNumbers(evaluate, config) {
   const fp32 = must(evaluate(toScenario(config, { precision: 'fp32' }))).memory;
   const mixed = must(evaluate(toScenario(config, { precision: 'mixed' }))).memory;
-  return { curFp32Total: fp32.total_bytes, curMixedTotal: mixed.total_bytes, curRatio: fp32.total_bytes / mixed.total_bytes };
+  return {
+    curFp32Total: fp32.total_bytes, curMixedTotal: mixed.total_bytes, curRatio: fp32.total_bytes / mixed.total_bytes,
+    curFp32Peak: fp32.peak_bytes, curMixedPeak: mixed.peak_bytes, curPeakRatio: fp32.peak_bytes / mixed.peak_bytes,
+  };
 }

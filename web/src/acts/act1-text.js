@@ -4,7 +4,7 @@
 // except the chapter's own claims, which are quoted as the chapter's. A sentence quotes one scenario
 // (n.facts.*, checked by oneScenario) and its sums add up on screen (sumText).
 import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS } from '../format.js';
-import { oneScenario, staticTerms } from '../sentences.js';
+import { oneScenario, staticTerms, familyName } from '../sentences.js';
 
 export const TITLE = 'Act 1 — The optimizer memory tax';
 export const SHORT_TITLE = 'The optimizer memory tax';
@@ -120,11 +120,12 @@ export function reasonFeedback(id, n, u) {
   }
 }
 
-// cur: currentNumbers() for the configuration on the ledger (one scenario, two precisions).
+// cur: currentNumbers() for the configuration on the ledger (one scenario, two precisions). It quotes
+// the peaks, the measure the chart and the banner show.
 // textbookOfPytorch: true when the ledger shows PyTorch defaults and these numbers are the textbook layout's.
 export function currentRatioText(cur, u, { textbookOfPytorch = false } = {}) {
-  return `${textbookOfPytorch ? 'Counted in the textbook layout, on' : 'On'} the configuration now on your ledger, FP32 needs ${formatBytes(cur.curFp32Total, u)} and mixed precision `
-    + `${formatBytes(cur.curMixedTotal, u)}: FP32 needs ${formatRatio(cur.curRatio)} as much. The more of the total that is activations, the closer the saving gets to 2×.`;
+  return `${textbookOfPytorch ? 'Counted in the textbook layout, on' : 'On'} the configuration now on your ledger, FP32 peaks at ${formatBytes(cur.curFp32Peak, u)} and mixed precision `
+    + `at ${formatBytes(cur.curMixedPeak, u)}: FP32 needs ${formatRatio(cur.curPeakRatio)} as much at the peak. The more of the total that is activations, the closer the saving gets to 2×.`;
 }
 
 // "34.36 GB = 32.00 GiB": a device's bytes in both units, the chosen one first.
@@ -168,8 +169,7 @@ export const NOTES = [
     chapter: 'Adam needs 3× the memory of SGD (1× for SGD, 2× for Momentum, 3× for Adam).',
     physics: (n, u) => {
       const { sgdFp32: s, adamFp32: a } = n.facts;
-      oneScenario(s, a);
-      return `Counting weights + optimizer state, the ratio is ${formatMultiple(n.adamWO / n.sgdWO)} (${formatBytes(n.sgdWO, u)} → ${formatBytes(n.adamWO, u)}). Counting gradients too, it is ${formatMultiple(a.static / s.static)} (${formatBytes(s.static, u)} → ${formatBytes(a.static, u)}).`;
+      return `For ${oneScenario(s, a)} in FP32, counting weights + optimizer state, the ratio is ${formatMultiple(n.adamWO / n.sgdWO)} (${formatBytes(n.sgdWO, u)} → ${formatBytes(n.adamWO, u)}). Counting gradients too, it is ${formatMultiple(a.static / s.static)} (${formatBytes(s.static, u)} → ${formatBytes(a.static, u)}).`;
     },
     why: 'Both are true of different totals. Gradients live for the whole step, so any “will it fit” check must count them; then Adam is 2× SGD, not 3×.',
   },
@@ -192,7 +192,7 @@ export const NOTES = [
   {
     id: '89gb',
     chapter: 'The FP32 baseline needs 89 GB, 65 GB of it activations (batch 32, 1,024 tokens).',
-    physics: (n, u) => `Counting each saved tensor (Korthikanti et al. 2022) at batch 32 gives ${formatBytes(n.physAct32Mixed, u)} of 16-bit activations with the attention scores stored, or ${formatBytes(n.physAct32Selective, u)} with selective recompute.`,
+    physics: (n, u) => `For ${familyName(n.facts.adamMixed)}, counting each saved tensor (Korthikanti et al. 2022) at batch 32 gives ${formatBytes(n.physAct32Mixed, u)} of 16-bit activations with the attention scores stored, or ${formatBytes(n.physAct32Selective, u)} with selective recompute.`,
     why: (n, u) => `The chapter’s 65 GB is an empirical figure, not derived from layer shapes. Chapter replay uses it to reproduce ${formatBytes(n.facts.replayFp32.total, u)} → ${formatBytes(n.facts.replayMixed.total, u)} → ${formatBytes(n.facts.replayCkpt.total, u)}; everywhere else the lab uses the per-tensor model.`,
   },
   {
@@ -200,7 +200,7 @@ export const NOTES = [
     chapter: 'The optimized 32 GB configuration fits on a 32 GB V100.',
     physics: (n, u) => {
       const { replayCkpt: ck } = n.facts;
-      return `The optimized total is ${bothUnits(ck.total, u)}; the V100 holds ${bothUnits(ck.usable, u)}.`;
+      return `In ${oneScenario(ck)}, the optimized total is ${bothUnits(ck.total, u)}; the V100 holds ${bothUnits(ck.usable, u)}.`;
     },
     why: `The chapter counts model memory in GB (10^9 B), but the V100’s “32 GB” is 32 GiB (2^30 B each), ${formatPercent(UNITS.gib.bytes / UNITS.gb.bytes - 1)} more bytes. That margin is why the optimized run fits.`,
   },

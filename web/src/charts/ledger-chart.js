@@ -6,6 +6,8 @@
 // boxes get short column names, the budget label in the top margin, and labels that give way to the
 // budget line. After the reveal it draws the student's prediction beside Adam's real extra memory.
 // Under PyTorch defaults a line across each column marks the peak during a step (the column: the sum).
+// Peak labels that would not fit their column become bare amounts, and a key line (wrapped to the
+// chart's width) says what they are; no label is ever crossed by the budget or peak line.
 // Table twin: charts/ledger-table.js; view model: ledger-model.js. Reads only the model it is given.
 import { select } from 'd3-selection';
 import { scaleBand, scaleLinear } from 'd3-scale';
@@ -16,8 +18,61 @@ import { SHORT_LABELS } from '../ledger-model.js';
 const H = 400;
 const WIDE = 560; // below this the budget label moves to the top margin and names get shorter
 const NARROW_NAMES = { sgd: 'SGD', momentum: 'Momentum', adam: 'Adam(W)' };
+const TINY_NAMES = { sgd: 'SGD', momentum: 'Mom.', adam: 'Adam' }; // columns narrower than "Momentum" (320 px)
+const NAME_PX = 8.4; // the 13 px column names, bold when selected
 const CHAR_PX = 6.4; // average glyph width at the 11–12 px chart fonts, for "does this label fit"
+const BOLD_PX = 7.7; // the bold 12 px peak labels' widest digits (DejaVu Sans Bold), for "does it fit"
+const KEY_PX = 6.6; // the 11 px semi-bold key line (measured about 6.35 px a character in Chromium)
+const KEY_LINE = 14; // key lines, one under the other
+// When even the short name does not fit: one letter, as the Math Peek names them (W, M, G), or the
+// short name without its full stop.
+const TINY_LABELS = { master_weights: 'M', gradients: 'G', activations: 'act', momentum: 'mom' };
+const NBSP = '\u00a0'; // joins words that a key line must not split ("all parts")
 let chartCount = 0;
+
+// Words into lines of at most maxPx (estimated at charPx a character); words joined by NBSP stay on
+// one line, and print with a plain space.
+export function wrapKey(text, maxPx, charPx = KEY_PX) {
+  const max = Math.max(8, Math.floor(maxPx / charPx));
+  const lines = [];
+  let cur = '';
+  for (const word of String(text).split(' ').filter(Boolean)) {
+    if (cur && cur.length + 1 + word.length > max) { lines.push(cur); cur = word; } else cur = cur ? `${cur} ${word}` : word;
+  }
+  if (cur) lines.push(cur);
+  return lines.map((l) => l.split(NBSP).join(' '));
+}
+
+// A segment's label: "grads 3.12", else "G 3.12", else "3.12", else nothing; roomPx: the column's width.
+export function segmentLabelText(key, bytes, units, roomPx, charPx = CHAR_PX) {
+  const amount = formatAmount(bytes, units);
+  const fits = (t) => t.length * charPx <= roomPx - 4;
+  for (const name of [SHORT_LABELS[key], TINY_LABELS[key]]) {
+    if (name && fits(`${name} ${amount}`)) return `${name} ${amount}`;
+  }
+  return amount.length * charPx <= roomPx - 2 ? amount : '';
+}
+
+// The peak labels above the columns and the key lines that explain them. peaks: bytes per column;
+// roomPx: the width each label may take (its column's step, the plot's edges); hidden: some parts
+// are hidden (the peaks still count them). Wide boxes say "42.39 GB peak" when every label fits;
+// otherwise (and always on narrow boxes) the labels are bare amounts and a key line names them.
+export function peakLabelPlan(peaks, { units = 'gb', wide = true, pytorch = false, hidden = false, roomPx = Infinity, charPx = BOLD_PX } = {}) {
+  const u = unitOf(units).label;
+  const key = [];
+  if (pytorch && wide) key.push('Column: sum of the parts shown. Solid line: the peak during a step.');
+  const named = peaks.map((b) => `${formatBytes(b, units)} peak`);
+  const roomOf = (i) => (Array.isArray(roomPx) ? roomPx[i] : roomPx);
+  if (wide && named.every((t, i) => t.length * charPx <= roomOf(i))) {
+    if (hidden) key.push('Each peak counts every part, hidden ones too.');
+    return { texts: named, key, bare: false };
+  }
+  const all = hidden ? `${NBSP}(all${NBSP}parts)` : '';
+  key.push(pytorch && !wide
+    ? `Number above, solid line: the peak, in${NBSP}${u}${all}. Column: sum of parts shown.`
+    : `Above each column: its peak, in${NBSP}${u}${all}`);
+  return { texts: peaks.map((b) => formatAmount(b, units)), key, bare: true };
+}
 
 // Sets attributes (and text) only where they changed: setAttribute invalidates style even when the
 // value is equal, and most attributes stay put from one update to the next.
@@ -85,28 +140,68 @@ export class LedgerChart {
     const W = this.width();
     this.drawnWidth = W;
     const wide = W >= WIDE;
+    const pytorch = model.framework === 'pytorch';
     const M = wide ? { top: 44, right: 118, bottom: overlay ? 76 : 58, left: 64 } : { top: 62, right: 10, bottom: overlay ? 92 : 58, left: 46 };
     set(this.svg, { viewBox: `0 0 ${W} ${H}`, 'data-layout': wide ? 'wide' : 'narrow' });
     const u = unitOf(units);
-    // The scale runs in display units so that the ticks are round numbers in GB or GiB.
-    const yUnits = scaleLinear().domain([0, (model.max_bytes * 1.06) / u.bytes]).range([H - M.bottom, M.top]).nice();
-    // The left margin leaves room for the widest tick ("1,500") beside the rotated axis title, so
-    // the two never overlap: title band (about 18 px), tick text, tick mark and padding (9 px).
-    const tickFormat = yUnits.tickFormat(6);
-    const widestTick = Math.max(...yUnits.ticks(6).map((t) => tickFormat(t).length)) * 6.6;
-    M.left = Math.max(M.left, Math.ceil((wide ? 22 : 17) + widestTick + 9 + 2));
-    const y = (bytes) => yUnits(bytes / u.bytes);
+    const r = (v) => Math.round(v * 10) / 10;
+    // PyTorch: with parts hidden the peak line can stand above the column, so the scale reaches it.
+    const maxBytes = Math.max(model.max_bytes, ...(pytorch ? model.columns.map((c) => c.peak_bytes) : []));
+    // The scale runs in display units so that the ticks are round numbers in GB or GiB. `head`: how
+    // far above the tallest column the axis reaches (grown until the labels clear the key lines).
+    const scaleFor = (head) => {
+      const yUnits = scaleLinear().domain([0, (maxBytes * head) / u.bytes]).range([H - M.bottom, M.top]).nice();
+      // The left margin leaves room for the widest tick ("1,500") beside the rotated axis title, so
+      // the two never overlap: title band (about 18 px), tick text, tick mark and padding (9 px).
+      const tickFormat = yUnits.tickFormat(6);
+      const widestTick = Math.max(...yUnits.ticks(6).map((t) => tickFormat(t).length)) * 6.6;
+      M.left = Math.max(M.left, Math.ceil((wide ? 22 : 17) + widestTick + 9 + 2));
+      return yUnits;
+    };
+    let yUnits = scaleFor(1.06);
     const x = scaleBand().domain(model.columns.map((c) => c.optimizer)).range([M.left, W - M.right])
       .paddingInner(wide ? 0.35 : 0.22).paddingOuter(wide ? 0.25 : 0.12);
+    // Each peak label may take its column's step (less a gap) and must stay over the plot.
+    const mids = model.columns.map((c) => x(c.optimizer) + x.bandwidth() / 2);
+    const rooms = mids.map((m) => Math.min(x.step() - 10, 2 * (m - M.left), 2 * (W - M.right - m)));
+    const plan = peakLabelPlan(model.columns.map((c) => c.peak_bytes), { units, wide, pytorch, hidden: model.hidden.length > 0, roomPx: rooms });
+    const keyLines = plan.key.flatMap((t) => wrapKey(t, W - M.left - 8));
+    const keyTop = wide ? 16 : 32; // narrow: the budget label's line is above it (y = 14)
+    const keyBottom = keyLines.length ? keyTop + (keyLines.length - 1) * KEY_LINE + 4 : wide ? 0 : 18;
+    // Wide: the budget label (right margin, two lines from 16 px above the line) clears the key too.
+    M.top = Math.max(M.top, keyBottom + (wide ? 20 : 14));
+    const flagOf = (c) => {
+      const state = c.state || (c.fits ? 'ok' : 'oom');
+      return state === 'oom' ? (wide ? '✕ over budget' : '✕ too big') : state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
+    };
+    // Above the column: the state word (if any) right above it, the peak above that. The pair sits
+    // above the column's top and above its peak line (PyTorch), and moves above the budget line when
+    // the line would run through it. The block spans [y2 - 12, y1 + 4].
+    const blockOf = (c, y, yb) => {
+      const top = r(y(c.visible_bytes));
+      const anchor = pytorch ? Math.min(top, r(y(c.peak_bytes)) - 2) : top;
+      const span = flagOf(c) ? 14 : 0;
+      let y1 = anchor - 8;
+      if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
+      return { y1, y2: y1 - span };
+    };
+    // Grow the axis until every label block clears the key lines (or the top edge).
+    for (let head = 1.06, i = 0; i < 12; i += 1, head *= 1.08) {
+      yUnits = scaleFor(head);
+      const yy = (bytes) => yUnits(bytes / u.bytes);
+      const ybb = r(yy(model.budget_bytes));
+      if (Math.min(...model.columns.map((c) => blockOf(c, yy, ybb).y2 - 12)) >= keyBottom + 3) break;
+    }
+    x.range([M.left, W - M.right]);
+    const y = (bytes) => yUnits(bytes / u.bytes);
     if (summary) set(this.svg, { 'aria-label': `Training memory ledger chart. ${summary}` });
 
-    const axisKey = `${yUnits.domain().join(',')}|${u.id}|${W}|${M.left}|${M.bottom}`;
+    const axisKey = `${yUnits.domain().join(',')}|${u.id}|${W}|${M.left}|${M.bottom}|${M.top}`;
     if (axisKey !== this.axisKey) {
       this.axisKey = axisKey;
       this.gAxis.attr('transform', `translate(${M.left},0)`).call(axisLeft(yUnits).ticks(6));
       this.axisTitle.attr('transform', `translate(${wide ? 16 : 11},${(M.top + H - M.bottom) / 2}) rotate(-90)`).text(`Memory (${u.label})`);
     }
-    const r = (v) => Math.round(v * 10) / 10;
     const yb = r(y(model.budget_bytes));
 
     const cols = this.gCols.selectAll('g.col').data(model.columns, (c) => c.optimizer).join((enter) => {
@@ -129,8 +224,9 @@ export class LedgerChart {
     });
 
     const bw = x.bandwidth();
-    const pytorch = model.framework === 'pytorch';
     const fill = (c) => `url(#${c.fits ? this.dotsId : this.hatchId})`;
+    const nameFits = Object.values(NARROW_NAMES).every((t) => t.length * NAME_PX <= x.step() - 6);
+    const peakTexts = new Map(model.columns.map((c, i) => [c.optimizer, plan.texts[i]]));
     cols.each(function drawColumn(c) {
       const g = select(this);
       const state = c.state || (c.fits ? 'ok' : 'oom');
@@ -138,27 +234,26 @@ export class LedgerChart {
       const mid = r(x0 + bw / 2);
       const top = r(y(c.visible_bytes));
       const base = r(y(0));
+      const yp = r(y(c.peak_bytes));
+      // The lines a label must not cross: the budget line, and (PyTorch) this column's peak line.
+      const lines = pytorch ? [yb, yp] : [yb];
       const segTop = (s) => r(y(s.y1));
       const segHeight = (s) => Math.max(0, r(y(s.y0) - y(s.y1)));
       set(g.select('g.segs').selectAll('rect').data(c.segments, (s) => s.key).join('rect'), {
         class: (s) => `seg seg--${s.key}`, 'data-key': (s) => s.key,
         x: x0, width: r(bw), y: segTop, height: segHeight,
       });
-      // A segment label: name and amount if both fit the column, else the amount, else nothing; it
-      // moves within its segment (or gives way) where the budget line crosses it.
+      // A segment label: name and amount if both fit the column, else a one-letter name, else the
+      // amount, else nothing; it moves within its segment (or gives way) where a line crosses it.
       const labelOf = (s) => {
         const hgt = segHeight(s);
         if (hgt < 15) return { text: '', y: 0 };
-        const amount = formatAmount(s.bytes, units);
-        const full = `${SHORT_LABELS[s.key]} ${amount}`;
-        let text = full.length * CHAR_PX <= bw - 4 ? full : amount;
-        if (text.length * CHAR_PX > bw - 2) text = '';
+        let text = segmentLabelText(s.key, s.bytes, units, bw);
         let ly = segTop(s) + hgt / 2 + 4;
-        if (text && crosses(ly, yb)) {
-          const above = yb - 8;
-          const below = yb + 16;
-          if (above - 11 >= segTop(s) + 1) ly = above;
-          else if (below + 3 <= segTop(s) + hgt - 1) ly = below;
+        if (text && lines.some((l) => crosses(ly, l))) {
+          const inside = (v) => v - 11 >= segTop(s) + 1 && v + 3 <= segTop(s) + hgt - 1 && !lines.some((l) => crosses(v, l));
+          const spots = lines.flatMap((l) => [l - 8, l + 16]).filter(inside).sort((a, b) => Math.abs(a - ly) - Math.abs(b - ly));
+          if (spots.length) ly = spots[0];
           else text = '';
         }
         return { text, y: r(ly) };
@@ -171,26 +266,12 @@ export class LedgerChart {
       set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
       // PyTorch defaults: the column stacks the sum of the components; a line across it marks the
       // peak during a step (lower than the sum: not everything is live at once).
-      const yp = r(y(c.peak_bytes));
       set(g.select('line.peak-mark'), { x1: x0 - 4, x2: r(x0 + bw + 4), y1: yp, y2: yp, 'data-bytes': String(c.peak_bytes), display: pytorch ? null : 'none' });
-      // Above the column: the state word (if any) right above it, the peak above that; the pair moves
-      // above the budget line when the line would run through it.
-      // Narrow columns are about 80 px apart: the short forms keep neighbours from touching.
-      const flag = state === 'oom' ? (wide ? '✕ over budget' : '✕ too big') : state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
-      // The block spans [y1 - span - 12, y1 + 4]; when the line runs through it, it sits just above
-      // the line instead (then the line is at least 4 px above the column top, so the block clears it).
-      const span = flag ? 14 : 0;
-      let y1 = top - 8;
-      if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
-      const y2 = y1 - span;
-      // With parts hidden the peak still counts them, and says so.
-      const hiddenNote = model.hidden.length && wide ? ' (all parts)' : ''; // narrow: no room; the legend says it
-      // Wide: "42.18 GB peak"; narrow: the bare amount ("2,179.63"), the key line above the plot
-      // says "peak, in GB". A label never grows past its column's step, so neighbours never touch.
-      const peakText = wide ? `${formatBytes(c.peak_bytes, units)} peak${hiddenNote}` : formatAmount(c.peak_bytes, units);
-      set(g.select('text.col-total'), { x: mid, y: r(y2), class: wide ? 'col-total' : 'col-total col-total--narrow' }, peakText);
-      set(g.select('text.col-over'), { x: mid, y: r(y1) }, flag);
-      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : NARROW_NAMES[c.optimizer] || c.label);
+      // With parts hidden the peak still counts them; the key line says so.
+      const { y1, y2 } = blockOf(c, y, yb);
+      set(g.select('text.col-total'), { x: mid, y: r(y2), class: plan.bare && !wide ? 'col-total col-total--narrow' : 'col-total' }, peakTexts.get(c.optimizer));
+      set(g.select('text.col-over'), { x: mid, y: r(y1) }, flagOf(c));
+      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : nameFits ? NARROW_NAMES[c.optimizer] || c.label : TINY_NAMES[c.optimizer] || c.label);
       set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
     });
 
@@ -206,10 +287,10 @@ export class LedgerChart {
       set(this.budgetValue, { x: null, dy: null }, formatBytes(model.budget_bytes, units));
     }
     set(this.gBudget, { 'data-device': deviceName });
-    const pytorchKey = 'Column: sum of components. Solid line across it: the peak during a step.';
-    set(this.peakKey, { x: M.left, y: pytorch && wide ? 16 : 32, display: wide && !pytorch ? 'none' : null },
-      pytorch && wide ? pytorchKey
-        : wide ? '' : pytorch ? `Above, line: peak (${u.label}); column: sum` : `Above each column: its peak, in ${u.label}${model.hidden.length ? ' (all parts)' : ''}`);
+    // The key: what the column, the line and the numbers above mean, wrapped to the chart's width.
+    set(this.peakKey, { x: M.left, y: keyTop, display: keyLines.length ? null : 'none' });
+    const spans = this.peakKey.selectAll('tspan').data(keyLines).join('tspan');
+    set(spans, { x: M.left, dy: (d, i) => (i === 0 ? null : KEY_LINE) }, (d) => d);
     this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
   }
 

@@ -9,6 +9,9 @@ import {
 
 const LOCK_NOTE = 'Locked by your instructor.';
 
+// The batch slider's spoken value: "1 sequence", "8 sequences".
+export const batchValueText = (v) => `${v} sequence${v === 1 ? '' : 's'}`;
+
 function radioGroup(key, legend, name, values, labels, onPick) {
   const inputs = new Map();
   const labelEls = new Map();
@@ -52,7 +55,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
       h('div', { class: 'range-ticks', 'aria-hidden': 'true' }, BATCH_SIZES.map((b) => h('span', { text: String(b) })))),
     set: (v) => {
       batch.value = String(BATCH_SIZES.indexOf(v));
-      batch.setAttribute('aria-valuetext', `${v} sequences`);
+      batch.setAttribute('aria-valuetext', batchValueText(v));
       setText(batchOut, String(v));
     },
     inputs: [batch],

@@ -1,6 +1,8 @@
 // The optimizer comparison table: SGD / Momentum / Adam for GPT-2 XL in FP32 under both conventions
 // ("weights + optimizer state", the chapter's 1×/2×/3×, and "static incl. gradients", 2×/3×/4×), the
 // static memory at the precision on screen, and the chapter's convergence figures (sourced constants).
+// When its columns would not fit its box (a phone, 200% zoom, a narrow column) it becomes one card
+// per optimizer (table--cards, styles.css), so nothing is cut or has to be scrolled to.
 import { h, replaceChildren, scrollBox } from './dom.js';
 import { formatBytes, formatInt, formatMultiple, unitOf } from '../format.js';
 import { OPTIMIZERS, LABELS } from '../scenario.js';
@@ -38,7 +40,22 @@ export class OptimizerTable {
       this.precHead,
       h('th', { scope: 'col' }, 'Steps to converge', h('br'), h('span', { class: 'th-sub', text: 'GPT-2, from the chapter' }))));
     this.table = h('table', { class: 'data-table optimizer-table table--reflow' }, this.caption, thead, this.tbody);
-    container.append(scrollBox(this.table, 'Optimizer comparison table (scrolls sideways on narrow screens)'));
+    this.box = scrollBox(this.table, 'Optimizer comparison table');
+    container.append(this.box);
+    if (typeof ResizeObserver === 'function') {
+      this.boxWidth = -1;
+      this.resizer = new ResizeObserver(() => { if (this.box.clientWidth !== this.boxWidth) this.fit(); });
+      this.resizer.observe(this.box);
+    }
+  }
+
+  // Cards when the table, laid out as a table, is wider than its box.
+  fit() {
+    const t = this.table;
+    this.boxWidth = this.box.clientWidth;
+    if (!this.boxWidth) return;
+    t.classList.remove('table--cards');
+    t.classList.toggle('table--cards', this.box.scrollWidth > this.boxWidth + 1);
   }
 
   // replay: Chapter replay is on, so the figures are the chapter's (1.5 billion parameters), not the
@@ -63,5 +80,6 @@ export class OptimizerTable {
       h('td', { 'data-label': 'Static incl. gradients (FP32)', 'data-bytes': String(r.static_bytes) }, `${f(r.static_bytes)} `, h('strong', { text: `(${formatMultiple(r.static_multiple)})` })),
       showAt ? h('td', { 'data-label': at, 'data-bytes': String(r.current_static_bytes) }, f(r.current_static_bytes)) : null,
       h('td', { 'data-label': 'Steps to converge', class: r.steps.steps ? null : 'cell--unsourced', text: r.steps.text }))));
+    this.fit();
   }
 }
