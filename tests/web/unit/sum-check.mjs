@@ -2,11 +2,12 @@
 // whose shown terms do not add up to its shown total ("a GB + b GB = c GB" with c ≠ a + b in the
 // last shown digit), and amounts that break the one number rule (three decimals, no thousands
 // separator). Used by the unit tests and the Chromium tests on the page's text.
-const AMT = String.raw`(?<![\d,.])(\d{1,3}(?:,\d{3})*\.\d{2}) (GB|GiB)`;
+// "<0.01 GB" (an amount the formatter shows as below one hundredth) reads as 0, as the formatter adds it.
+const AMT = String.raw`(?<![\d,.<])(<0\.01|\d{1,3}(?:,\d{3})*\.\d{2}) (GB|GiB)`;
 // Labels between terms may hold digits ("FP32 master copy"), never an amount or another operator.
 const SUM = new RegExp(String.raw`${AMT}((?:\s*\+[^=≈+;:()]*?${AMT})+)\s*=\s*${AMT}`, 'g');
 const ONE = new RegExp(AMT, 'g');
-const hundredths = (s) => Math.round(Number(s.replace(/,/g, '')) * 100);
+const hundredths = (s) => (s.startsWith('<') ? 0 : Math.round(Number(s.replace(/,/g, '')) * 100));
 
 export function sumsThatDoNotAddUp(text) {
   const bad = [];
