@@ -60,9 +60,15 @@ async function inputToPaint(browser) {
   await page.close();
   const lat = samples.map((x) => x.paint);
   const render = samples.map((x) => x.render);
+  const toFrame = samples.map((x) => x.to_frame);
+  const frameWork = samples.map((x) => x.frame_work);
+  // Where a sample's time goes: the lab's render, the wait for the frame, and the frame's own work
+  // (style, layout, paint) after its requestAnimationFrame callbacks.
   return {
     changes: lat.length, median_ms: round(median(lat)), p95_ms: round(pct(lat, 0.95)), max_ms: round(Math.max(...lat)),
     render_median_ms: round(median(render)), render_p95_ms: round(pct(render, 0.95)),
+    to_frame_median_ms: round(median(toFrame)), to_frame_p95_ms: round(pct(toFrame, 0.95)),
+    frame_work_median_ms: round(median(frameWork)), frame_work_p95_ms: round(pct(frameWork, 0.95)),
   };
 }
 const at60Hz = await inputToPaint(browser);
