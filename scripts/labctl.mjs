@@ -15,8 +15,11 @@ const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
   '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)';
 
+// The error as JSON on stdout (one line, no escaped newlines: the usage's lines are joined by ' | '),
+// and, when it quotes the usage, the usage as plain text on stderr for a person at a terminal.
 function fail(field, message) {
-  process.stdout.write(JSON.stringify({ error: { field, message } }) + '\n');
+  process.stdout.write(JSON.stringify({ error: { field, message: message.replace(/\n\s*/g, ' | ') } }) + '\n');
+  if (message.includes(usage)) process.stderr.write(usage + '\n');
   process.exit(2);
 }
 

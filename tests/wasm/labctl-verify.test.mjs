@@ -78,6 +78,9 @@ test('usage errors and unreadable input exit 2 with a message naming the problem
     const r = labctl(args);
     assert.equal(r.status, 2);
     assert.match(JSON.parse(r.stdout).error.message, pattern);
+    // One line of JSON without escaped newlines; the usage itself, readable, on stderr.
+    assert.doesNotMatch(JSON.parse(r.stdout).error.message, /\n/);
+    assert.match(r.stderr, /^usage: labctl /);
   }
   const missing = labctl([path.join(fixtures, 'no-such-ledger.json')]);
   assert.equal(missing.status, 2);
