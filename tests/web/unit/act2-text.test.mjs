@@ -70,6 +70,9 @@ test('the calibration note says what the box switches, memory and timing, with t
   assert.equal(n.chapterActivations.bytes, 65e9, 'the chapter’s 65 GB figure, as the engine prices it');
   assert.match(tOn, /Memory as the chapter counts it/);
   assert.match(tOn, /Timing:/);
+  // In GiB units the chapter's figure stays in its own unit, GiB beside it (a re-walk found "60.54 GiB").
+  const tGib = calibrationText(DEFAULT_CONFIG2, on, n.chapterActivations, 'gib');
+  assert.ok(tGib.includes(`figure of ${formatBytes(65e9, 'gb')} (${formatBytes(65e9, 'gib')})`), tGib);
   const tOff = calibrationText({ ...DEFAULT_CONFIG2, replay: false }, off, n.chapterActivations, 'gb');
   assert.ok(tOff.length > 0, 'the note never goes empty');
   assert.ok(tOff.includes(`N = ${formatInt(off.memory.parameters_counted)} parameters`), tOff);

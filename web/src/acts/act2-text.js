@@ -113,7 +113,7 @@ export function calibrationText(c, r, chapterActivations, units) {
   const m = r.memory;
   const k = r.pipeline.constants;
   if (c.replay) {
-    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${formatBytes(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
+    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
     if (c.checkpointing === 'every_k' && c.every_k !== 4) parts.push(`The calibration divides activations by k, the chapter’s rule for every 4 layers; for k = ${c.every_k} that rule overstates or understates the saving, so compare with the calibration off.`);
   } else {

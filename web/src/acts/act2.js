@@ -251,7 +251,12 @@ export function mount({ root, engine, store, flags, announce }) {
   function timelineKey(tl) {
     const phases = [...new Set(tl.lanes.flatMap((l) => l.segments.map((x) => x.phase)))];
     const hatched = Array.from({ length: tl.steps }, (_, i) => i + 1).filter((st) => st % 2 === 0);
-    return [...phases.map((ph) => ({ cls: `phase--${ph}`, text: PHASE_WORDS[ph] })),
+    // Loading and handing over a batch share one colour (both are data work; their lanes tell them
+    // apart): one key entry for both.
+    const same = phases.includes('data_loading') && phases.includes('data_handoff');
+    const entries = phases.filter((ph) => !(same && ph === 'data_handoff')).map((ph) => ({ cls: `phase--${ph}`,
+      text: same && ph === 'data_loading' ? `${PHASE_WORDS.data_loading}, or ${PHASE_WORDS.data_handoff}` : PHASE_WORDS[ph] }));
+    return [...entries,
       ...(hatched.length ? [{ cls: 'swatch--hatch', text: `hatched: step${hatched.length > 1 ? 's' : ''} ${hatched.join(', ')} (alternate steps)` }] : [])];
   }
 

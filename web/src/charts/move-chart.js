@@ -50,11 +50,25 @@ export class MoveChart {
     const n = Math.max(moves.length, 6);
     const slot = plotW / n;
     const texts = moves.map((m) => amount(m.peak_bytes));
-    const widest = Math.max(...texts.map((t) => t.length)) * LABEL_PX;
-    // Every label when they fit their slots; else every k-th, always the latest move.
-    const every = Math.max(1, Math.ceil(widest / Math.max(1, slot - 2)));
-    const shown = (i) => i === moves.length - 1 || (i % every === 0 && moves.length - 1 - i >= every);
     const by = y(budgetBytes);
+    // Where each value goes: on its bar; one that would touch the budget line goes just above the line;
+    // kept inside the plot at both ends. A label is shown unless it would overlap one already placed
+    // (the latest move first, then backwards), so bars of different heights all keep their values.
+    const place = moves.map((m, i) => {
+      const top = y(m.peak_bytes);
+      let ly = top - 4;
+      if (ly > by - 2 && ly - 12 < by + 2) ly = by - 4;
+      const half = (texts[i].length * LABEL_PX) / 2 + 2;
+      const x = Math.min(Math.max(i * slot + slot / 2, half), plotW - half);
+      return { top, ly, x, half };
+    });
+    const kept = [];
+    for (let i = moves.length - 1; i >= 0; i -= 1) {
+      const a = place[i];
+      const clash = kept.some((b) => Math.abs(a.x - b.x) < a.half + b.half && Math.abs(a.ly - b.ly) < 13);
+      a.shown = !clash;
+      if (!clash) kept.push(a);
+    }
     const bars = this.gBars.selectAll('g.move').data(moves).join((enter) => {
       const e = enter.append('g');
       e.append('rect').attr('class', 'move-bar');
@@ -65,23 +79,18 @@ export class MoveChart {
     });
     bars.attr('class', (d) => `move move--${d.fits ? (d.trainable ? 'ok' : 'invalid') : 'oom'}`);
     const hatch = `url(#${this.hatchId})`;
-    bars.each(function place(d, i) {
+    bars.each(function draw(d, i) {
       const g = select(this);
-      const top = y(d.peak_bytes);
-      const cx = i * slot + slot / 2;
+      const { top, ly, x, shown } = place[i];
       g.selectAll('rect').attr('x', i * slot + slot * 0.15).attr('width', slot * 0.7).attr('y', top).attr('height', Math.max(0, H - BOTTOM - top));
       g.select('.move-hatch').attr('fill', hatch).attr('visibility', d.fits ? 'hidden' : 'visible');
-      // The value sits on its bar; one that would touch the budget line goes just above the line.
-      let ly = top - 4;
-      if (ly > by - 2 && ly - 12 < by + 2) ly = by - 4;
-      const half = (texts[i].length * LABEL_PX) / 2 + 2; // kept inside the plot at both ends
-      g.select('.move-value').attr('x', Math.min(Math.max(cx, half), plotW - half)).attr('y', ly).text(shown(i) ? texts[i] : '');
-      g.select('.move-index').attr('x', cx).attr('y', H - 6).text(i === 0 ? 'start' : String(i));
+      g.select('.move-value').attr('x', x).attr('y', ly).text(shown ? texts[i] : '');
+      g.select('.move-index').attr('x', i * slot + slot / 2).attr('y', H - 6).text(i === 0 ? 'start' : String(i));
     });
     this.budget.attr('x2', width).attr('y1', by).attr('y2', by);
     const lines = budgetLines.filter(Boolean);
     this.budgetText.attr('x', width).attr('y', by - 4 - 14 * (lines.length - 1));
-    this.budgetText.selectAll('tspan').data(lines).join('tspan').attr('x', width).attr('dy', (t, i) => (i ? 14 : 0)).text((t) => t);
+    this.budgetText.selectAll('tspan').data(lines).join('tspan').attr('x', width).attr('dy', (t, i) => (i ? 14 : 0)).text((t, i) => (i < lines.length - 1 ? `${t} ` : t)); // spaced, so its text reads as words
   }
 
   reset() {
