@@ -10,12 +10,23 @@ export function boxWidth(container, { min = 280, max = 760, fallback = 640 } = {
 }
 
 // Redraws chart (chart.last: the arguments of its last update; chart.drawnWidth: the width it drew
-// at) when its box changes width.
+// at) when its box changes width. It also keeps the box's width as the observer reports it in
+// chart.observedWidth, so an update can read it without measuring: a measurement right after the
+// update's own DOM writes would force a layout in the middle of every input (see observedWidthOr).
 export function redrawOnResize(container, chart) {
   if (typeof ResizeObserver !== 'function') return null;
-  const ro = new ResizeObserver(() => { if (chart.last && chart.width() !== chart.drawnWidth) chart.update(...chart.last); });
+  const ro = new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    if (box && box.width > 0) chart.observedWidth = Math.floor(box.width);
+    if (chart.last && chart.width() !== chart.drawnWidth) chart.update(...chart.last);
+  });
   ro.observe(container);
   return ro;
+}
+
+// The width a chart draws at: the observer's last report, or (before the first report) a measurement.
+export function observedWidthOr(chart, measure) {
+  return chart.observedWidth || measure();
 }
 
 // Words into lines of at most maxPx (estimated at charPx a character); a word longer than a line

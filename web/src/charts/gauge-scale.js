@@ -4,7 +4,7 @@
 // line ever crosses a label at any width (walk finding MINOR-3); the shared axis is under the rows.
 // Drawn in pixels at the box's width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
-import { redrawOnResize } from './fit-width.js';
+import { redrawOnResize, observedWidthOr } from './fit-width.js';
 
 const ROW_H = 36; // label line (16 px) + bar (10 px) + gap
 const BAR_Y = 19;
@@ -21,7 +21,7 @@ export class GaugeScale {
     this.observer = redrawOnResize(container, this);
   }
 
-  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
+  width() { return observedWidthOr(this, () => Math.floor(this.svg.node().getBoundingClientRect().width) || 640); }
 
   // marks: [{ key, value (0–1), text, dashed? }], in the order the rows are drawn.
   update(marks, { summary }) {

@@ -6,7 +6,7 @@
 // width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
 import { scaleLog } from 'd3-scale';
-import { redrawOnResize } from './fit-width.js';
+import { redrawOnResize, observedWidthOr } from './fit-width.js';
 
 const H = 210;
 const TOP = 40; // title line + the tallest bar's label
@@ -33,7 +33,7 @@ export class MoveChart {
     this.observer = redrawOnResize(container, this);
   }
 
-  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
+  width() { return observedWidthOr(this, () => Math.floor(this.svg.node().getBoundingClientRect().width) || 640); }
 
   // moves: [{ peak_bytes, fits, trainable }]; amount(bytes): the number shown on a bar (unit in the
   // title); title: the chart's heading line; budgetBytes and budgetLines ([two short lines]).

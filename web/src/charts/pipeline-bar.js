@@ -5,7 +5,7 @@
 // for a label depends on the box's width, so the bar is redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
 import { h, replaceChildren } from '../ui/dom.js';
-import { redrawOnResize } from './fit-width.js';
+import { redrawOnResize, observedWidthOr } from './fit-width.js';
 
 const MIN_LABEL_PX = 48; // narrower segments carry no text inside (the legend has it)
 
@@ -22,7 +22,7 @@ export class PipelineBar {
     this.observer = redrawOnResize(container, this);
   }
 
-  width() { return Math.floor(this.svg.node().getBoundingClientRect().width) || 640; }
+  width() { return observedWidthOr(this, () => Math.floor(this.svg.node().getBoundingClientRect().width) || 640); }
 
   // bar: stepBar(pipeline); fmt: { secs(s), pct(share%) } for the legend words.
   update(bar, { secs, summary }) {

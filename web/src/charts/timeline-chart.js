@@ -60,8 +60,13 @@ export class TimelineChart {
       .attr('x', (t, i) => (i === 0 ? 0 : pctX(t)))
       .attr('text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'))
       .text((t) => secs(t));
-    replaceChildren(this.key, key.map((k) => h('li', {}, h('span', { class: `swatch ${k.cls}`, 'aria-hidden': 'true' }), h('span', { text: k.text }))));
+    // The key changes only with the kinds of work drawn: rebuild it then, not on every input.
+    const keyText = JSON.stringify(key);
+    if (keyText !== this.keyText) {
+      this.keyText = keyText;
+      replaceChildren(this.key, key.map((k) => h('li', {}, h('span', { class: `swatch ${k.cls}`, 'aria-hidden': 'true' }), h('span', { text: k.text }))));
+    }
   }
 
-  reset() { this.gLanes.selectAll('*').remove(); this.axis.selectAll('*').remove(); this.key.replaceChildren(); }
+  reset() { this.gLanes.selectAll('*').remove(); this.axis.selectAll('*').remove(); this.key.replaceChildren(); this.keyText = null; }
 }
