@@ -310,7 +310,7 @@ export function mount({ root, engine, store, flags, announce }) {
       h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
         `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}, ${T.rate(bestTokens(a.design.best.config))}) with ${describe2(a.design.best.config)}.`) : null,
-      a.prediction ? solverLine(state.config2) : null,
+      a.prediction ? solverLineSoon(state.config2) : null,
       h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
   }
 
@@ -318,8 +318,19 @@ export function mount({ root, engine, store, flags, announce }) {
   // precision × checkpointing scheme at its largest slider batch that fits (act2-best.js), and the
   // solver's fastest run beyond the act's controls (any batch, any optimizer) for contrast.
   const bestCache = new Map();
+  const bestKey = (c) => JSON.stringify([c.device, c.data_workers, c.prefetch, c.prefetch_depth, c.pinned_memory, c.replay]);
+  // The search takes ~10 ms (~40 ms more for a new GPU or calibration): run it once the settings have
+  // rested, not after every step of a slider, which would hold up the next input.
+  let solverTimer = null;
+  function solverLineSoon(c) {
+    if (bestCache.has(bestKey(c))) return solverLine(c);
+    const slot = h('p', { class: 'control__note', text: 'Searching every setting this act offers on this GPU…' });
+    clearTimeout(solverTimer);
+    solverTimer = setTimeout(() => { if (slot.isConnected) slot.replaceWith(solverLine(c)); }, 250);
+    return slot;
+  }
   function solverLine(c) {
-    const key = JSON.stringify([c.device, c.data_workers, c.prefetch, c.prefetch_depth, c.pinned_memory, c.replay]);
+    const key = bestKey(c);
     if (!bestCache.has(key)) {
       const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
       bestCache.set(key, { act: bestSettable(evaluate, c, tableFor(c)), solver: sv.error ? null : sv.best_throughput });
@@ -401,6 +412,6 @@ export function mount({ root, engine, store, flags, announce }) {
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));
-  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); clearTimeout(solverTimer); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 
