@@ -59,6 +59,7 @@ export class TimelineChart {
     this.axis.selectAll('text').data(ticks).join('text').attr('y', y + 14)
       .attr('x', (t, i) => (i === 0 ? 0 : pctX(t)))
       .attr('text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'))
+      .attr('class', (t, i) => (i % 2 ? 'tick--quarter' : null)) // hidden on phones (act2.css): they would overlap
       .text((t) => secs(t));
     // The key changes only with the kinds of work drawn: rebuild it then, not on every input.
     const keyText = JSON.stringify(key);
