@@ -113,7 +113,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (share.value !== href) share.value = href;
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
     const entry = navLinks.get(act.id);
-    entry.link.setAttribute('href', query);
+    if (entry.link.getAttribute('href') !== query) entry.link.setAttribute('href', query);
     for (const a of ACTS) if (a.status && navLinks.has(a.id)) setText(navLinks.get(a.id).status, a.status(state));
   }
   // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { fitTable, smallestStep, bestSettable, SCHEMES2 } from '../../../web/src/acts/act2-best.js';
+import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2 } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, toScenario2 } from '../../../web/src/scenario.js';
 
 const m = await loadEngine();
@@ -53,4 +53,20 @@ test('with the physics model on the V100 nothing the act offers fits, and the se
   assert.equal(bestSettable(evaluate, config, table), null);
   const small = smallestStep(table);
   for (const row of table) assert.ok(row.smallest_peak_bytes >= small.result.memory.peak_bytes);
+});
+
+test('fitRows yields the fit table one row at a time (the page builds it in idle time), rows in table order', () => {
+  const config = { ...DEFAULT_CONFIG2 };
+  let calls = 0;
+  const counting = (s) => { calls += 1; return evaluate(s); };
+  const rows = fitRows(counting, config);
+  const first = rows.next();
+  assert.equal(first.done, false);
+  assert.ok(calls >= 1 && calls <= 1 + Math.ceil(Math.log2(BATCH_SIZES2.length)), `one row costs at most a binary search (${calls} evaluations)`);
+  const rest = [...rows];
+  const table = fitTable(evaluate, config);
+  assert.equal(1 + rest.length, table.length);
+  assert.equal(table.length, PRECISIONS2.length * SCHEMES2.length);
+  assert.deepEqual([first.value, ...rest].map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]),
+    table.map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]));
 });

@@ -22,7 +22,11 @@ const run = (evaluate, config, patch) => {
 // binary search over the slider's batches is exact. Depends on neither the loader knobs nor the
 // batch on screen: cache it per (device, calibration).
 export function fitTable(evaluate, config) {
-  const rows = [];
+  return [...fitRows(evaluate, config)];
+}
+
+// The same rows one at a time (~1 ms each), so a page can build the table in idle time.
+export function* fitRows(evaluate, config) {
   for (const precision of PRECISIONS2) {
     for (const scheme of SCHEMES2) {
       const patch = { precision, ...scheme };
@@ -36,10 +40,9 @@ export function fitTable(evaluate, config) {
           if (run(evaluate, config, { ...patch, batch_size: BATCH_SIZES2[mid] }).memory.fits) lo = mid + 1; else hi = mid;
         }
       }
-      rows.push({ patch, largest_batch: lo > 0 ? BATCH_SIZES2[lo - 1] : 0, smallest_peak_bytes: smallest.memory.peak_bytes, smallest });
+      yield { patch, largest_batch: lo > 0 ? BATCH_SIZES2[lo - 1] : 0, smallest_peak_bytes: smallest.memory.peak_bytes, smallest };
     }
   }
-  return rows;
 }
 
 // The smallest step the act can set on this device (least peak at the smallest batch), with its result.

@@ -2,7 +2,7 @@
 // challenges → reflect. Words live in act2-text.js, fixed engine numbers in act2-numbers.js, view
 // models in ../act2-model.js, charts in ../charts/. The act reads and writes only the store.
 import './act2.css';
-import { h, setText, setLocked, replaceChildren } from '../ui/dom.js';
+import { h, setText, setAttr, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createFillIn } from '../ui/fill-in.js';
@@ -15,7 +15,7 @@ import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
-import { fitTable, smallestStep, bestSettable } from './act2-best.js';
+import { fitRows, smallestStep, bestSettable } from './act2-best.js';
 import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
@@ -179,6 +179,7 @@ export function mount({ root, engine, store, flags, announce }) {
       stepBanner.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
       return null;
     }
+    warmFitTable(c);
     setText(calibNote, T.calibrationText(c, r, n.chapterActivations, u));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
@@ -199,7 +200,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const tlSentence = T.timelineSentence(b, tl, p.prefetch_effective);
     timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
     setText(tlSummary, tlSentence);
-    timeline.svg.attr('aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
+    setAttr(timeline.svg.node(), 'aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
     renderGauges(r, u);
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
@@ -229,11 +230,34 @@ export function mount({ root, engine, store, flags, announce }) {
 
   // The act's fit table per (GPU, calibration): the largest batch of each setting that fits, and
   // the smallest step (act2-best.js). Built once per pair, only when needed.
-  const fitTables = new Map();
-  function tableFor(c) {
+  // The table takes ~30 ms (26 rows): it is built row by row in idle time as soon as a GPU or
+  // calibration is shown (warmFitTable), so the first setting that does not fit does not wait for it;
+  // a table still being built when it is needed is finished at once.
+  const fitTables = new Map(); // key → { rows, next: the row generator, null once complete }
+  function fitEntry(c) {
     const key = JSON.stringify([c.device, c.replay]);
-    if (!fitTables.has(key)) fitTables.set(key, fitTable(evaluate, c));
+    if (!fitTables.has(key)) fitTables.set(key, { rows: [], next: fitRows(evaluate, c) });
     return fitTables.get(key);
+  }
+  function fitStep(e) {
+    const row = e.next.next();
+    if (row.done) e.next = null; else e.rows.push(row.value);
+  }
+  function tableFor(c) {
+    const e = fitEntry(c);
+    while (e.next) fitStep(e);
+    return e.rows;
+  }
+  let warmHandle = null;
+  function warmFitTable(c) {
+    const e = fitEntry(c);
+    if (!e.next || typeof requestIdleCallback !== 'function') return;
+    if (warmHandle !== null) cancelIdleCallback(warmHandle);
+    const work = (deadline) => {
+      while (e.next && deadline.timeRemaining() > 2) fitStep(e);
+      warmHandle = e.next ? requestIdleCallback(work) : null;
+    };
+    warmHandle = requestIdleCallback(work);
   }
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
@@ -260,6 +284,19 @@ export function mount({ root, engine, store, flags, announce }) {
       ...(hatched.length ? [{ cls: 'swatch--hatch', text: `hatched: step${hatched.length > 1 ? 's' : ''} ${hatched.join(', ')} (alternate steps)` }] : [])];
   }
 
+  // The gauge list's rows are rebuilt only when which gauges show changes (HFU comes and goes with
+  // recomputation); otherwise their words change in place, so an input re-lays-out only its numbers.
+  let gaugeRows = { keys: null, cells: [] };
+  function updateGaugeList(items) {
+    const keys = items.map(([key]) => key).join(' ');
+    if (keys !== gaugeRows.keys) {
+      const cells = items.map(([key]) => ({ dt: h('dt'), dd: h('dd', { 'data-gauge': key }) }));
+      gaugeRows = { keys, cells };
+      gaugeList.replaceChildren(...cells.flatMap((c) => [c.dt, c.dd]));
+    }
+    items.forEach(([, term, value], i) => { setText(gaugeRows.cells[i].dt, term); setText(gaugeRows.cells[i].dd, value); });
+  }
+
   function renderGauges(r) {
     const g = gauges(r);
     const marks = [
@@ -270,17 +307,17 @@ export function mount({ root, engine, store, flags, announce }) {
       { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, short: `Ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
     ];
     gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)} ≥ MFU ${T.pct(g.mfu)}.` });
-    const item = (key, term, value) => [h('dt', { text: term }), h('dd', { 'data-gauge': key, text: value })];
-    replaceChildren(gaugeList,
-      item('busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)),
-      item('pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)),
-      item('mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)),
-      g.hfu !== null ? item('hfu', 'HFU (MFU plus recomputed FLOPs)', T.pct(g.hfu)) : [],
-      item('ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)),
-      item('tokens', 'Throughput', T.rate(g.tokens_per_second)),
-      item('epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)));
+    updateGaugeList([
+      ['busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)],
+      ['pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)],
+      ['mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)],
+      ...(g.hfu !== null ? [['hfu', 'HFU (MFU plus recomputed FLOPs)', T.pct(g.hfu)]] : []),
+      ['ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)],
+      ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
+      ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
+    ]);
     setText(bottleneck, `Bottleneck: ${g.bottleneck.message}`);
-    bottleneck.dataset.axis = g.bottleneck.axis;
+    if (bottleneck.dataset.axis !== g.bottleneck.axis) bottleneck.dataset.axis = g.bottleneck.axis;
   }
 
   function renderDesign(state, r) {
@@ -412,6 +449,6 @@ export function mount({ root, engine, store, flags, announce }) {
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));
-  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); clearTimeout(solverTimer); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); clearTimeout(solverTimer); if (warmHandle !== null) cancelIdleCallback(warmHandle); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 

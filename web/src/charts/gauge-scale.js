@@ -5,6 +5,7 @@
 // Drawn in pixels at the box's width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
 import { redrawOnResize, observedWidthOr } from './fit-width.js';
+import { attr, text } from './changed.js';
 
 const ROW_H = 36; // label line (16 px) + bar (10 px) + gap
 const BAR_Y = 19;
@@ -32,7 +33,7 @@ export class GaugeScale {
     const span = Math.max(0, width - 2 * pad);
     const px = (v) => pad + Math.min(1, Math.max(0, v)) * span;
     const axisY = marks.length * ROW_H + 2;
-    this.svg.attr('height', axisY + 20).attr('aria-label', summary);
+    attr(attr(this.svg, 'height', axisY + 20), 'aria-label', summary);
     const rows = this.gRows.selectAll('g.gauge-row').data(marks, (d) => d.key).join((enter) => {
       const e = enter.append('g').attr('class', 'gauge-row');
       e.append('text').attr('class', 'gauge-label').attr('y', 13);
@@ -41,17 +42,19 @@ export class GaugeScale {
       return e;
     });
     rows.order();
-    rows.attr('data-gauge', (d) => d.key).attr('class', (d) => `gauge-row gauge-row--${d.key}${d.dashed ? ' gauge-row--dashed' : ''}`)
-      .attr('transform', (d, i) => `translate(0,${i * ROW_H})`);
-    rows.select('.gauge-label').attr('x', pad).text((d) => d.text);
-    rows.select('.gauge-track').attr('x', pad).attr('width', span);
-    rows.select('.gauge-bar').attr('x', pad).attr('width', (d) => Math.max(0, px(d.value) - pad));
+    attr(rows, 'data-gauge', (d) => d.key);
+    attr(rows, 'class', (d) => `gauge-row gauge-row--${d.key}${d.dashed ? ' gauge-row--dashed' : ''}`);
+    attr(rows, 'transform', (d, i) => `translate(0,${i * ROW_H})`);
+    text(attr(rows.select('.gauge-label'), 'x', pad), (d) => d.text);
+    attr(attr(rows.select('.gauge-track'), 'x', pad), 'width', span);
+    attr(attr(rows.select('.gauge-bar'), 'x', pad), 'width', (d) => Math.max(0, px(d.value) - pad));
     const ticks = [0, 0.25, 0.5, 0.75, 1];
-    this.gAxis.selectAll('line').data(ticks).join('line').attr('class', 'gauge-tick-mark')
-      .attr('x1', (f) => px(f)).attr('x2', (f) => px(f)).attr('y1', axisY - 4).attr('y2', axisY + 2);
-    this.gAxis.selectAll('text').data(ticks.filter((f) => f !== 0.25 && f !== 0.75)).join('text').attr('class', 'gauge-tick')
-      .attr('y', axisY + 16).attr('x', (f) => px(f))
-      .attr('text-anchor', (f) => (f === 0 ? 'start' : f === 1 ? 'end' : 'middle')).text((f) => `${f * 100}%`);
+    const marksSel = attr(this.gAxis.selectAll('line').data(ticks).join('line'), 'class', 'gauge-tick-mark');
+    attr(attr(marksSel, 'x1', (f) => px(f)), 'x2', (f) => px(f));
+    attr(attr(marksSel, 'y1', axisY - 4), 'y2', axisY + 2);
+    const tickText = this.gAxis.selectAll('text').data(ticks.filter((f) => f !== 0.25 && f !== 0.75)).join('text');
+    attr(attr(attr(tickText, 'class', 'gauge-tick'), 'y', axisY + 16), 'x', (f) => px(f));
+    text(attr(tickText, 'text-anchor', (f) => (f === 0 ? 'start' : f === 1 ? 'end' : 'middle')), (f) => `${f * 100}%`);
   }
 
   reset() {

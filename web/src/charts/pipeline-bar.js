@@ -4,8 +4,9 @@
 // is act2-model.js stepBar(); the data-table twin is built by the act. Which segments are wide enough
 // for a label depends on the box's width, so the bar is redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
-import { h, replaceChildren } from '../ui/dom.js';
+import { h, setText, setHidden } from '../ui/dom.js';
 import { redrawOnResize, observedWidthOr } from './fit-width.js';
+import { attr, text, setAttr } from './changed.js';
 
 const MIN_LABEL_PX = 48; // narrower segments carry no text inside (the legend has it)
 
@@ -27,7 +28,7 @@ export class PipelineBar {
   // bar: stepBar(pipeline); fmt: { secs(s), pct(share%) } for the legend words.
   update(bar, { secs, summary }) {
     this.last = [bar, { secs, summary }];
-    this.svg.attr('aria-label', summary);
+    attr(this.svg, 'aria-label', summary);
     const segs = bar.segments.filter((s) => s.seconds > 0);
     const widthPx = this.width();
     this.drawnWidth = widthPx;
@@ -36,19 +37,41 @@ export class PipelineBar {
     const g = this.gSegs.selectAll('g.seg').data(segs, (d) => d.key).join((enter) => {
       const e = enter.append('g');
       e.append('rect').attr('y', 4).attr('height', 36);
-      e.append('text').attr('y', 27).attr('class', 'seg-label');
+      e.append('text').attr('y', 27).attr('class', 'seg-label').attr('text-anchor', 'middle');
       return e;
     });
-    g.attr('class', (d) => `seg seg--${d.key}`).attr('data-phase', (d) => d.key);
-    g.select('rect').attr('x', x).attr('width', w);
-    g.select('text')
-      .attr('x', (d) => `${(100 * (d.start_seconds + d.seconds / 2)) / bar.step_seconds}%`)
-      .attr('text-anchor', 'middle')
-      .text((d) => (d.share * widthPx >= MIN_LABEL_PX ? `${d.share_pct_shown.toFixed(1)}%` : ''));
-    replaceChildren(this.legend, bar.segments.map((s) => h('li', { 'data-phase': s.key, class: s.seconds > 0 ? null : 'step-legend__none' },
-      h('span', { class: `swatch swatch--phase-${s.key}`, 'aria-hidden': 'true' }),
-      h('span', {}, `${s.label}: ${secs(s.seconds_shown)} (${s.share_pct_shown.toFixed(1)}%)`,
-        s.hidden_seconds > 0.005 ? h('span', { class: 'step-legend__hidden', text: ` + ${secs(s.hidden_seconds)} hidden behind other work` }) : null))));
+    attr(g, 'class', (d) => `seg seg--${d.key}`);
+    attr(g, 'data-phase', (d) => d.key);
+    attr(attr(g.select('rect'), 'x', x), 'width', w);
+    const labels = g.select('text');
+    attr(labels, 'x', (d) => `${(100 * (d.start_seconds + d.seconds / 2)) / bar.step_seconds}%`);
+    text(labels, (d) => (d.share * widthPx >= MIN_LABEL_PX ? `${d.share_pct_shown.toFixed(1)}%` : ''));
+    this.updateLegend(bar.segments, secs);
+  }
+
+  // The legend's items are rebuilt only when the set of phases changes; otherwise their words are
+  // updated in place (a rebuild on every input re-laid-out the whole list).
+  updateLegend(segments, secs) {
+    const keys = segments.map((s) => s.key).join(' ');
+    if (keys !== this.legendKeys) {
+      this.legendKeys = keys;
+      this.items = segments.map(() => {
+        const words = h('span');
+        const hidden = h('span', { class: 'step-legend__hidden' });
+        const swatch = h('span', { 'aria-hidden': 'true' });
+        return { li: h('li', {}, swatch, h('span', {}, words, hidden)), swatch, words, hidden };
+      });
+      this.legend.replaceChildren(...this.items.map((it) => it.li));
+    }
+    segments.forEach((s, i) => {
+      const it = this.items[i];
+      setAttr(it.li, 'data-phase', s.key);
+      setAttr(it.li, 'class', s.seconds > 0 ? null : 'step-legend__none');
+      setAttr(it.swatch, 'class', `swatch swatch--phase-${s.key}`);
+      setText(it.words, `${s.label}: ${secs(s.seconds_shown)} (${s.share_pct_shown.toFixed(1)}%)`);
+      setText(it.hidden, s.hidden_seconds > 0.005 ? ` + ${secs(s.hidden_seconds)} hidden behind other work` : '');
+      setHidden(it.hidden, !(s.hidden_seconds > 0.005));
+    });
   }
 
   reset() {
@@ -56,5 +79,6 @@ export class PipelineBar {
     this.last = null;
     this.gSegs.selectAll('*').remove();
     this.legend.replaceChildren();
+    this.legendKeys = null;
   }
 }

@@ -6,6 +6,7 @@
 // (its items come from the act; it wraps, so it fits a phone).
 import { select } from 'd3-selection';
 import { h, replaceChildren } from '../ui/dom.js';
+import { attr, text, setAttr } from './changed.js';
 
 const LANE_H = 44; // lane name line + bar
 const BAR_H = 18;
@@ -28,39 +29,47 @@ export class TimelineChart {
   // model: timelineLanes(pipeline); secs(s) formats seconds; summary: the one-sentence reading;
   // key: [{ cls (a phase--… class, or swatch--hatch), text }].
   update(model, { secs, summary, key = [] }) {
-    this.svg.attr('aria-label', summary).attr('height', model.lanes.length * LANE_H + 28);
+    attr(attr(this.svg, 'aria-label', summary), 'height', model.lanes.length * LANE_H + 28);
     const pctX = (t) => `${(100 * t) / model.end_seconds}%`;
     const lanes = this.gLanes.selectAll('g.lane').data(model.lanes, (d) => d.key).join((enter) => {
       const e = enter.append('g').attr('class', 'lane');
       e.append('text').attr('class', 'lane-label').attr('x', 0).attr('y', 14);
-      e.append('line').attr('class', 'lane-rule').attr('x1', 0).attr('x2', '100%');
+      e.append('line').attr('class', 'lane-rule').attr('x1', 0).attr('x2', '100%')
+        .attr('y1', 20 + BAR_H + 2).attr('y2', 20 + BAR_H + 2);
       e.append('g').attr('class', 'lane-bars');
       return e;
     });
-    lanes.attr('transform', (d, i) => `translate(0,${i * LANE_H})`).attr('data-lane', (d) => d.key);
-    lanes.select('text').text((d) => d.label);
-    lanes.select('line').attr('y1', 20 + BAR_H + 2).attr('y2', 20 + BAR_H + 2);
+    attr(lanes, 'transform', (d, i) => `translate(0,${i * LANE_H})`);
+    attr(lanes, 'data-lane', (d) => d.key);
+    text(lanes.select('text'), (d) => d.label);
     const hatch = `url(#${this.hatchId})`;
-    lanes.select('g.lane-bars').selectAll('g.bar').data((d) => d.segments).join((enter) => {
+    const bars = lanes.select('g.lane-bars').selectAll('g.bar').data((d) => d.segments).join((enter) => {
       const e = enter.append('g').attr('class', 'bar');
       e.append('rect').attr('class', 'bar-fill').attr('y', 20).attr('height', BAR_H);
       e.append('rect').attr('class', 'bar-hatch').attr('y', 20).attr('height', BAR_H);
       return e;
-    }).attr('data-step', (d) => d.step).attr('data-phase', (d) => d.phase)
-      .each(function place(d) {
-        const g = select(this);
-        const width = `${Math.max(0.15, (100 * (d.end_seconds - d.start_seconds)) / model.end_seconds)}%`;
-        g.select('.bar-fill').attr('class', `bar-fill phase--${d.phase}`).attr('x', pctX(d.start_seconds)).attr('width', width);
-        g.select('.bar-hatch').attr('x', pctX(d.start_seconds)).attr('width', width)
-          .attr('fill', d.step % 2 === 0 ? hatch : 'none');
-      });
+    });
+    attr(bars, 'data-step', (d) => d.step);
+    attr(bars, 'data-phase', (d) => d.phase);
+    bars.each(function place(d) {
+      const [fill, hatchRect] = this.children;
+      const x = pctX(d.start_seconds);
+      const width = `${Math.max(0.15, (100 * (d.end_seconds - d.start_seconds)) / model.end_seconds)}%`;
+      setAttr(fill, 'class', `bar-fill phase--${d.phase}`);
+      setAttr(fill, 'x', x);
+      setAttr(fill, 'width', width);
+      setAttr(hatchRect, 'x', x);
+      setAttr(hatchRect, 'width', width);
+      setAttr(hatchRect, 'fill', d.step % 2 === 0 ? hatch : 'none');
+    });
     const y = model.lanes.length * LANE_H + 4;
     const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * model.end_seconds);
-    this.axis.selectAll('text').data(ticks).join('text').attr('y', y + 14)
-      .attr('x', (t, i) => (i === 0 ? 0 : pctX(t)))
-      .attr('text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'))
-      .attr('class', (t, i) => (i % 2 ? 'tick--quarter' : null)) // hidden on phones (act2.css): they would overlap
-      .text((t) => secs(t));
+    const tickText = this.axis.selectAll('text').data(ticks).join('text');
+    attr(tickText, 'y', y + 14);
+    attr(tickText, 'x', (t, i) => (i === 0 ? 0 : pctX(t)));
+    attr(tickText, 'text-anchor', (t, i) => (i === 0 ? 'start' : i === ticks.length - 1 ? 'end' : 'middle'));
+    attr(tickText, 'class', (t, i) => (i % 2 ? 'tick--quarter' : null)); // hidden on phones (act2.css): they would overlap
+    text(tickText, (t) => secs(t));
     // The key changes only with the kinds of work drawn: rebuild it then, not on every input.
     const keyText = JSON.stringify(key);
     if (keyText !== this.keyText) {

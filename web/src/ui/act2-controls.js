@@ -2,7 +2,7 @@
 // and the step itself (precision, checkpointing, batch, GPU, Chapter calibration). Native inputs only,
 // each labelled; instructor flags hide or lock a control (the URL's hide=/lock= keys). Reports changes
 // as config2 patches; the act decides what they mean.
-import { h, uid, setText } from './dom.js';
+import { h, uid, setText, setAttr, setHidden } from './dom.js';
 import {
   PRECISIONS2, BATCH_SIZES2, CHECKPOINTING, LABELS, EVERY_K, WORKERS, PREFETCH_DEPTH,
 } from '../scenario.js';
@@ -19,8 +19,8 @@ function range({ key, label, min, max, onInput, valueText, ticks }) {
       ticks ? h('div', { class: 'range-ticks', 'aria-hidden': 'true' }, ticks.map((t) => h('span', { text: String(t) }))) : null),
     input,
     set(v, shown) {
-      input.value = String(v);
-      input.setAttribute('aria-valuetext', valueText(shown));
+      if (input.value !== String(v)) input.value = String(v);
+      setAttr(input, 'aria-valuetext', valueText(shown));
       setText(out, String(shown));
     },
   };
@@ -105,12 +105,13 @@ export function createAct2Controls({ devices, flags, onChange }) {
       workers.set(c.data_workers, c.data_workers);
       prefetch.input.checked = c.prefetch;
       depth.set(c.prefetch_depth, c.prefetch_depth);
-      depth.input.disabled = !c.prefetch || locked.has('prefetch');
-      prefetchNote.hidden = !(c.prefetch && c.data_workers === 0);
+      const depthOff = !c.prefetch || locked.has('prefetch');
+      if (depth.input.disabled !== depthOff) depth.input.disabled = depthOff;
+      setHidden(prefetchNote, !(c.prefetch && c.data_workers === 0));
       pin.input.checked = c.pinned_memory;
       for (const p of precInputs) p.input.checked = p.v === c.precision;
       ckpt.value = c.checkpointing;
-      kBox.hidden = c.checkpointing !== 'every_k';
+      setHidden(kBox, c.checkpointing !== 'every_k');
       if (k.getRootNode().activeElement !== k) k.value = String(c.every_k); // shadow roots have their own
       batch.set(BATCH_SIZES2.indexOf(c.batch_size), c.batch_size);
       dev.value = c.device;

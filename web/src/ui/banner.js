@@ -2,7 +2,7 @@
 // title, text, lines } into a role="status" region, updated in place so a screen reader hears only
 // what changed. The state sets the look (colour and border pattern) and the default icon, so an
 // invalid state can never borrow the success look. Which state applies: fit-state.js.
-import { h, setText, replaceChildren } from './dom.js';
+import { h, setText, setHidden, replaceChildren } from './dom.js';
 import { STATE_ICONS, fitState } from '../fit-state.js';
 
 export { STATE_ICONS, fitState };
@@ -26,12 +26,12 @@ export class Banner {
     if (this.el.firstChild !== this.body[0]) replaceChildren(this.el, this.body);
     const cls = `${this.base} ${this.base}--${state}`;
     if (this.el.className !== cls) this.el.className = cls;
-    this.el.dataset.state = state;
+    if (this.el.dataset.state !== state) this.el.dataset.state = state;
     setText(this.icon, spec.icon || STATE_ICONS[state]);
     setText(this.iconWord, state === 'invalid' ? 'Warning: ' : '');
     setText(this.title, spec.title || '');
     setText(this.text, spec.text || '');
-    this.text.hidden = !spec.text;
+    setHidden(this.text, !spec.text);
     const lines = spec.lines || [];
     const now = [...this.extra.children].map((p) => p.textContent);
     if (now.join('\n') !== lines.join('\n')) replaceChildren(this.extra, lines.map((t) => h('p', { class: 'banner__text banner__line', text: t })));

@@ -31,6 +31,19 @@ export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+// An attribute write that skips an equal value (null removes it): Chromium invalidates style and
+// layout on every write, equal or not.
+export function setAttr(el, name, v) {
+  if (v === null || v === undefined) { if (el.hasAttribute(name)) el.removeAttribute(name); return; }
+  const s = String(v);
+  if (el.getAttribute(name) !== s) el.setAttribute(name, s);
+}
+
+// Shows or hides an element, writing only a change (see setAttr).
+export function setHidden(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
+}
+
 export function replaceChildren(el, ...children) {
   el.replaceChildren();
   return append(el, children);
