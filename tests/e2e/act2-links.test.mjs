@@ -103,3 +103,30 @@ test('a link’s k and depth apply when the stored settings already checkpoint e
     assert.doesNotMatch(notice, /only applies/);
   } finally { await browser.close(); }
 });
+
+test('laptop challenge: a quick pick with the mouse is a move of its own; arrowing through a select is one move', async () => {
+  const { browser, page, problems } = await open('?act=2');
+  try {
+    await lock(page);
+    const lap = `${A2} .laptop`;
+    const precision = page.locator(`${lap} .control:has-text("Precision") select`);
+    const moves = () => page.locator(`${lap} .move-table tbody tr`).evaluateAll((rows) => rows.map((r) => r.textContent));
+    await precision.selectOption('fp16');
+    await precision.selectOption('mixed'); // well within 1.5 s of the first pick
+    const picked = await moves();
+    assert.equal(picked.length, 3, `start + 2 moves: ${picked.join(' | ')}`);
+    assert.match(picked[1], /FP16/, 'the pure FP16 try stays in the record');
+    // Arrow keys on the closed select step through the options: those steps make one move.
+    const optimizer = page.locator(`${lap} .control:has-text("Optimizer") select`);
+    const before = await optimizer.inputValue();
+    await optimizer.focus();
+    await page.keyboard.press('ArrowUp'); // Adam → SGD + Momentum
+    await page.keyboard.press('ArrowUp'); // → SGD
+    await page.waitForTimeout(100);
+    assert.equal(before, 'adam');
+    assert.equal(await optimizer.inputValue(), 'sgd', 'the arrow keys stepped the optimizer twice');
+    const stepped = await moves();
+    assert.equal(stepped.length, 4, `one more move for two arrow steps: ${stepped.join(' | ')}`);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

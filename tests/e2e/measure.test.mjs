@@ -356,8 +356,10 @@ test('Measure it at 390 px: the loss, bytes and timeline charts are drawn at the
     assert.deepEqual(lossC.lastDot, { inside: true, steps: '40' }, 'the 40th step is on screen');
     assert.ok(lossC.texts.some((t) => /^uniform guess \d\.\d\d$/.test(t)) && lossC.texts.some((t) => /^task floor \d\.\d\d$/.test(t)), JSON.stringify(lossC.texts));
     assert.ok(tl.texts.includes('backward'), JSON.stringify(tl.texts));
-    // The caption under the phases wraps (tspans) and says it all.
-    assert.match(tl.texts.join(' '), /Phases of one training step, in order\. ?Peak: /);
+    // The caption under the phases wraps (tspans) and says it all, its words apart where lines break.
+    const caption = tl.texts.find((t) => t.startsWith('Phases of one training step'));
+    assert.match(caption, /^Phases of one training step, in order\. Peak: /);
+    assert.doesNotMatch(caption, /[,.:]\S|\S {2}/, caption);
     const sideways = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(sideways <= 0, `page scrolls sideways by ${sideways}px`);
     // No chart box is a tab stop that scrolls: nothing there to scroll.

@@ -24,9 +24,16 @@ const FLOOR_WORDS = {
 };
 const STATE_WORDS = { ok: 'fits and trains', invalid: 'fits, but cannot train (updates stall)', oom: 'does not fit' };
 
+// A closed select steps through its options on arrow keys (and Home, End, Page Up/Down), one change
+// per option: onPick learns whether a change came from such a key, so those steps can be one move.
+const STEP_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
 function select(label, values, words, onPick) {
   const id = uid('lap');
-  const el = h('select', { id, onchange: () => onPick(el.value) }, values.map((v) => h('option', { value: String(v), text: words(v) })));
+  let steppedAt = -Infinity;
+  const el = h('select', { id,
+    onkeydown: (e) => { if (STEP_KEYS.has(e.key)) steppedAt = performance.now(); },
+    onchange: () => onPick(el.value, performance.now() - steppedAt < 500) },
+  values.map((v) => h('option', { value: String(v), text: words(v) })));
   return { el, box: h('div', { class: 'control' }, h('label', { for: id, text: label }), el) };
 }
 
@@ -41,14 +48,16 @@ export function createLaptopChallenge({ engine, store, announce }) {
     const moves = store.getState().acts.act2.laptop.moves;
     return moves.length ? moves[moves.length - 1].config : { ...LAPTOP_START };
   };
-  // Arrowing through a select fires a change per option: a change of the same control within 1.5 s
-  // replaces the move it follows instead of adding one.
-  let lastMove = { key: null, at: 0 };
-  const record = (patch) => {
+  // Arrowing through a select fires a change per option: an arrow-key change that follows, within
+  // 1.5 s, an arrow-key change of the same control replaces the move that one made. A pick with the
+  // mouse or from the open list is always a move of its own (a quick pure-FP16 try, then mixed,
+  // keeps both in the record).
+  let lastMove = { key: null, at: 0, stepped: false };
+  const record = (patch, stepped = false) => {
     const key = Object.keys(patch).join(',');
     const now = Date.now();
-    const coalesce = key === lastMove.key && now - lastMove.at < 1500 && store.getState().acts.act2.laptop.moves.length > 1;
-    lastMove = { key, at: now };
+    const coalesce = stepped && lastMove.stepped && key === lastMove.key && now - lastMove.at < 1500 && store.getState().acts.act2.laptop.moves.length > 1;
+    lastMove = { key, at: now, stepped };
     const movesNow = store.getState().acts.act2.laptop.moves;
     const prev = coalesce ? movesNow[movesNow.length - 2].config : current();
     const next = { ...prev, ...patch };
@@ -67,11 +76,11 @@ export function createLaptopChallenge({ engine, store, announce }) {
     });
   };
 
-  const prec = select('Precision', PRECISIONS, (v) => LABELS.precision[v], (v) => record({ precision: v }));
-  const opt = select('Optimizer', OPTIMIZERS, (v) => LABELS.optimizer[v], (v) => record({ optimizer: v }));
-  const ckpt = select('Activation checkpointing', CHECKPOINTING, (v) => LABELS.checkpointing[v], (v) => record({ checkpointing: v }));
-  const k = select('Every k layers, k =', Array.from({ length: EVERY_K.max }, (_, i) => i + 1), String, (v) => record({ every_k: Number(v) }));
-  const batch = select('Batch size (sequences)', LAPTOP_BATCH_SIZES, String, (v) => record({ batch_size: Number(v) }));
+  const prec = select('Precision', PRECISIONS, (v) => LABELS.precision[v], (v, stepped) => record({ precision: v }, stepped));
+  const opt = select('Optimizer', OPTIMIZERS, (v) => LABELS.optimizer[v], (v, stepped) => record({ optimizer: v }, stepped));
+  const ckpt = select('Activation checkpointing', CHECKPOINTING, (v) => LABELS.checkpointing[v], (v, stepped) => record({ checkpointing: v }, stepped));
+  const k = select('Every k layers, k =', Array.from({ length: EVERY_K.max }, (_, i) => i + 1), String, (v, stepped) => record({ every_k: Number(v) }, stepped));
+  const batch = select('Batch size (sequences)', LAPTOP_BATCH_SIZES, String, (v, stepped) => record({ batch_size: Number(v) }, stepped));
 
   const banner = new Banner();
   const status = banner.el;

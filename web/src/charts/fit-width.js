@@ -42,8 +42,10 @@ export function wrapText(text, maxPx, charPx = CHAR_PX) {
   return lines;
 }
 
-// Writes lines into an SVG text (d3 selection) as tspans at x, one lineHeight apart.
+// Writes lines into an SVG text (d3 selection) as tspans at x, one lineHeight apart. Every line but
+// the last keeps a trailing space, so the text read as a whole (by a screen reader or a copy) has its
+// words apart ("down-projection, backward", not "down-projection,backward").
 export function setLines(textSel, lines, x, lineHeight = 15) {
   textSel.selectAll('tspan').data(lines).join('tspan')
-    .attr('x', x).attr('dy', (d, i) => (i === 0 ? 0 : lineHeight)).text((d) => d);
+    .attr('x', x).attr('dy', (d, i) => (i === 0 ? 0 : lineHeight)).text((d, i) => (i < lines.length - 1 ? `${d} ` : d));
 }
