@@ -130,3 +130,23 @@ test('laptop challenge: a quick pick with the mouse is a move of its own; arrowi
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+test('on a wide screen the step’s controls sit beside its bar and timeline; on a phone they stack', async () => {
+  for (const [width, beside] of [[1280, true], [390, false]]) {
+    const { browser, page } = await open('?act=2', { viewport: { width, height: 900 } });
+    try {
+      await lock(page);
+      const box = (sel) => page.locator(`${A2} ${sel}`).first().boundingBox();
+      const [controls, bar, timeline, note] = await Promise.all(['.step-layout__controls', '.pipeline-bar', '.timeline-chart', '.calib-note'].map(box));
+      if (beside) {
+        assert.ok(bar.x >= controls.x + controls.width, `bar right of the controls at ${width} px`);
+        assert.ok(bar.y < controls.y + controls.height && timeline.y < controls.y + controls.height, 'bar and timeline level with the controls');
+        assert.ok(note.x >= controls.x + controls.width && note.y > timeline.y, 'the calibration note under the timeline');
+      } else {
+        assert.ok(bar.y > controls.y + controls.height && note.y < bar.y, `controls, note, then bar at ${width} px`);
+      }
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(sideways <= 0, `no sideways scroll at ${width} px (${sideways})`);
+    } finally { await browser.close(); }
+  }
+});

@@ -80,10 +80,14 @@ export function mount({ root, engine, store, flags, announce }) {
   const tlTable = new DataTable(tlTwin, { caption: 'Work on each resource, step by step', className: 'timeline-table' });
   const stepPanel = panel('2. Where one step’s time goes',
     h('p', { class: 'panel__lead', text: 'Change the data pipeline and the step itself; the bar shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.' }),
-    controls.el, calibNote, status,
-    h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
-    h('h4', { text: 'Three steps on a timeline' }),
-    h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
+    // On a wide screen the controls sit beside the bar and the timeline, so a change and what it does
+    // are on screen together (act2.css); on a narrow one they stack in this order.
+    h('div', { class: 'step-layout' },
+      h('div', { class: 'step-layout__controls' }, controls.el), calibNote,
+      h('div', { class: 'step-layout__view' }, status,
+        h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
+        h('h4', { text: 'Three steps on a timeline' }),
+        h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin)));
 
   // ---- 3. gauges
   const gaugeBox = h('div', { class: 'chart-box chart-box--fluid' });
