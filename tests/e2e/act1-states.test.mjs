@@ -45,6 +45,16 @@ async function chartLabelsClear(page) {
     }
     const lb = svg.querySelector('.budget-label').getBBox();
     if (lb.x + lb.width > vb.width + 1) bad.push('budget label outside');
+    // The selected column’s outline runs above its top: no text above the column comes within 2 px of it.
+    const sel = svg.querySelector('g.col--selected');
+    const outline = sel && sel.querySelector('rect.outline');
+    if (outline && outline.getAttribute('display') !== 'none') {
+      const edge = Number(outline.getAttribute('y')) - parseFloat(getComputedStyle(outline).strokeWidth) / 2; // the stroke's outer edge
+      for (const t of sel.querySelectorAll('text.col-total, text.col-over')) {
+        const b = t.getBBox(); // the font's full height, descenders included
+        if (t.textContent && b.y < edge + 2 && b.y + b.height > edge - 2) bad.push(`touches the selected column's outline: ${t.textContent}`);
+      }
+    }
     return bad;
   });
 }
@@ -385,6 +395,8 @@ test('at 1280 px with parts hidden, the peak labels never run together and no li
     const { page, problems } = await watchedPage(browser.context, srv.origin);
     await openLab(page, `${srv.origin}/?act=1`);
     await lock(page);
+    await settle(page);
+    assert.deepEqual(await chartLabelsClear(page), [], 'the defaults');
     const states = [
       'opt=adam&prec=fp32&batch=8&ckpt=none&dev=a100-sxm4-40gb&fw=textbook&off=weights,adam_v',
       'opt=momentum&prec=bf16&batch=128&ckpt=none&dev=custom&cap=1000&fw=pytorch&off=weights,adam_v',

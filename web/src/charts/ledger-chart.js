@@ -181,7 +181,8 @@ export class LedgerChart {
       const top = r(y(c.visible_bytes));
       const anchor = pytorch ? Math.min(top, r(y(c.peak_bytes)) - 2) : top;
       const span = flagOf(c) ? 14 : 0;
-      let y1 = anchor - 8;
+      // The selected column's outline runs 3 px above its top: its label sits 3 px higher, clear of it.
+      let y1 = anchor - (c.selected ? 11 : 8);
       if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
       return { y1, y2: y1 - span };
     };
