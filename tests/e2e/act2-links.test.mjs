@@ -127,6 +127,13 @@ test('laptop challenge: a quick pick with the mouse is a move of its own; arrowi
     assert.equal(await optimizer.inputValue(), 'sgd', 'the arrow keys stepped the optimizer twice');
     const stepped = await moves();
     assert.equal(stepped.length, 4, `one more move for two arrow steps: ${stepped.join(' | ')}`);
+    // Arrowing back to where it started is no move at all.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(100);
+    assert.equal(await optimizer.inputValue(), 'adam');
+    const back = await moves();
+    assert.equal(back.length, 3, `arrowing away and back leaves no move: ${back.join(' | ')}`);
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
@@ -141,7 +148,13 @@ test('on a wide screen the step’s controls sit beside its bar and timeline; on
       if (beside) {
         assert.ok(bar.x >= controls.x + controls.width, `bar right of the controls at ${width} px`);
         assert.ok(bar.y < controls.y + controls.height && timeline.y < controls.y + controls.height, 'bar and timeline level with the controls');
-        assert.ok(note.x >= controls.x + controls.width && note.y > timeline.y, 'the calibration note under the timeline');
+        assert.ok(note.x < bar.x && note.y >= controls.y + controls.height, 'the calibration note under the controls');
+        // The bar and the timeline stay in view beside the last control (sticky), with the fit banner.
+        await page.locator(`${A2} [data-control="replay"] input`).focus();
+        const inView = await page.evaluate(() => ['[data-control="replay"]', '.pipeline-bar', '.timeline-chart', '.banner']
+          .map((s) => document.querySelector(`[data-act="2"] ${s}`).getBoundingClientRect())
+          .map((b) => [Math.round(b.top), Math.round(b.bottom), innerHeight]));
+        assert.ok(inView.every(([top, bottom, vh]) => top >= 0 && bottom <= vh), `calibration box, banner, bar and timeline on screen together: ${JSON.stringify(inView)}`);
       } else {
         assert.ok(bar.y > controls.y + controls.height && note.y < bar.y, `controls, note, then bar at ${width} px`);
       }
@@ -149,4 +162,41 @@ test('on a wide screen the step’s controls sit beside its bar and timeline; on
       assert.ok(sideways <= 0, `no sideways scroll at ${width} px (${sideways})`);
     } finally { await browser.close(); }
   }
+});
+
+test('laptop move chart at 390 px after many moves: every label shown can be read whole (none clipped, crossed by a bar or on another)', async () => {
+  const { browser, page, problems } = await open('?act=2', { viewport: { width: 390, height: 844 } });
+  try {
+    await lock(page);
+    const lap = `${A2} .laptop`;
+    const picks = [['Precision', 'fp32'], ['Optimizer', 'sgd'], ['Activation checkpointing', 'full'], ['Batch size', '1'], ['Precision', 'mixed'],
+      ['Optimizer', 'adam'], ['Batch size', '4'], ['Activation checkpointing', 'none'], ['Precision', 'fp16'], ['Optimizer', 'momentum'],
+      ['Batch size', '16'], ['Activation checkpointing', 'selective'], ['Precision', 'bf16'], ['Batch size', '2']];
+    const problemsIn = () => page.locator(`${lap} svg.move-chart`).evaluate((svg) => {
+      const r = svg.getBoundingClientRect();
+      const box = svg.closest('.chart-figure').getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => ({ t: t.textContent, b: t.getBoundingClientRect(), g: t.closest('g.move') }));
+      const bars = [...svg.querySelectorAll('g.move')].map((g) => ({ g, b: g.querySelector('.move-bar').getBoundingClientRect() }));
+      const hit = (a, c, pad = 0.5) => a.left + pad < c.right && c.left + pad < a.right && a.top + pad < c.bottom && c.top + pad < a.bottom;
+      const bad = [];
+      for (const x of texts) {
+        if (x.b.left < Math.max(r.left, box.left) - 0.5 || x.b.right > Math.min(r.right, box.right) + 0.5) bad.push(`outside: ${x.t}`);
+        for (const y of texts) if (x !== y && x.t < y.t && hit(x.b, y.b)) bad.push(`${x.t} on ${y.t}`);
+        // A value sits on its own bar's top; no other bar may cover it (digits, not the font's spare height).
+        if (x.g) for (const bar of bars) if (bar.g !== x.g && hit({ left: x.b.left, right: x.b.right, top: x.b.top + 3, bottom: x.b.bottom - 3 }, bar.b)) bad.push(`bar over ${x.t}`);
+      }
+      return bad;
+    });
+    for (const [k, [control, value]] of picks.entries()) {
+      await page.locator(`${lap} .control:has-text("${control}") select`).selectOption(value);
+      if (k === 7 || k === picks.length - 1) {
+        await page.waitForFunction((n) => document.querySelectorAll('[data-act="2"] .move-chart g.move').length === n, k + 2);
+        assert.deepEqual(await problemsIn(), [], `after ${k + 1} moves`);
+        const shown = await page.locator(`${lap} svg.move-chart .move-index`).evaluateAll((ts) => ts.map((t) => t.textContent).filter(Boolean));
+        assert.equal(shown[0], 'start');
+        assert.equal(shown.at(-1), String(k + 1), 'the latest move is numbered');
+      }
+    }
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
 });

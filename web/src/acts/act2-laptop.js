@@ -32,7 +32,8 @@ function select(label, values, words, onPick) {
   let steppedAt = -Infinity;
   const el = h('select', { id,
     onkeydown: (e) => { if (STEP_KEYS.has(e.key)) steppedAt = performance.now(); },
-    onchange: () => onPick(el.value, performance.now() - steppedAt < 500) },
+    // The arrow key's change follows its keydown at once; a pick with the mouse never does.
+    onchange: () => onPick(el.value, performance.now() - steppedAt < 50) },
   values.map((v) => h('option', { value: String(v), text: words(v) })));
   return { el, box: h('div', { class: 'control' }, h('label', { for: id, text: label }), el) };
 }
@@ -61,6 +62,12 @@ export function createLaptopChallenge({ engine, store, announce }) {
     const movesNow = store.getState().acts.act2.laptop.moves;
     const prev = coalesce ? movesNow[movesNow.length - 2].config : current();
     const next = { ...prev, ...patch };
+    // Arrowing away and back again is no move at all: the merged move goes.
+    if (coalesce && JSON.stringify(next) === JSON.stringify(prev)) {
+      store.update((s) => withAct2(s, { laptop: { ...s.acts.act2.laptop, moves: s.acts.act2.laptop.moves.slice(0, -1) } }));
+      lastMove = { key: null, at: 0, stepped: false }; // the next arrow step is a move of its own
+      return;
+    }
     const r = evaluate(next);
     if (r.error) { announce(`The engine could not compute that: ${r.error.message}`); return; }
     store.update((s) => {

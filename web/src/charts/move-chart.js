@@ -13,6 +13,7 @@ const TOP = 40; // title line + the tallest bar's label
 const BOTTOM = 22;
 const RIGHT = 78; // the budget label's margin
 const LABEL_PX = 7.5; // a digit at the 12 px bold bar labels, a little generous
+const INDEX_PX = 7; // a character of the move numbers (12–13 px), a little generous
 let count = 0;
 
 export class MoveChart {
@@ -53,7 +54,9 @@ export class MoveChart {
     const by = y(budgetBytes);
     // Where each value goes: on its bar; one that would touch the budget line goes just above the line;
     // kept inside the plot at both ends. A label is shown unless it would overlap one already placed
-    // (the latest move first, then backwards), so bars of different heights all keep their values.
+    // (the latest move first, then backwards) or a neighbouring bar that stands taller than it, so
+    // every value shown can be read whole; the table twin has them all.
+    const barX = (j) => [j * slot + slot * 0.15, j * slot + slot * 0.85];
     const place = moves.map((m, i) => {
       const top = y(m.peak_bytes);
       let ly = top - 4;
@@ -65,9 +68,24 @@ export class MoveChart {
     const kept = [];
     for (let i = moves.length - 1; i >= 0; i -= 1) {
       const a = place[i];
-      const clash = kept.some((b) => Math.abs(a.x - b.x) < a.half + b.half && Math.abs(a.ly - b.ly) < 13);
+      const clash = kept.some((b) => Math.abs(a.x - b.x) < a.half + b.half && Math.abs(a.ly - b.ly) < 13)
+        || place.some((b, j) => j !== i && b.top < a.ly + 2 && barX(j)[0] < a.x + a.half && barX(j)[1] > a.x - a.half);
       a.shown = !clash;
       if (!clash) kept.push(a);
+    }
+    // Move numbers under the bars: "start", the latest move and every k-th one between, where they do
+    // not run into each other (slots narrower than the numbers), each kept inside the chart.
+    const indexText = (i) => (i === 0 ? 'start' : String(i));
+    const indexHalf = (i) => (indexText(i).length * INDEX_PX) / 2;
+    const indexX = (i) => Math.min(Math.max(i * slot + slot / 2, indexHalf(i)), plotW - indexHalf(i));
+    const apart = (a, b) => indexX(b) - indexHalf(b) >= indexX(a) + indexHalf(a) + 6; // a left of b
+    const lastI = moves.length - 1;
+    const every = Math.max(1, Math.ceil((2 * indexHalf(lastI) + 6) / slot));
+    const indexShown = new Set([lastI]);
+    let prev = lastI > 0 && apart(0, lastI) ? 0 : null;
+    if (prev === 0) indexShown.add(0);
+    for (let i = every; i < lastI; i += every) {
+      if ((prev === null || apart(prev, i)) && apart(i, lastI)) { indexShown.add(i); prev = i; }
     }
     const bars = this.gBars.selectAll('g.move').data(moves).join((enter) => {
       const e = enter.append('g');
@@ -85,7 +103,7 @@ export class MoveChart {
       g.selectAll('rect').attr('x', i * slot + slot * 0.15).attr('width', slot * 0.7).attr('y', top).attr('height', Math.max(0, H - BOTTOM - top));
       g.select('.move-hatch').attr('fill', hatch).attr('visibility', d.fits ? 'hidden' : 'visible');
       g.select('.move-value').attr('x', x).attr('y', ly).text(shown ? texts[i] : '');
-      g.select('.move-index').attr('x', i * slot + slot / 2).attr('y', H - 6).text(i === 0 ? 'start' : String(i));
+      g.select('.move-index').attr('x', indexX(i)).attr('y', H - 6).text(indexShown.has(i) ? indexText(i) : '');
     });
     this.budget.attr('x2', width).attr('y1', by).attr('y2', by);
     const lines = budgetLines.filter(Boolean);
