@@ -128,7 +128,7 @@ test('reveal scores the prediction against the engine’s MFU and the reference 
     `${pct(base.chapter_shares.data_loading)} → ${pct(tuned.chapter_shares.data_loading)}`,
     `${pct(base.chapter_shares.compute)} → ${pct(tuned.chapter_shares.compute)}`,
     `${formatInt(tuned.tokens_per_second)} tokens/s`,
-    `${(tuned.time_per_epoch_seconds / 3600).toFixed(2)} h`,
+    `${(tuned.time_per_epoch_seconds / 3600).toFixed(2)}\u00a0h`, // a no-break space before the unit
     pct(tuned.mfu),
   ]);
   const ref = await page.locator(`${A2} .reference-table`).textContent();

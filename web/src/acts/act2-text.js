@@ -10,8 +10,9 @@ export const TITLE = 'Act 2: The MFU gap';
 export const SHORT_TITLE = 'The MFU gap';
 
 export const pct = (x) => formatPercent(x, 1);
-export const secs = (s) => `${s.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} s`;
-export const hours = (h) => `${h.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} h`;
+// A no-break space between a number and its unit: a line never ends with "67.48" and starts with "s)".
+export const secs = (s) => `${s.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}\u00a0s`;
+export const hours = (h) => `${h.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}\u00a0h`;
 export const rate = (t) => `${formatInt(t)} tokens/s`;
 
 export const INTRO = [
