@@ -4,7 +4,7 @@
 // looked up: the document, or a shadow root (the <lab-model-train> element). With `navigate(actId)`
 // the act links switch in place (the element, the iframe page) instead of loading a new page; with
 // `syncUrl: false` the page's address is never written (an element must not rewrite its host's URL).
-import { h, uid, replaceChildren, setText } from './ui/dom.js';
+import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState } from './url-state.js';
 import { withConfig } from './store.js';
@@ -113,7 +113,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (share.value !== href) share.value = href;
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
     const entry = navLinks.get(act.id);
-    if (entry.link.getAttribute('href') !== query) entry.link.setAttribute('href', query);
+    setAttr(entry.link, 'href', query);
     for (const a of ACTS) if (a.status && navLinks.has(a.id)) setText(navLinks.get(a.id).status, a.status(state));
   }
   // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.

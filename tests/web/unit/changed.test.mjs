@@ -2,7 +2,8 @@
 // costs a re-layout in Chromium, equal or not). A fake element counts the writes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attr, text, setAttr } from '../../../web/src/charts/changed.js';
+import { attr, text } from '../../../web/src/charts/changed.js';
+import { setAttr } from '../../../web/src/ui/dom.js';
 
 function fakeElement(attrs = {}) {
   const el = { attrs: { ...attrs }, writes: 0, removes: 0, text: '', textWrites: 0,

@@ -253,13 +253,16 @@ export function mount({ root, engine, store, flags, announce }) {
     return e.rows;
   }
   let warmHandle = null;
+  let warming = null; // the entry being built in idle time
   function warmFitTable(c) {
     const e = fitEntry(c);
-    if (!e.next || typeof requestIdleCallback !== 'function') return;
+    if (!e.next || e === warming || typeof requestIdleCallback !== 'function') return;
     if (warmHandle !== null) cancelIdleCallback(warmHandle);
+    warming = e;
     const work = (deadline) => {
       while (e.next && deadline.timeRemaining() > 2) fitStep(e);
       warmHandle = e.next ? requestIdleCallback(work) : null;
+      if (!e.next) warming = null;
     };
     warmHandle = requestIdleCallback(work);
   }
@@ -321,7 +324,7 @@ export function mount({ root, engine, store, flags, announce }) {
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
     ]);
     setText(bottleneck, `Bottleneck: ${g.bottleneck.message}`);
-    if (bottleneck.dataset.axis !== g.bottleneck.axis) bottleneck.dataset.axis = g.bottleneck.axis;
+    setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
   function renderDesign(state, r) {

@@ -3,9 +3,7 @@
 // rewrote ~400 attributes of which most were unchanged, and the frame after each input paid for all
 // of them. These keep d3's (d, i, nodes) calling convention, so a chart reads as it would with
 // selection.attr / selection.text.
-import { setAttr } from '../ui/dom.js';
-
-export { setAttr };
+import { setAttr, setText } from '../ui/dom.js';
 
 const valueOf = (value, self, d, i, nodes) => (typeof value === 'function' ? value.call(self, d, i, nodes) : value);
 
@@ -17,7 +15,6 @@ export function attr(sel, name, value) {
 export function text(sel, value) {
   return sel.each(function write(d, i, nodes) {
     const v = valueOf(value, this, d, i, nodes);
-    const s = v === null || v === undefined ? '' : String(v);
-    if (this.textContent !== s) this.textContent = s;
+    setText(this, v === null || v === undefined ? '' : String(v));
   });
 }

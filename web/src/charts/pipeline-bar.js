@@ -4,9 +4,9 @@
 // is act2-model.js stepBar(); the data-table twin is built by the act. Which segments are wide enough
 // for a label depends on the box's width, so the bar is redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
-import { h, setText, setHidden } from '../ui/dom.js';
+import { h, setText, setAttr, setHidden } from '../ui/dom.js';
 import { redrawOnResize, observedWidthOr } from './fit-width.js';
-import { attr, text, setAttr } from './changed.js';
+import { attr, text } from './changed.js';
 
 const MIN_LABEL_PX = 48; // narrower segments carry no text inside (the legend has it)
 

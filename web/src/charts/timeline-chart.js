@@ -5,8 +5,8 @@
 // act2-model.js timelineLanes(). A key under the chart names each kind of work drawn and the hatching
 // (its items come from the act; it wraps, so it fits a phone).
 import { select } from 'd3-selection';
-import { h, replaceChildren } from '../ui/dom.js';
-import { attr, text, setAttr } from './changed.js';
+import { h, replaceChildren, setAttr } from '../ui/dom.js';
+import { attr, text } from './changed.js';
 
 const LANE_H = 44; // lane name line + bar
 const BAR_H = 18;

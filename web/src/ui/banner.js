@@ -2,7 +2,7 @@
 // title, text, lines } into a role="status" region, updated in place so a screen reader hears only
 // what changed. The state sets the look (colour and border pattern) and the default icon, so an
 // invalid state can never borrow the success look. Which state applies: fit-state.js.
-import { h, setText, setHidden, replaceChildren } from './dom.js';
+import { h, setText, setAttr, setHidden, replaceChildren } from './dom.js';
 import { STATE_ICONS, fitState } from '../fit-state.js';
 
 export { STATE_ICONS, fitState };
@@ -26,7 +26,7 @@ export class Banner {
     if (this.el.firstChild !== this.body[0]) replaceChildren(this.el, this.body);
     const cls = `${this.base} ${this.base}--${state}`;
     if (this.el.className !== cls) this.el.className = cls;
-    if (this.el.dataset.state !== state) this.el.dataset.state = state;
+    setAttr(this.el, 'data-state', state);
     setText(this.icon, spec.icon || STATE_ICONS[state]);
     setText(this.iconWord, state === 'invalid' ? 'Warning: ' : '');
     setText(this.title, spec.title || '');
