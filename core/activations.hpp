@@ -15,11 +15,16 @@ struct ActivationEstimate {
   std::int64_t saved_bytes = 0;            // held from the end of forward into backward
   std::int64_t recompute_working_bytes = 0;  // extra live during backward (recomputed segment)
   std::string formula;                     // the formula in words, bound to this scenario
+  double chapter_kept_share = 1.0;         // chapter replay: share of its no-checkpointing figure kept
 };
 
 // Bytes per activation element: 2 for 16-bit compute (mixed, fp16, bf16), 4 for FP32.
 std::int64_t activation_element_bytes(Precision p);
 
 ActivationEstimate estimate_activations(const Scenario& s);
+
+// Chapter replay's share of the activations kept when checkpointing every k of L layers:
+// (k + L/k) / (4 + L/4) / 4, so k = 4 is the chapter's flat 4x and the curve bottoms near sqrt(L).
+double chapter_every_k_factor(std::int64_t k, std::int64_t layers);
 
 }  // namespace lab

@@ -24,6 +24,6 @@ nlohmann::json evaluate_json(const nlohmann::json& scenario);  // parsed evaluat
 nlohmann::json solve_json(const nlohmann::json& request);     // scenario fields + max_batch_size
 nlohmann::json train_json(const nlohmann::json& request);     // see facade_train.hpp, docs-draft/refengine.md
 
-inline constexpr const char* kEngineVersion = "0.1.0";
+inline constexpr const char* kEngineVersion = "0.1.1";  // 0.1.1: Chapter replay's every-k rule (activations.cpp)
 
 }  // namespace lab::facade

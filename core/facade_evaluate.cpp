@@ -89,8 +89,9 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       .field("per_layer_saved_bytes", m.activation.per_layer_saved_bytes)
       .field("layers_saving", m.activation.layers_saving)
       .field("element_bytes", activation_element_bytes(s.precision))
-      .field("formula", m.activation.formula)
-      .end_object();
+      .field("formula", m.activation.formula);
+  if (s.activation_model == ActivationModel::chapter) w.field("chapter_kept_share", m.activation.chapter_kept_share);
+  w.end_object();
   w.key("static_by_convention").begin_object()
       .field("ours", static_bytes_under(s, Convention::ours))
       .field("chapter", static_bytes_under(s, Convention::chapter))

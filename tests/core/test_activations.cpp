@@ -74,6 +74,42 @@ TEST_CASE("the chapter's activation model: 65 GB FP32 at B=32, halved in 16-bit,
   CHECK(estimate_activations(s).saved_bytes == 8'125'000'000);
 }
 
+TEST_CASE("chapter replay, every k layers: the chapter's k*A + (L/k)*A through its 4x at k = 4") {
+  Scenario s = xl16(CheckpointKind::none);
+  s.activation_model = ActivationModel::chapter;
+  s.precision = Precision::mixed;
+  s.batch_size = 32;
+  const auto at = [&](std::int64_t k) {
+    s.checkpointing = {CheckpointKind::every_k, k};
+    return estimate_activations(s).saved_bytes;
+  };
+  // L = 48: (k + 48/k) / 16 / 4 of 32.5 GB. k = 1 and k = 48 both keep 49/64; k = 12 matches k = 4.
+  CHECK(at(4) == 8'125'000'000);
+  CHECK(at(12) == 8'125'000'000);
+  CHECK(at(1) == std::llround(32.5e9 * 49.0 / 64.0));
+  CHECK(at(48) == at(1));
+  CHECK(at(8) == std::llround(32.5e9 * 14.0 / 64.0));
+  // Never more than without checkpointing, and the least near sqrt(48) = 6.9, not at the largest k.
+  std::int64_t best_k = 1;
+  for (std::int64_t k = 1; k <= 48; ++k) {
+    CHECK(at(k) < 32'500'000'000);
+    if (at(k) < at(best_k)) best_k = k;
+  }
+  CHECK(best_k == 7);
+  CHECK(at(48) > at(7));
+}
+
+TEST_CASE("property: chapter_every_k_factor is 1/4 at k = 4 for any depth, symmetric in k <-> L/k, and at most 1") {
+  for (std::int64_t L : {1, 2, 6, 12, 24, 36, 48, 96}) {
+    CHECK(chapter_every_k_factor(4, L) == doctest::Approx(0.25));
+    for (std::int64_t k = 1; k <= L; ++k) {
+      CHECK(chapter_every_k_factor(k, L) <= 1.0);
+      CHECK(chapter_every_k_factor(k, L) > 0.0);
+      if (L % k == 0) CHECK(chapter_every_k_factor(k, L) == doctest::Approx(chapter_every_k_factor(L / k, L)));
+    }
+  }
+}
+
 TEST_CASE("dropout false drops Korthikanti's masks and the scores' dropout output: 32*sbh + 2*a*s^2*b at 16-bit") {
   // The linear terms lose the two 1-byte masks (34 -> 32 bytes per sbh); the score terms keep only
   // the softmax output (5 -> 2 bytes per element). GPT-2 XL, b = 1, s = 1024: sbh = 1,638,400,

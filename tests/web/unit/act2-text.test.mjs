@@ -106,3 +106,17 @@ test('the reference memory comparison is in the chapter’s GB, with GiB beside 
   assert.ok(gib.includes(`${formatBytes(n.reference.memAfter, 'gb')} (${formatBytes(n.reference.memAfter, 'gib')})`), gib);
   assert.ok(gb.includes(`rounds ${formatInt(n.reference.memAfter)} B down`), gb);
 });
+
+// Stop 16 finding: with the calibration on, k ran backwards (k = 1 kept everything, k = 48 kept 1/48).
+test('with the chapter calibration, every k layers saves most near √L and the note gives the engine’s share', () => {
+  const act = (k) => evaluate(toScenario2({ ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: k })).memory.components.activations;
+  assert.ok(act(48) > act(7) && act(1) > act(7), `k=1 ${act(1)}, k=7 ${act(7)}, k=48 ${act(48)}`);
+  assert.equal(act(4), act(12), '(k + L/k) is the same for 4 and 12 when L = 48');
+  const c = { ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 8 };
+  const r = evaluate(toScenario2(c));
+  const share = r.memory.activations_detail.chapter_kept_share;
+  const text = calibrationText(c, r, n.chapterActivations, 'gb');
+  assert.ok(text.includes(`For k = 8 the calibration follows the chapter’s formula k·A + (L/k)·A, scaled to pass through that 4×: it keeps ${(share * 100).toFixed(1)}% of the activations`), text);
+  assert.equal((share * 100).toFixed(1), '21.9', '(8 + 6) / 16 / 4');
+  assert.doesNotMatch(calibrationText({ ...c, every_k: 4 }, evaluate(toScenario2({ ...c, every_k: 4 })), n.chapterActivations, 'gb'), /For k = /);
+});

@@ -45,3 +45,21 @@ test('a logits-only extra line (Chapter replay has no reserve) reads "logits = X
     if (terms.length === 1) assert.ok(!/\d/.test(l.formula), `${JSON.stringify(cfg)}: ${l.formula}`);
   }
 });
+
+// Chapter replay's activations line names the chapter's 65 GB for every scheme and k, and the share the
+// engine kept: every k layers follows (k + L/k)/(4 + L/4)/4 (4× at k = 4), selective/full the physics ratio.
+test('Chapter replay: the activations line starts from the chapter’s 65.00 GB and names the engine’s kept share', () => {
+  const cases = [['none', 4], ['every_k', 4], ['every_k', 1], ['every_k', 7], ['every_k', 48], ['selective', 4], ['full', 4]];
+  for (const [checkpointing, every_k] of cases) {
+    const r = evaluate(toScenario(normalizeConfig({ replay: true, batch_size: 32, precision: 'mixed', checkpointing, every_k })));
+    const l = peekLines(r, 'gb').find((x) => x.key === 'activations');
+    assert.match(l.formula, /^the chapter’s 65\.00 GB \(FP32, batch 32\)/, `${checkpointing} ${every_k}: ${l.formula}`);
+    const share = r.memory.activations_detail.chapter_kept_share;
+    if (checkpointing === 'every_k') {
+      assert.ok(Math.abs(share - (every_k + 48 / every_k) / 16 / 4) < 1e-12, `${every_k}: ${share}`);
+      assert.ok(l.formula.includes(`k = ${every_k}, L = 48 (= ${share.toFixed(3)}`), l.formula);
+    }
+    if (checkpointing === 'none') assert.equal(share, 1);
+    assert.equal(Math.round(65e9 * 0.5 * share), r.memory.components.activations, `${checkpointing} ${every_k}`);
+  }
+});

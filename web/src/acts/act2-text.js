@@ -116,7 +116,8 @@ export function calibrationText(c, r, chapterActivations, units) {
   if (c.replay) {
     parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
-    if (c.checkpointing === 'every_k' && c.every_k !== 4) parts.push(`The calibration divides activations by k, the chapter’s rule for every 4 layers; for k = ${c.every_k} that rule overstates or understates the saving, so compare with the calibration off.`);
+    const share = m.activations_detail.chapter_kept_share;
+    if (c.checkpointing === 'every_k' && c.every_k !== 4 && share) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration follows the chapter’s formula k·A + (L/k)·A, scaled to pass through that 4×: it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less). Compare with the calibration off.`);
   } else {
     parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is weights, gradients, master copy and optimizer state. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
   }
@@ -162,7 +163,7 @@ export function ckptScenarioText(n, units) {
 
 export function ckptFormulaText(n) {
   const layers = (k) => `${k} layer${k === 1 ? '' : 's'}`;
-  return `Three ways to count it. The chapter divides by k (“every 4 layers = 4×”), and the chapter calibration does the same for any k. The textbook formula keeps one stored input per segment plus ${layers(n.k)} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model saves more than the formula because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores.`;
+  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and follows the formula below, scaled to it, for other k. The textbook formula keeps one stored input per segment plus ${layers(n.k)} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model saves more than the formula because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores.`;
 }
 
 export const LAPTOP = {
