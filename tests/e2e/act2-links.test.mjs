@@ -200,3 +200,24 @@ test('laptop move chart at 390 px after many moves: every label shown can be rea
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+// Re-walk finding: at 390 px the closed Precision select cut its mixed option to "… + FP32".
+test('laptop challenge at 390 px: every option of every select can be read whole when it is the one shown', async () => {
+  const { browser, page, problems } = await open('?act=2', { viewport: { width: 390, height: 844 } });
+  try {
+    await lock(page);
+    const lap = `${A2} .laptop`;
+    await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('every_k'); // shows the k select
+    const cut = await page.locator(`${lap} select`).evaluateAll((sels) => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      return sels.filter((s) => s.getClientRects().length).flatMap((s) => {
+        const cs = getComputedStyle(s);
+        ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+        return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${s.labels[0].textContent}: “${o.text}” needs ${Math.ceil(ctx.measureText(o.text).width)} px of ${Math.floor(room)}`);
+      });
+    });
+    assert.deepEqual(cut, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

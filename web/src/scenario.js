@@ -44,6 +44,8 @@ export const LABELS = {
   checkpointing: {
     none: 'None', selective: 'Selective recompute', full: 'Full recompute', every_k: 'Every k layers',
   },
+  // A closed select shows one line: at 390 px the full mixed label is cut (the laptop challenge).
+  precisionShort: { fp32: 'FP32', mixed: 'Mixed (16-bit + FP32 master)', fp16: 'Pure FP16', bf16: 'Pure BF16' },
   framework: { textbook: 'Textbook layout', pytorch: 'PyTorch defaults' },
   // The precision radios' labels under PyTorch defaults (what each choice means there).
   precisionPytorch: {

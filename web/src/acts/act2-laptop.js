@@ -83,7 +83,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
     });
   };
 
-  const prec = select('Precision', PRECISIONS, (v) => LABELS.precision[v], (v, stepped) => record({ precision: v }, stepped));
+  const prec = select('Precision', PRECISIONS, (v) => LABELS.precisionShort[v], (v, stepped) => record({ precision: v }, stepped));
   const opt = select('Optimizer', OPTIMIZERS, (v) => LABELS.optimizer[v], (v, stepped) => record({ optimizer: v }, stepped));
   const ckpt = select('Activation checkpointing', CHECKPOINTING, (v) => LABELS.checkpointing[v], (v, stepped) => record({ checkpointing: v }, stepped));
   const k = select('Every k layers, k =', Array.from({ length: EVERY_K.max }, (_, i) => i + 1), String, (v, stepped) => record({ every_k: Number(v) }, stepped));
