@@ -221,3 +221,34 @@ test('laptop challenge at 390 px: every option of every select can be read whole
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+// Re-walk finding: tabbing into section 2 on a wide screen showed the first control but left the
+// timeline below the window (4% of it visible at 1280×720) while the data-pipeline controls had focus.
+test('wide screen: tabbing into the step’s controls brings the timeline into view; a mouse click does not scroll', async () => {
+  const { browser, page, problems } = await open('?act=2', { viewport: { width: 1280, height: 720 } });
+  try {
+    await lock(page);
+    const shown = (sel) => page.locator(sel).evaluate((el) => {
+      const b = el.getBoundingClientRect();
+      return Math.max(0, Math.min(innerHeight, b.bottom) - Math.max(0, b.top)) / b.height;
+    });
+    const workers = `${A2} [data-control="workers"] input`;
+    const timeline = `${A2} .step-layout__view .chart-figure:has(.timeline-chart)`;
+    // A mouse user: the step's heading at the top, a click on the workers slider leaves the page where it was.
+    await page.locator(`${A2} .step-layout`).evaluate((el) => el.closest('section').scrollIntoView());
+    const y0 = await page.evaluate(() => scrollY);
+    await page.locator(workers).click();
+    assert.equal(await page.evaluate(() => scrollY), y0, 'a click does not scroll');
+    // A keyboard user arrives from the heading above.
+    await page.locator(`${A2} .step-layout`).evaluate((el) => { const hd = el.closest('section').querySelector('h3'); hd.focus(); hd.scrollIntoView(); });
+    await page.keyboard.press('Tab');
+    assert.ok(await page.evaluate((sel) => document.activeElement.matches(sel), workers), 'Tab reaches the workers slider');
+    assert.equal(await shown(workers), 1, 'the focused control is in view');
+    assert.ok(await shown(timeline) > 0.7, `timeline ${await shown(timeline)}`);
+    // Moving on within the controls does not scroll again.
+    const y1 = await page.evaluate(() => scrollY);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => scrollY), y1);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

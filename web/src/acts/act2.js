@@ -9,6 +9,7 @@ import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
 import { Banner, fitState } from '../ui/banner.js';
 import { createAfterPaint } from '../ui/after-paint.js';
+import { keepViewBesideControls } from '../ui/keep-in-view.js';
 import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
@@ -78,16 +79,17 @@ export function mount({ root, engine, store, flags, announce }) {
   const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
   const timeline = new TimelineChart(tlBox);
   const tlTable = new DataTable(tlTwin, { caption: 'Work on each resource, step by step', className: 'timeline-table' });
+  const stepControls = h('div', { class: 'step-layout__controls' }, controls.el);
+  const stepView = h('div', { class: 'step-layout__view' }, status,
+    h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
+    h('h4', { text: 'Three steps on a timeline' }),
+    h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
   const stepPanel = panel('2. Where one step’s time goes',
     h('p', { class: 'panel__lead', text: 'Change the data pipeline and the step itself; the bar shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.' }),
     // On a wide screen the controls sit beside the bar and the timeline, so a change and what it does
     // are on screen together (act2.css); on a narrow one they stack in this order.
-    h('div', { class: 'step-layout' },
-      h('div', { class: 'step-layout__controls' }, controls.el), calibNote,
-      h('div', { class: 'step-layout__view' }, status,
-        h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
-        h('h4', { text: 'Three steps on a timeline' }),
-        h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin)));
+    h('div', { class: 'step-layout' }, stepControls, calibNote, stepView));
+  keepViewBesideControls({ layout: stepControls.parentElement, controls: stepControls, view: stepView });
 
   // ---- 3. gauges
   const gaugeBox = h('div', { class: 'chart-box chart-box--fluid' });
