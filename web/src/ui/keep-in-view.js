@@ -3,8 +3,9 @@
 // leaves the timeline below the window while the data-pipeline controls (the ones it shows best)
 // have focus. So when keyboard focus enters the controls and the view is cut off at the bottom, the
 // page scrolls until the view is whole or stuck at the top. A mouse click never scrolls (no jump
-// under the pointer), nor does moving between the controls. Only the lab's own window scrolls: in an
-// iframe sized to its content that is nothing, and the host page is left alone.
+// under the pointer), nor does moving between the controls. Only the lab's own window scrolls: an
+// iframe sized to its content does not move (nor its host); the custom element shares the host's
+// window, which scrolls as far as focus itself might.
 export const WIDE_LAYOUT = '(min-width: 68rem)'; // act2.css's two-column breakpoint
 const STICKY_TOP_PX = 8; // act2.css: .step-layout__view { top: 0.5rem }
 
