@@ -43,6 +43,11 @@ test('locking in a prediction records it and opens the instruments', async () =>
   assert.match(await page.locator('.locked-note').textContent(), /Locked in: B/);
   assert.equal(await page.locator('.prediction input[value="c"]').isDisabled(), true);
   assert.equal(await page.locator('.steps [data-step="predict"]').getAttribute('class'), 'step step--done');
+  // Focus goes to the opened ledger's heading, brought near the top of the window (it used to sit at
+  // the bottom edge with the ledger below the fold).
+  const at = await page.evaluate(() => ({ text: document.activeElement.textContent, top: document.activeElement.getBoundingClientRect().top, ih: innerHeight }));
+  assert.match(at.text, /ledger/i);
+  assert.ok(at.top >= 0 && at.top < at.ih / 3, JSON.stringify(at));
   await expectLedger(page, normalizeConfig({}), assert, lib);
 });
 

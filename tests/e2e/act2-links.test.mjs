@@ -252,3 +252,22 @@ test('wide screen: tabbing into the step’s controls brings the timeline into v
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+// Re-walk finding: after the prediction was locked, focus went to section 2's heading at the bottom
+// edge of the window (864 px of 900), with every instrument it opened below the fold.
+test('locking the prediction by keyboard brings the opened section’s heading near the top of the window', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { browser, page, problems } = await open('?act=2', { viewport });
+    try {
+      await page.locator(`${A2} .prediction input[value="c"]`).focus();
+      await page.keyboard.press('Space');
+      await page.locator(`${A2} .prediction button[type=submit]`).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
+      const at = await page.evaluate(() => ({ text: document.activeElement.textContent, top: document.activeElement.getBoundingClientRect().top, ih: innerHeight }));
+      assert.match(at.text, /^2\. Where one step/);
+      assert.ok(at.top >= 0 && at.top < at.ih / 3, `${viewport.width}: ${JSON.stringify(at)}`);
+      assert.deepEqual(problems.consoleErrors, []);
+    } finally { await browser.close(); }
+  }
+});

@@ -4,6 +4,7 @@
 import { h, setText, setLocked, replaceChildren, uid } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { createAfterPaint } from '../ui/after-paint.js';
+import { focusNearTop } from '../ui/keep-in-view.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createReflection } from '../ui/reflection.js';
 import { createControls } from '../ui/controls.js';
@@ -57,7 +58,7 @@ export function mount({ root, engine, store, flags, announce }) {
         },
       }));
       announce('Prediction locked in. The memory ledger and the notes are now open.');
-      ledgerPanel.heading.focus();
+      focusNearTop(ledgerPanel.heading);
     },
   });
   const predictPanel = panel('1. Predict', prediction.el);

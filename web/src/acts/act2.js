@@ -9,7 +9,7 @@ import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
 import { Banner, fitState } from '../ui/banner.js';
 import { createAfterPaint } from '../ui/after-paint.js';
-import { keepViewBesideControls } from '../ui/keep-in-view.js';
+import { keepViewBesideControls, focusNearTop } from '../ui/keep-in-view.js';
 import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
@@ -58,7 +58,7 @@ export function mount({ root, engine, store, flags, announce }) {
         direction, answered_at: new Date().toISOString(), scenario: { ...CHAPTER_TUNED2 },
       } }));
       announce('Prediction locked in. The pipeline instruments are now open.');
-      stepPanel.heading.focus();
+      focusNearTop(stepPanel.heading);
     },
   });
   const predictPanel = panel('1. Predict', prediction.el);

@@ -18,3 +18,13 @@ export function keepViewBesideControls({ layout, controls, view, win = globalThi
     if (above > 0 && below > 0) win.scrollBy({ top: Math.min(above, below), behavior: 'instant' });
   });
 }
+
+// Focus moves to the heading of a part the student's own action just opened (a locked prediction).
+// focus() scrolls only as far as the heading, which then sits at the bottom edge with everything it
+// opened below the window; so the lab's own window then brings it to the top. In an iframe sized to
+// its content nothing more moves: focus() has already scrolled the host as far as the heading.
+export function focusNearTop(el, win = globalThis) {
+  el.focus();
+  const top = el.getBoundingClientRect().top;
+  if (top > win.innerHeight / 3) win.scrollBy({ top: top - STICKY_TOP_PX, behavior: 'instant' });
+}
