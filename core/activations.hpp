@@ -23,8 +23,12 @@ std::int64_t activation_element_bytes(Precision p);
 
 ActivationEstimate estimate_activations(const Scenario& s);
 
-// Chapter replay's share of the activations kept when checkpointing every k of L layers:
-// (k + L/k) / (4 + L/4) / 4, so k = 4 is the chapter's flat 4x and the curve bottoms near sqrt(L).
+// Chapter replay's share of the activations kept when checkpointing every k of L layers: the
+// chapter's formula k*A + (L/k)*A keeps (k + L/k)/L of L*A; its saving is scaled by s so that k = 4
+// saves the chapter's flat 75% (4x): kept = 1 - s*(1 - (k + L/k)/L), clamped to [1/L, 1]. Smallest near
+// k = sqrt(L); k = 1 and k = L save nothing, as in the formula. s = 0.75 / (1 - (4 + L/4)/L) (1.125
+// for L = 48); 0 when the formula saves nothing at k = 4 (L < 6), and then every k keeps the flat 1/4.
+double chapter_every_k_saving_scale(std::int64_t layers);
 double chapter_every_k_factor(std::int64_t k, std::int64_t layers);
 
 }  // namespace lab

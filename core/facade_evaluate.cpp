@@ -90,7 +90,11 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       .field("layers_saving", m.activation.layers_saving)
       .field("element_bytes", activation_element_bytes(s.precision))
       .field("formula", m.activation.formula);
-  if (s.activation_model == ActivationModel::chapter) w.field("chapter_kept_share", m.activation.chapter_kept_share);
+  if (s.activation_model == ActivationModel::chapter) {
+    w.field("chapter_kept_share", m.activation.chapter_kept_share);
+    if (s.checkpointing.kind == CheckpointKind::every_k)
+      w.field("chapter_saving_scale", chapter_every_k_saving_scale(s.model.layers));
+  }
   w.end_object();
   w.key("static_by_convention").begin_object()
       .field("ours", static_bytes_under(s, Convention::ours))

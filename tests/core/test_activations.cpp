@@ -74,7 +74,7 @@ TEST_CASE("the chapter's activation model: 65 GB FP32 at B=32, halved in 16-bit,
   CHECK(estimate_activations(s).saved_bytes == 8'125'000'000);
 }
 
-TEST_CASE("chapter replay, every k layers: the chapter's k*A + (L/k)*A through its 4x at k = 4") {
+TEST_CASE("chapter replay, every k layers: the chapter's k*A + (L/k)*A, its saving scaled to 75% at k = 4") {
   Scenario s = xl16(CheckpointKind::none);
   s.activation_model = ActivationModel::chapter;
   s.precision = Precision::mixed;
@@ -83,31 +83,35 @@ TEST_CASE("chapter replay, every k layers: the chapter's k*A + (L/k)*A through i
     s.checkpointing = {CheckpointKind::every_k, k};
     return estimate_activations(s).saved_bytes;
   };
-  // L = 48: (k + 48/k) / 16 / 4 of 32.5 GB. k = 1 and k = 48 both keep 49/64; k = 12 matches k = 4.
+  // L = 48: the formula keeps (k + 48/k)/48; its saving is scaled by 0.75 / (2/3) = 1.125.
+  CHECK(chapter_every_k_saving_scale(48) == doctest::Approx(1.125));
   CHECK(at(4) == 8'125'000'000);
-  CHECK(at(12) == 8'125'000'000);
-  CHECK(at(1) == std::llround(32.5e9 * 49.0 / 64.0));
-  CHECK(at(48) == at(1));
-  CHECK(at(8) == std::llround(32.5e9 * 14.0 / 64.0));
-  // Never more than without checkpointing, and the least near sqrt(48) = 6.9, not at the largest k.
+  CHECK(at(12) == 8'125'000'000);  // 12 + 48/12 = 4 + 48/4
+  CHECK(at(8) == std::llround(32.5e9 * (1.0 - 1.125 * (1.0 - 14.0 / 48.0))));
+  // k = 1 and k = 48 keep everything: one checkpoint per layer, or one segment, saves nothing.
+  CHECK(at(1) == 32'500'000'000);
+  CHECK(at(48) == 32'500'000'000);
+  // Never more than without checkpointing; the least near sqrt(48) = 6.9, not at the largest k.
   std::int64_t best_k = 1;
   for (std::int64_t k = 1; k <= 48; ++k) {
-    CHECK(at(k) < 32'500'000'000);
+    CHECK(at(k) <= 32'500'000'000);
     if (at(k) < at(best_k)) best_k = k;
   }
   CHECK(best_k == 7);
-  CHECK(at(48) > at(7));
+  CHECK(at(7) < at(4));
 }
 
-TEST_CASE("property: chapter_every_k_factor is 1/4 at k = 4 for any depth, symmetric in k <-> L/k, and at most 1") {
-  for (std::int64_t L : {1, 2, 6, 12, 24, 36, 48, 96}) {
-    CHECK(chapter_every_k_factor(4, L) == doctest::Approx(0.25));
+TEST_CASE("property: chapter_every_k_factor is 1/4 at k = 4 for any depth, symmetric in k <-> L/k, in [1/L, 1]") {
+  for (std::int64_t L : {1, 2, 5, 6, 12, 24, 36, 48, 96}) {
+    if (L >= 4) CHECK(chapter_every_k_factor(4, L) == doctest::Approx(0.25));  // scenarios keep k <= L
     for (std::int64_t k = 1; k <= L; ++k) {
       CHECK(chapter_every_k_factor(k, L) <= 1.0);
-      CHECK(chapter_every_k_factor(k, L) > 0.0);
+      CHECK(chapter_every_k_factor(k, L) >= 1.0 / static_cast<double>(L));
       if (L % k == 0) CHECK(chapter_every_k_factor(k, L) == doctest::Approx(chapter_every_k_factor(L / k, L)));
     }
   }
+  CHECK(chapter_every_k_saving_scale(5) == 0.0);  // (4 + 5/4)/5 > 1: the formula saves nothing at k = 4
+  CHECK(chapter_every_k_factor(1, 5) == 0.25);
 }
 
 TEST_CASE("dropout false drops Korthikanti's masks and the scores' dropout output: 32*sbh + 2*a*s^2*b at 16-bit") {

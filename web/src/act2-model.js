@@ -4,6 +4,7 @@
 // total shown (largest remainder). Tested in tests/web/unit/act2-model.test.mjs.
 
 import { fitState } from './fit-state.js';
+import { formatCount } from './format.js';
 
 // Phase order on the step bar, with the words a student reads.
 export const STEP_SEGMENTS = [
@@ -194,10 +195,10 @@ export function describeMove(prev, next) {
   const parts = [];
   for (const key of ['precision', 'optimizer', 'checkpointing']) {
     if (prev[key] !== next[key]) {
-      const to = key === 'checkpointing' && next[key] === 'every_k' ? `checkpoint every ${next.every_k} layers` : MOVE_WORDS[key][next[key]];
+      const to = key === 'checkpointing' && next[key] === 'every_k' ? `checkpoint every ${formatCount(next.every_k, 'layer')}` : MOVE_WORDS[key][next[key]];
       parts.push(to);
     } else if (key === 'checkpointing' && next[key] === 'every_k' && prev.every_k !== next.every_k) {
-      parts.push(`checkpoint every ${next.every_k} layers`);
+      parts.push(`checkpoint every ${formatCount(next.every_k, 'layer')}`);
     }
   }
   if (prev.batch_size !== next.batch_size) parts.push(`batch ${next.batch_size}`);

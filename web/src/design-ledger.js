@@ -7,7 +7,7 @@ import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' 
 import { validate } from './schema/validate.js';
 import { migrate as migrateState, LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, DEFAULT_CONFIG2 } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio } from './format.js';
+import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio, formatCount } from './format.js';
 import { PREDICTION as PREDICTION2, CKPT_QUESTION } from './acts/act2-text.js';
 import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
 import { nearestOption } from './scoring.js';
@@ -212,12 +212,12 @@ function calibrationSentence(items) {
 const yesNo = (b) => (b ? 'yes' : 'no');
 const deviceName = (id, devices) => (devices && devices[id]) || id;
 function settings1(c, devices) {
-  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
+  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
   const device = c.replay ? 'the chapter’s replay (V100 32 GB)' : c.device === 'custom' ? `a custom ${c.custom_capacity_gb} GB device` : deviceName(c.device, devices);
   return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${device}`;
 }
 function settings2(c, devices) {
-  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
+  const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
   return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${c.data_workers} data worker${c.data_workers === 1 ? '' : 's'}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
 }
 // { id: name } from the engine's catalog (an object or its JSON text); null without one.

@@ -126,3 +126,8 @@ export function formatTickBytes(bytes, units = 'gb') {
   const small = bin ? 1024 : 1e3;
   return `${Number((bytes / small).toFixed(1))} ${bin ? 'KiB' : 'kB'}`;
 }
+
+// "1 layer", "4 layers", "1,024 tokens": a count with its noun, singular for exactly one.
+export function formatCount(n, one, many = `${one}s`) {
+  return `${formatInt(n)} ${n === 1 ? one : many}`;
+}

@@ -3,7 +3,7 @@
 // summary and the "what binds" banner. Only arithmetic on engine values (sums, differences) happens
 // here; every byte count comes from the engine. Tested against the real engine in tests/web/unit.
 import { OPTIMIZERS, LABELS, COMPONENT_KEYS, frameworkOf } from './scenario.js';
-import { formatBytes, formatRatio, formatSum, shownHundredths, sumText } from './format.js';
+import { formatBytes, formatRatio, formatSum, shownHundredths, sumText, formatCount } from './format.js';
 import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
 import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
@@ -203,7 +203,7 @@ export function describeConfig(config) {
   if (frameworkOf(config) === 'pytorch') {
     return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precisionPytorch[config.precision]}, batch ${config.batch_size}, PyTorch defaults`;
   }
-  const ck = config.checkpointing === 'every_k' ? `a checkpoint every ${config.every_k} layers` : CKPT_WORDS[config.checkpointing];
+  const ck = config.checkpointing === 'every_k' ? `a checkpoint every ${formatCount(config.every_k, 'layer')}` : CKPT_WORDS[config.checkpointing];
   // Chapter replay is another scenario (1.5 billion parameters, the chapter's activation figure): say so.
   return `${LABELS.optimizer[config.optimizer]}, ${LABELS.precision[config.precision]}, batch ${config.batch_size}, ${ck}${config.replay ? ', in Chapter replay' : ''}`;
 }

@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes } from '../../../web/src/act2-model.js';
-import { fixedNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, FIX_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
+import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
-import { formatBytes, formatInt } from '../../../web/src/format.js';
+import { formatBytes, formatInt, formatRatio } from '../../../web/src/format.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -108,15 +108,42 @@ test('the reference memory comparison is in the chapter’s GB, with GiB beside 
 });
 
 // Stop 16 finding: with the calibration on, k ran backwards (k = 1 kept everything, k = 48 kept 1/48).
-test('with the chapter calibration, every k layers saves most near √L and the note gives the engine’s share', () => {
+test('with the chapter calibration, every k layers saves most near √L, nothing at k = 1 or 48, and the note gives the engine’s share', () => {
   const act = (k) => evaluate(toScenario2({ ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: k })).memory.components.activations;
+  const none = evaluate(toScenario2({ ...DEFAULT_CONFIG2, checkpointing: 'none' })).memory.components.activations;
   assert.ok(act(48) > act(7) && act(1) > act(7), `k=1 ${act(1)}, k=7 ${act(7)}, k=48 ${act(48)}`);
+  assert.equal(act(1), none, 'a checkpoint at every layer saves nothing in the formula');
+  assert.equal(act(48), none, 'one segment of all 48 layers saves nothing');
   assert.equal(act(4), act(12), '(k + L/k) is the same for 4 and 12 when L = 48');
   const c = { ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 8 };
   const r = evaluate(toScenario2(c));
-  const share = r.memory.activations_detail.chapter_kept_share;
+  const d = r.memory.activations_detail;
   const text = calibrationText(c, r, n.chapterActivations, 'gb');
-  assert.ok(text.includes(`For k = 8 the calibration follows the chapter’s formula k·A + (L/k)·A, scaled to pass through that 4×: it keeps ${(share * 100).toFixed(1)}% of the activations`), text);
-  assert.equal((share * 100).toFixed(1), '21.9', '(8 + 6) / 16 / 4');
+  assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%: it keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
+  assert.equal((d.chapter_kept_share * 100).toFixed(1), '20.3', '1 − 1.125 × (1 − 14/48)');
+  const c48 = { ...c, every_k: 48 };
+  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*: it keeps all the activations \(a checkpoint at every layer, or one segment of all of them, saves nothing\)\./);
   assert.doesNotMatch(calibrationText({ ...c, every_k: 4 }, evaluate(toScenario2({ ...c, every_k: 4 })), n.chapterActivations, 'gb'), /For k = /);
+});
+
+// Walk finding (stop 17): "48/(1 + 48/1) = 0.98× less than L·A", and "fall from 286.89 GB to 286.89 GB".
+test('the checkpointing sentences say "no saving" where there is none, and "1 layer" in the singular', () => {
+  for (const [replay, k] of [[true, 1], [true, 48], [false, 48]]) {
+    const cn = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, replay, checkpointing: 'every_k', every_k: k });
+    const formula = ckptFormulaText(cn);
+    assert.ok(formula.includes(`48/(${k} + 48/${k}) = no saving over L·A`), formula);
+    assert.doesNotMatch(formula, /0\.98× less/);
+    const now = ckptScenarioText(cn, 'gb');
+    assert.doesNotMatch(now, /fall from (\S+ GB) to \1/, now);
+    if (replay) assert.match(now, /activations stay at 32\.50 GB \(no saving\)/, now);
+    assert.ok(now.includes(`every ${k} layer${k === 1 ? '' : 's'} (`), now);
+  }
+  const seven = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 7 });
+  assert.ok(ckptFormulaText(seven).includes(`48/(7 + 48/7) = ${formatRatio(seven.formulaRatio)} less than L·A`), ckptFormulaText(seven));
+  assert.ok(ckptScenarioText(seven, 'gb').includes(`activations fall from 32.50 GB to ${formatBytes(seven.with_bytes)} (${formatRatio(seven.ratio)})`), ckptScenarioText(seven, 'gb'));
+});
+
+test('the reflection’s ratio line explains a right answer when the settings save almost nothing', () => {
+  assert.equal(ckptRatioFeedback(4), 'Activation memory: the engine gives 4.0× for the settings you answered with.');
+  assert.match(ckptRatioFeedback(1), /1\.0× .*: almost no saving, so the smallest option is the nearest\.$/);
 });

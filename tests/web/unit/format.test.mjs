@@ -1,7 +1,7 @@
 // Unit tests for web/src/format.js: bytes in GB and GiB, the one two-decimal rule, sums that add up, ratios.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf } from '../../../web/src/format.js';
+import { formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount } from '../../../web/src/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
   assert.equal(formatBytes(12460889600), '12.46 GB');
@@ -98,4 +98,12 @@ test('the tiny reference model reads in MB / kB (MiB / KiB with the GiB toggle),
   assert.equal(formatTickBytes(13.2e6), '13.2 MB');
   assert.equal(formatTickBytes(20000), '20 kB');
   assert.equal(formatTickBytes(2 ** 21, 'gib'), '2 MiB');
+});
+
+test('formatCount: singular for exactly one, thousands separators, an irregular plural', () => {
+  assert.equal(formatCount(1, 'layer'), '1 layer');
+  assert.equal(formatCount(4, 'layer'), '4 layers');
+  assert.equal(formatCount(0, 'layer'), '0 layers');
+  assert.equal(formatCount(1024, 'token'), '1,024 tokens');
+  assert.equal(formatCount(2, 'batch', 'batches'), '2 batches');
 });

@@ -47,7 +47,7 @@ test('a logits-only extra line (Chapter replay has no reserve) reads "logits = X
 });
 
 // Chapter replay's activations line names the chapter's 65 GB for every scheme and k, and the share the
-// engine kept: every k layers follows (k + L/k)/(4 + L/4)/4 (4× at k = 4), selective/full the physics ratio.
+// engine kept: every k layers follows 1 − s·(1 − (k + L/k)/L) (4× at k = 4), selective/full the physics ratio.
 test('Chapter replay: the activations line starts from the chapter’s 65.00 GB and names the engine’s kept share', () => {
   const cases = [['none', 4], ['every_k', 4], ['every_k', 1], ['every_k', 7], ['every_k', 48], ['selective', 4], ['full', 4]];
   for (const [checkpointing, every_k] of cases) {
@@ -56,8 +56,10 @@ test('Chapter replay: the activations line starts from the chapter’s 65.00 GB 
     assert.match(l.formula, /^the chapter’s 65\.00 GB \(FP32, batch 32\)/, `${checkpointing} ${every_k}: ${l.formula}`);
     const share = r.memory.activations_detail.chapter_kept_share;
     if (checkpointing === 'every_k') {
-      assert.ok(Math.abs(share - (every_k + 48 / every_k) / 16 / 4) < 1e-12, `${every_k}: ${share}`);
-      assert.ok(l.formula.includes(`k = ${every_k}, L = 48 (= ${share.toFixed(3)}`), l.formula);
+      const s = r.memory.activations_detail.chapter_saving_scale;
+      assert.ok(Math.abs(s - 1.125) < 1e-12, String(s));
+      assert.ok(Math.abs(share - Math.max(1 / 48, Math.min(1, 1 - s * (1 - (every_k + 48 / every_k) / 48)))) < 1e-12, `${every_k}: ${share}`);
+      assert.ok(l.formula.includes(`× kept share ${share.toFixed(3)} (1 − s·(1 − (k + L/k)/L) with k = ${every_k}, L = 48, s = 1.125`), l.formula);
     }
     if (checkpointing === 'none') assert.equal(share, 1);
     assert.equal(Math.round(65e9 * 0.5 * share), r.memory.components.activations, `${checkpointing} ${every_k}`);

@@ -145,7 +145,7 @@ export function replayNoteText(n, u) {
   const { replayFp32: fp, replayMixed: mx, replayCkpt: ck } = n.facts;
   oneScenario(fp, mx, ck);
   return `The engine now uses the chapter’s assumptions: ${formatInt(fp.params)} parameters, ${formatBytes(fp.activations, u)} `
-    + 'of FP32 activations at batch 32 (scaled with batch and precision; “checkpoint every 4 layers” divides by 4, and other k follow the chapter’s k·A + (L/k)·A scaled to that point), '
+    + 'of FP32 activations at batch 32 (scaled with batch and precision; “checkpoint every 4 layers” divides by 4, and other k follow the chapter’s formula k·A + (L/k)·A for L layers of activations A each, its saving scaled so that k = 4 still divides by 4), '
     + `no logits or framework reserve, and the V100. The three walkthrough steps reproduce the chapter’s totals: `
     + `${formatBytes(fp.total, u)} → ${formatBytes(mx.total, u)} → ${formatBytes(ck.total, u)}; the notes below say where physics differs.`;
 }

@@ -1,7 +1,7 @@
 // Act 2's words: the questions, the reveal, the reference panel's reconciliation and the notes. Every
 // number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
-import { formatPercent, formatInt, formatBytes, formatRatio } from '../format.js';
+import { formatPercent, formatInt, formatBytes, formatRatio, formatCount } from '../format.js';
 
 const PRECISION_WORDS = { fp32: 'FP32', mixed: 'mixed precision' };
 const SCHEME_WORDS = { none: 'no checkpointing', selective: 'selective recompute', full: 'full recompute' };
@@ -109,6 +109,10 @@ export function timelineSentence(bar, tl, prefetchEffective) {
 // What the Chapter calibration box switches, for the scenario on screen (r: its evaluate result;
 // chapterActivations: { bytes, batch_size }, the calibrated engine's activations for the chapter's
 // FP32 step without checkpointing). The timing constants come from r.pipeline.constants.
+// What a kept share of the activations means, in words ("keeps 20.0% …" or "… saves nothing").
+const keptWords = (share) => (share >= 0.9995 ? 'it keeps all the activations (a checkpoint at every layer, or one segment of all of them, saves nothing).'
+  : `it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`);
+
 export function calibrationText(c, r, chapterActivations, units) {
   const parts = [];
   const m = r.memory;
@@ -116,8 +120,8 @@ export function calibrationText(c, r, chapterActivations, units) {
   if (c.replay) {
     parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
-    const share = m.activations_detail.chapter_kept_share;
-    if (c.checkpointing === 'every_k' && c.every_k !== 4 && share) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration follows the chapter’s formula k·A + (L/k)·A, scaled to pass through that 4×: it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less). Compare with the calibration off.`);
+    const d = m.activations_detail;
+    if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%: ${keptWords(d.chapter_kept_share)} Compare with the calibration off.`);
   } else {
     parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is weights, gradients, master copy and optimizer state. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
   }
@@ -158,12 +162,22 @@ export const CKPT_QUESTION = {
 };
 
 export function ckptScenarioText(n, units) {
-  return `For your Act 2 settings now, checkpointing every ${n.k} layer${n.k === 1 ? '' : 's'} (${n.replay ? 'chapter calibration' : 'physics model'}): activations fall from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)} (${formatRatio(n.ratio)}), and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
+  const from = formatBytes(n.without_bytes, units);
+  const to = formatBytes(n.with_bytes, units);
+  const change = from === to ? `activations stay at ${from} (no saving)`
+    : n.with_bytes > n.without_bytes ? `activations rise from ${from} to ${to}` : `activations fall from ${from} to ${to} (${formatRatio(n.ratio)})`;
+  return `For your Act 2 settings now, checkpointing every ${formatCount(n.k, 'layer')} (${n.replay ? 'chapter calibration' : 'physics model'}): ${change}, and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
+}
+
+// The reflection's ratio line. Scoring takes the nearest option, so with settings that save almost
+// nothing (k = 48, one segment) "2×" is marked right: say why instead of a bare "1.0×".
+export function ckptRatioFeedback(engineRatio) {
+  const nearly = engineRatio < 1.5 ? ': almost no saving, so the smallest option is the nearest' : '';
+  return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.`;
 }
 
 export function ckptFormulaText(n) {
-  const layers = (k) => `${k} layer${k === 1 ? '' : 's'}`;
-  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and follows the formula below, scaled to it, for other k. The textbook formula keeps one stored input per segment plus ${layers(n.k)} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)} less than L·A, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model saves more than the formula because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores.`;
+  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${n.formulaRatio >= 1.005 ? `${formatRatio(n.formulaRatio)} less than L·A` : 'no saving over L·A'}, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model saves more than the formula because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores.`;
 }
 
 export const LAPTOP = {

@@ -427,7 +427,7 @@ export function mount({ root, engine, store, flags, announce }) {
     ckptNow.hidden = !cr;
     ckptFormula.hidden = !cr;
     ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
-      { ok: cr.ratio_correct, text: `Activation memory: the engine gives ${formatRatio(cr.engine_ratio)} for the settings you answered with.` },
+      { ok: cr.ratio_correct, text: T.ckptRatioFeedback(cr.engine_ratio) },
       { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
       { ok: cr.reason_correct, text: cr.reason_correct ? 'Yes: dropped activations are rebuilt by running the forward pass again during backward.' : 'No: the cost is recomputation. Dropped activations are rebuilt by running the forward pass again during backward.' },
     ] : []);
