@@ -91,7 +91,7 @@ function activationLine(result, f, without) {
     const a32 = (act * 32 * 1024 * 4) / (share * sc.batch_size * sc.seq_len * d.element_bytes);
     const k = mode === 'every_k' ? sc.checkpointing.every_k_layers : null;
     const kept = k === null ? (share === 1 ? '' : ` × ${share.toFixed(3)} (this scheme’s share in the physics model)`)
-      : ` × kept share ${share.toFixed(3)} (1 − s·(1 − (k + L/k)/L) with k = ${k}, L = ${md.layers}, s = ${d.chapter_saving_scale.toFixed(3)}: the chapter’s k·A + (L/k)·A, its saving scaled so k = 4 gives the chapter’s 4×)`;
+      : ` × kept share ${share.toFixed(3)} (1 − s·(1 − (k + L/k)/L), at most 1, with k = ${k}, L = ${md.layers}, s = ${d.chapter_saving_scale.toFixed(3)}: the chapter’s k·A + (L/k)·A, its saving scaled so k = 4 gives the chapter’s 4×)`;
     return { key: 'activations', label: 'Activations', op: '=', value: f(act),
       formula: `the chapter’s ${f(a32)} (FP32, batch 32) × ${sc.batch_size}/32 × ${formatInt(sc.seq_len)}/1,024 × ${d.element_bytes}/4${kept}`, note };
   }

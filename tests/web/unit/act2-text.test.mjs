@@ -122,7 +122,14 @@ test('with the chapter calibration, every k layers saves most near √L, nothing
   assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%: it keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
   assert.equal((d.chapter_kept_share * 100).toFixed(1), '20.3', '1 − 1.125 × (1 − 14/48)');
   const c48 = { ...c, every_k: 48 };
-  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*: it keeps all the activations \(a checkpoint at every layer, or one segment of all of them, saves nothing\)\./);
+  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*: it keeps all the activations: one segment of all 48 layers saves nothing, in the formula and in the physics model\./);
+  // Walk finding (stop 17): at k = 1 the note read as a general fact, while Full recompute (a checkpoint at every layer) saves the most.
+  const c1 = { ...c, every_k: 1 };
+  const t1 = calibrationText(c1, evaluate(toScenario2(c1)), n.chapterActivations, 'gb');
+  assert.match(t1, /the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it\. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1\./);
+  const full = evaluate(toScenario2({ ...c, checkpointing: 'full' })).memory.components.activations;
+  const phys = (k) => ckptNumbers(evaluate, { ...c, replay: false, every_k: k }).ratio;
+  assert.ok(full < act(1) && phys(1) > phys(4) && phys(4) > phys(48), 'what the sentence claims holds in the engine');
   assert.doesNotMatch(calibrationText({ ...c, every_k: 4 }, evaluate(toScenario2({ ...c, every_k: 4 })), n.chapterActivations, 'gb'), /For k = /);
 });
 
@@ -145,5 +152,6 @@ test('the checkpointing sentences say "no saving" where there is none, and "1 la
 
 test('the reflection’s ratio line explains a right answer when the settings save almost nothing', () => {
   assert.equal(ckptRatioFeedback(4), 'Activation memory: the engine gives 4.0× for the settings you answered with.');
-  assert.match(ckptRatioFeedback(1), /1\.0× .*: almost no saving, so the smallest option is the nearest\.$/);
+  assert.match(ckptRatioFeedback(1), /1\.0× .*: no saving at all \(recomputing then costs FLOPs for nothing\), so the smallest option is the nearest\.$/);
+  assert.match(ckptRatioFeedback(1.3), /1\.3× .*: little saving, so the smallest option is the nearest\.$/);
 });
