@@ -30,12 +30,13 @@ export async function installLatencyProbe(page) {
 // for each change's sample. Returns the samples { paint, render, to_frame, frame_work } in ms.
 // Pressed at once after each sample, a key arrives at a point in the frame that the harness's own
 // round trip decides (and that the page's work after a paint shifts); jitterMs > 0 first waits a
-// random 0–jitterMs, so presses land anywhere in the frame, as a person's do.
-export async function pressAndMeasure(page, drivers, perControl, { jitterMs = 0 } = {}) {
+// random 0–jitterMs, so presses land anywhere in the frame, as a person's do; minGapMs waits that
+// long first (a person's presses are 100 ms or more apart, so the page's deferred work runs between).
+export async function pressAndMeasure(page, drivers, perControl, { jitterMs = 0, minGapMs = 0 } = {}) {
   for (const [selector, keys] of drivers) {
     await page.locator(selector).focus();
     for (let i = 0; i < perControl; i += 1) {
-      if (jitterMs > 0) await new Promise((r) => setTimeout(r, Math.random() * jitterMs));
+      if (jitterMs > 0 || minGapMs > 0) await new Promise((r) => setTimeout(r, minGapMs + Math.random() * jitterMs));
       const before = await page.evaluate(() => window.__lat.length);
       await page.keyboard.press(keys[i % keys.length]);
       await page.waitForFunction((n) => window.__lat.length > n, before);
