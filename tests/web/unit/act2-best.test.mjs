@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { fitTable, fitRows, smallestStep, bestSettable, bestSettableSteps, SCHEMES2 } from '../../../web/src/acts/act2-best.js';
+import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2 } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, toScenario2 } from '../../../web/src/scenario.js';
 
 const m = await loadEngine();
@@ -69,16 +69,4 @@ test('fitRows yields the fit table one row at a time (the page builds it in idle
   assert.equal(table.length, PRECISIONS2.length * SCHEMES2.length);
   assert.deepEqual([first.value, ...rest].map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]),
     table.map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]));
-});
-
-test('the best-setting search run a setting at a time ends with the same answer, one step per timed setting', () => {
-  const c = { ...DEFAULT_CONFIG2, data_workers: 4, prefetch: true, pinned_memory: true };
-  const table = fitTable(evaluate, c);
-  const steps = bestSettableSteps(evaluate, c, table);
-  let n = 0;
-  let r = steps.next();
-  while (!r.done) { n += 1; assert.equal(r.value, n); r = steps.next(); }
-  assert.deepEqual(r.value, bestSettable(evaluate, c, table));
-  assert.equal(n, table.filter((row) => row.largest_batch).length);
-  assert.equal(r.value.tried, n);
 });

@@ -55,15 +55,6 @@ export function smallestStep(table) {
 // `config`. MFU and throughput never fall as the batch grows, so each scheme is timed at its largest
 // fitting batch. Ties keep the first (less recompute, FP32 before mixed). null when nothing fits.
 export function bestSettable(evaluate, config, table) {
-  const steps = bestSettableSteps(evaluate, config, table);
-  let r = steps.next();
-  while (!r.done) r = steps.next();
-  return r.value;
-}
-
-// The same search one timed setting at a time (yields after each; the return value is the result),
-// so a page can run it in idle time without holding up the next input.
-export function* bestSettableSteps(evaluate, config, table) {
   let best = null;
   let fastest = null;
   let tried = 0;
@@ -75,7 +66,6 @@ export function* bestSettableSteps(evaluate, config, table) {
     const entry = { config: { ...config, ...patch }, mfu: r.pipeline.mfu, tokens_per_second: r.pipeline.tokens_per_second, peak_bytes: r.memory.peak_bytes };
     if (!best || entry.mfu > best.mfu) best = entry;
     if (!fastest || entry.tokens_per_second > fastest.tokens_per_second) fastest = entry;
-    yield tried;
   }
   return best ? { best_mfu: best, fastest, tried } : null;
 }

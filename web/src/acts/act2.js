@@ -16,8 +16,9 @@ import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
-import { fitRows, smallestStep, bestSettable, bestSettableSteps } from './act2-best.js';
-import { formatBytes, formatRatio } from '../format.js';
+import { smallestStep } from './act2-best.js';
+import { createAct2Search } from './act2-search.js';
+import { formatBytes, formatRatio, formatCount } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
@@ -185,7 +186,7 @@ export function mount({ root, engine, store, flags, announce }) {
       stepBanner.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
       return null;
     }
-    warmFitTable(c);
+    search.warm(c);
     setText(calibNote, T.calibrationText(c, r, n.chapterActivations, u));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
@@ -234,40 +235,12 @@ export function mount({ root, engine, store, flags, announce }) {
     return `The ${device.name} has ${formatBytes(usable, 'gb')} = ${formatBytes(usable, 'gib')} usable${u === 'gib' ? '' : ' (GB = 10^9 bytes, GiB = 2^30 bytes)'}${Math.abs(gib - Math.round(gib)) < 0.01 ? `: its “${Math.round(gib)} GB” name counts GiB` : ''}.`;
   }
 
-  // The act's fit table per (GPU, calibration): the largest batch of each setting that fits, and
-  // the smallest step (act2-best.js). Built once per pair, only when needed.
-  // The table takes ~30 ms (26 rows): it is built row by row in idle time as soon as a GPU or
-  // calibration is shown (warmFitTable), so the first setting that does not fit does not wait for it;
-  // a table still being built when it is needed is finished at once.
-  const fitTables = new Map(); // key → { rows, next: the row generator, null once complete }
-  function fitEntry(c) {
-    const key = JSON.stringify([c.device, c.replay]);
-    if (!fitTables.has(key)) fitTables.set(key, { rows: [], next: fitRows(evaluate, c) });
-    return fitTables.get(key);
-  }
-  function fitStep(e) {
-    const row = e.next.next();
-    if (row.done) e.next = null; else e.rows.push(row.value);
-  }
-  function tableFor(c) {
-    const e = fitEntry(c);
-    while (e.next) fitStep(e);
-    return e.rows;
-  }
-  let warmHandle = null;
-  let warming = null; // the entry being built in idle time
-  function warmFitTable(c) {
-    const e = fitEntry(c);
-    if (!e.next || e === warming || typeof requestIdleCallback !== 'function') return;
-    if (warmHandle !== null) cancelIdleCallback(warmHandle);
-    warming = e;
-    const work = (deadline) => {
-      while (e.next && deadline.timeRemaining() > 2) fitStep(e);
-      warmHandle = e.next ? requestIdleCallback(work) : null;
-      if (!e.next) warming = null;
-    };
-    warmHandle = requestIdleCallback(work);
-  }
+  // The fit table and the best-setting search, scheduled off the input path (act2-search.js).
+  const search = createAct2Search({ evaluate, solveBest: (c) => {
+    const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
+    return sv.error ? null : sv.best_throughput;
+  } });
+  const tableFor = (c) => search.tableFor(c);
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
   function nothingFits(c, r, u) {
@@ -363,58 +336,16 @@ export function mount({ root, engine, store, flags, announce }) {
   // The best MFU this act's controls can reach on this GPU with the student's loader settings: every
   // precision × checkpointing scheme at its largest slider batch that fits (act2-best.js), and the
   // solver's fastest run beyond the act's controls (any batch, any optimizer) for contrast.
-  const bestCache = new Map();
-  const bestKey = (c) => JSON.stringify([c.device, c.data_workers, c.prefetch, c.prefetch_depth, c.pinned_memory, c.replay]);
-  // The search takes ~8 ms (the act's ~100 settings, then the solver's ~3 ms; ~40 ms more for a new
-  // GPU or calibration): it starts once the settings have rested for 250 ms, not after every step of
-  // a slider, and runs in idle time a setting at a time, so a key pressed meanwhile waits ~3 ms at most.
-  let solverTimer = null;
-  let searchHandle = null;
-  const stopSearch = () => {
-    clearTimeout(solverTimer);
-    if (searchHandle !== null && typeof cancelIdleCallback === 'function') cancelIdleCallback(searchHandle);
-    searchHandle = null;
-  };
-  const solveBest = (c) => {
-    const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
-    return sv.error ? null : sv.best_throughput;
-  };
   function solverLineSoon(c) {
-    if (bestCache.has(bestKey(c))) return solverLine(c);
+    if (search.known(c)) return solverLine(c);
     const slot = h('p', { class: 'control__note', text: 'Searching every setting this act offers on this GPU…' });
-    stopSearch();
-    solverTimer = setTimeout(() => {
-      if (typeof requestIdleCallback !== 'function') { if (slot.isConnected) slot.replaceWith(solverLine(c)); return; }
-      const table = fitEntry(c); // usually built already (warmFitTable); if not, finished here row by row
-      let steps = null;
-      let act;
-      const work = (deadline) => {
-        searchHandle = null;
-        if (!slot.isConnected) return;
-        while (table.next && deadline.timeRemaining() > 1) fitStep(table);
-        if (table.next) { searchHandle = requestIdleCallback(work); return; }
-        if (act === undefined) {
-          steps ??= bestSettableSteps(evaluate, c, table.rows);
-          let r = steps.next();
-          while (!r.done && deadline.timeRemaining() > 1) r = steps.next();
-          if (r.done) act = r.value;
-        } else {
-          bestCache.set(bestKey(c), { act, solver: solveBest(c) });
-          slot.replaceWith(solverLine(c));
-          return;
-        }
-        searchHandle = requestIdleCallback(work);
-      };
-      searchHandle = requestIdleCallback(work);
-    }, 250);
+    search.whenRested(c, () => { if (slot.isConnected) slot.replaceWith(solverLine(c)); });
     return slot;
   }
   function solverLine(c) {
-    const key = bestKey(c);
-    if (!bestCache.has(key)) bestCache.set(key, { act: bestSettable(evaluate, c, tableFor(c)), solver: solveBest(c) });
-    const { act, solver } = bestCache.get(key);
+    const { act, solver } = search.bestFor(c);
     if (!act) return h('p', { 'data-solver-mfu': '' }, h('strong', { text: 'The best the physics allows here: ' }), 'nothing this act can set fits on this GPU (see the banner in section 2).');
-    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${cfg.checkpointing === 'every_k' ? `checkpoint every ${cfg.every_k} layers` : `${cfg.checkpointing} checkpointing`}, batch ${cfg.batch_size}`;
+    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${cfg.checkpointing === 'every_k' ? `checkpoint every ${formatCount(cfg.every_k, 'layer')}` : `${cfg.checkpointing} checkpointing`}, batch ${cfg.batch_size}`;
     const solverWords = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
     const same = act.fastest === act.best_mfu;
     return h('p', { 'data-solver-mfu': String(act.best_mfu.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
@@ -489,6 +420,6 @@ export function mount({ root, engine, store, flags, announce }) {
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));
-  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); stopSearch(); if (warmHandle !== null) cancelIdleCallback(warmHandle); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); search.stop(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 
