@@ -218,7 +218,7 @@ function settings1(c, devices) {
 }
 function settings2(c, devices) {
   const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
-  return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${c.data_workers} data worker${c.data_workers === 1 ? '' : 's'}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
+  return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${formatCount(c.data_workers, 'data worker')}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
 }
 // { id: name } from the engine's catalog (an object or its JSON text); null without one.
 export function deviceNames(catalog) {
@@ -250,7 +250,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
     : 'Design challenge: no result yet.');
   if (s.laptop) {
     const moves = st.acts.act2.laptop.moves;
-    lines.push(`Laptop challenge (8 GB): ${moves.length} move${moves.length === 1 ? '' : 's'}, fit achieved: ${yesNo(ledger.laptop_fit_achieved)}.`);
+    lines.push(`Laptop challenge (8 GB): ${formatCount(moves.length, 'move')}, fit achieved: ${yesNo(ledger.laptop_fit_achieved)}.`);
     moves.forEach((m, i) => lines.push(`  ${i + 1}. ${m.move}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? (m.trainable ? 'fits and trains' : 'fits, but cannot train (updates stall)') : 'does not fit'}`));
     lines.push(`  The least memory that can train GPT-2 XL at all is ${formatBytes(s.laptop.floor_peak_bytes, units)}; ${formatBytes(s.laptop.static_floor_bytes, units)} of it is weights, gradients and optimizer state, which no setting that still trains can shrink. ${ledger.laptop_fit_achieved ? 'It fits in the laptop’s memory.' : 'That is more than the laptop has: training it there needs sharding or offloading, which a later volume covers.'}`);
   } else {

@@ -3,7 +3,7 @@
 // engine's own figure (the check is in code, so a formula that does not hold is never printed as if
 // it did); otherwise the line shows the engine's figures alone. Sums use formatSum (= or ≈).
 // Line: { key, label, formula, op, value, note? } (op '' for a definition; note follows the value). Rendered by ui/math-peek.js.
-import { formatBytes, formatInt, formatSum } from './format.js';
+import { formatBytes, formatInt, formatSum, formatCount } from './format.js';
 
 const VECTOR_WORDS = { momentum: 'momentum', adam_m: 'Adam m', adam_v: 'Adam v' };
 const elementWord = (bytesPerParam) => (bytesPerParam === 4 ? 'FP32' : bytesPerParam === 2 ? '16-bit' : `${bytesPerParam} B`);
@@ -44,7 +44,7 @@ export function peekLines(result, units = 'gb', { withoutCheckpointing = null } 
   const e = d.element_bytes;
   const lines = [];
   lines.push({ key: 'symbols', label: 'Symbols', op: '', value: '',
-    formula: `N = ${formatInt(N)} parameters; L = ${md.layers} layers, h = ${formatInt(md.hidden)}, a = ${md.heads} heads; s = ${formatInt(sc.seq_len)} tokens, b = ${sc.batch_size} sequence${sc.batch_size === 1 ? '' : 's'} per batch; e = ${e} B per activation element; W, M, G, O = bytes per parameter of the weights, FP32 master copy, gradients and optimizer state.` });
+    formula: `N = ${formatInt(N)} parameters; L = ${md.layers} layers, h = ${formatInt(md.hidden)}, a = ${md.heads} heads; s = ${formatInt(sc.seq_len)} tokens, b = ${formatCount(sc.batch_size, 'sequence')} per batch; e = ${e} B per activation element; W, M, G, O = bytes per parameter of the weights, FP32 master copy, gradients and optimizer state.` });
   lines.push({ key: 'static', label: 'Static', op: '=', value: f(m.static_bytes),
     formula: `N × (W + M + G + O) = ${formatInt(N)} × (${bp.weights} + ${bp.master_weights} + ${bp.gradients} + ${bp.optimizer_state}) B = ${formatInt(N)} × ${bp.static} B` });
   const vec = m.optimizer_vectors;

@@ -111,9 +111,12 @@ export function timelineSentence(bar, tl, prefetchEffective) {
 // What the Chapter calibration box switches, for the scenario on screen (r: its evaluate result;
 // chapterActivations: { bytes, batch_size }, the calibrated engine's activations for the chapter's
 // FP32 step without checkpointing). The timing constants come from r.pipeline.constants.
+// A reduction this close to 1× is shown as none (1.00× at two decimals).
+const savesNothing = (ratio) => ratio < 1.005;
+
 // What a kept share of the activations means, in words ("keeps 20.0% …" or "… saves nothing").
 const keptWords = (share, k, layers) => {
-  if (share < 0.9995) return `it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
+  if (!savesNothing(1 / share)) return `it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
   // The formula counts each checkpoint as a whole layer's activations A: at k = 1 that stores
   // everything, while a real implementation keeps only each layer's input (Full recompute).
   return k === layers ? `it keeps all the activations: one segment of all ${layers} layers saves nothing, in the formula and in the physics model.`
@@ -179,13 +182,13 @@ export function ckptScenarioText(n, units) {
 // The reflection's ratio line. Scoring takes the nearest option, so with settings that save almost
 // nothing (k = 48, one segment) "2×" is marked right: say why instead of a bare "1.0×".
 export function ckptRatioFeedback(engineRatio) {
-  const nearly = engineRatio < 1.005 ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
+  const nearly = savesNothing(engineRatio) ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
     : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
   return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.`;
 }
 
 export function ckptFormulaText(n) {
-  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${n.formulaRatio >= 1.005 ? `${formatRatio(n.formulaRatio)} less than L·A` : 'no saving over L·A'}, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
+  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${savesNothing(n.formulaRatio) ? 'no saving over L·A' : `${formatRatio(n.formulaRatio)} less than L·A`}, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
 }
 
 export const LAPTOP = {

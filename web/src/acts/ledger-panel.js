@@ -4,6 +4,7 @@
 // ../design-ledger.js; verification is the engine's verify_ledger. A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
+import { formatCount } from '../format.js';
 import {
   buildDesignLedger, calibrationSummary, checkLedger, deviceNames, ledgerEngine, ledgerText, readableDate, tooLargeMessage, verificationRows,
   verificationHeadline, LEDGER_MAX_BYTES,
@@ -148,7 +149,7 @@ export function mount({ root, engine, store, announce }) {
     const same = rows.filter((r) => !r.differs);
     const differTable = differ.length ? verifyTable(`The ${differ.length === 1 ? 'value' : `${differ.length} values`} in ${file} that differ${differ.length === 1 ? 's' : ''} from the re-computation`, differ) : null;
     const sameBox = same.length ? h('details', { class: 'ledger-same' },
-      h('summary', { text: `${same.length} value${same.length === 1 ? '' : 's'} re-computed identically` }),
+      h('summary', { text: `${formatCount(same.length, 'value')} re-computed identically` }),
       verifyTable(`Values in ${file} that re-computed identically`, same)) : null;
     const headline = h('p', { class: `banner ${ok ? 'banner--ok' : 'banner--error'}`, role: 'status' }, h('span', { class: 'banner__title', text: verificationHeadline(verified) }));
     const facts = h('ul', { class: 'ledger-facts' },

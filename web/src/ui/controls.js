@@ -2,6 +2,7 @@
 // labelled and keyboard-operable. Instructor flags hide a control or lock it (disabled, with a visible
 // reason). It reports changes as config patches; the act decides what they mean.
 import { h, uid, setText } from './dom.js';
+import { formatCount } from '../format.js';
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
   EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf,
@@ -10,7 +11,7 @@ import {
 const LOCK_NOTE = 'Locked by your instructor.';
 
 // The batch slider's spoken value: "1 sequence", "8 sequences".
-export const batchValueText = (v) => `${v} sequence${v === 1 ? '' : 's'}`;
+export const batchValueText = (v) => formatCount(v, 'sequence');
 
 function radioGroup(key, legend, name, values, labels, onPick) {
   const inputs = new Map();
