@@ -61,7 +61,7 @@ process.exit(JSON.parse(out).error ? 2 : 0);
 // status). Exit 0 when every ledger verifies, 1 when any differs, 2 on usage, an unreadable file or
 // an invalid ledger. The check is the page's: the schema, then the engine's verify_ledger.
 // (Functions only: verifyCommand runs from the top of the file, before later constants exist.)
-function ledgerMaxBytes() { return 1 << 20; } // core/facade_ledger.hpp kLedgerMaxBytes
+function ledgerMaxBytes() { return 1 << 20; } // core/facade/facade_ledger.hpp kLedgerMaxBytes
 function planFields() {
   return ['chapter', 'optimizer_chosen', 'precision_chosen', 'gradient_checkpointing', 'final_mfu_pct',
     'baseline_mfu_estimate_pct', 'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];

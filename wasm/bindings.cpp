@@ -1,11 +1,11 @@
-// WASM name table over the JSON facade (core/facade.hpp); verify_ledger has its own module
+// WASM name table over the JSON facade (core/facade/facade.hpp); verify_ledger has its own module
 // (bindings_ledger.cpp), loaded only when a ledger is verified. Results cross the boundary as a byte view
 // of one retained buffer, decoded by the JS side at once (web/src/engine.js, scripts/engine-node.mjs):
 // embind's std::string return scans every byte in JS twice, which cost more than evaluate itself.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <string>
-#include "facade.hpp"
+#include "facade/facade.hpp"
 
 namespace {
 std::string g_result;  // valid until the next call; the JS side copies it out immediately

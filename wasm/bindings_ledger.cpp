@@ -4,7 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <string>
-#include "facade.hpp"
+#include "facade/facade.hpp"
 
 namespace {
 std::string g_result;  // valid until the next call; the JS side copies it out immediately

@@ -1,8 +1,8 @@
 // WASM name table for the reference training engine module (lab_train), used by the "Measure it"
-// Web Worker. The facade lives in core/facade_train.hpp; nothing else belongs here.
+// Web Worker. The facade lives in core/facade/facade_train.hpp; nothing else belongs here.
 #include <emscripten/bind.h>
-#include "facade.hpp"
-#include "facade_train.hpp"
+#include "facade/facade.hpp"
+#include "facade/facade_train.hpp"
 
 EMSCRIPTEN_BINDINGS(lab_train) {
   emscripten::function("train", &lab::facade::train);

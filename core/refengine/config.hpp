@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 #include "refengine/dtype.hpp"
-#include "scenario.hpp"
+#include "model/scenario.hpp"
 
 namespace lab::ref {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#include "facade.hpp"
+#include "facade/facade.hpp"
 
 namespace {
 double median_us(std::vector<double> v) {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#include "facade_train.hpp"
+#include "facade/facade_train.hpp"
 
 namespace {
 double median(std::vector<double> v) {

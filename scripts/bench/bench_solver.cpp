@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#include "facade.hpp"
+#include "facade/facade.hpp"
 
 namespace {
 double time_median_us(int iterations, const std::string& request, std::size_t& sink) {

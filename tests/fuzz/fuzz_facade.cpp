@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <string>
 #include <nlohmann/json.hpp>
-#include "facade.hpp"
-#include "facade_ledger.hpp"
-#include "facade_train.hpp"
+#include "facade/facade.hpp"
+#include "facade/facade_ledger.hpp"
+#include "facade/facade_train.hpp"
 
 namespace {
 using nlohmann::json;

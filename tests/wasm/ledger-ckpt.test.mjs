@@ -1,5 +1,5 @@
 // verify_ledger recomputes the checkpointing reflection's engine values from the Act 2 settings the
-// record keeps (act2-numbers.js ckptNumbers ↔ core/facade_ledger_checks.cpp), flags an edited one,
+// record keeps (act2-numbers.js ckptNumbers ↔ core/facade/facade_ledger_checks.cpp), flags an edited one,
 // and lists a record made before the settings were kept as not recomputed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

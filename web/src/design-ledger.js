@@ -1,7 +1,7 @@
 // The design ledger (the lab's output), DOM-free: buildDesignLedger(state, engine) is the one builder that
 // export, verify and the embedding's postMessage share; plus the calibration summary, the readable text,
 // and reading a ledger back (size, JSON, version, migration, schema). Verification itself is the engine's
-// verify_ledger (core/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
+// verify_ledger (core/facade/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
 import ledgerSchemaRaw from './schema/design-ledger.schema.json' with { type: 'json' };
 import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
@@ -15,7 +15,7 @@ import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
-export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade_ledger.hpp kLedgerMaxBytes
+export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade/facade_ledger.hpp kLedgerMaxBytes
 export const CHAPTER = 8;
 
 // JSON Schema $refs to lab-state.schema.json (with an optional #/json/pointer) replaced by the target,
@@ -38,7 +38,7 @@ export function validateLedger(ledger) {
   return validate(LEDGER_SCHEMA, ledger);
 }
 
-// Engine results used in the ledger: the keys verify_ledger re-computes (core/facade_ledger_checks.cpp).
+// Engine results used in the ledger: the keys verify_ledger re-computes (core/facade/facade_ledger_checks.cpp).
 function memorySnapshot(r) {
   const m = r.memory;
   return { peak_bytes: m.peak_bytes, total_bytes: m.total_bytes, static_bytes: m.static_bytes,
@@ -347,7 +347,7 @@ export const LEDGER_MIGRATIONS = {
   },
 };
 
-export const LEDGER_MAX_DEPTH = 32; // as core/facade_ledger.hpp kLedgerMaxDepth
+export const LEDGER_MAX_DEPTH = 32; // as core/facade/facade_ledger.hpp kLedgerMaxDepth
 
 // Deepest nesting of arrays/objects in JSON text, strings skipped; stops counting past `limit`.
 export function nestingDepth(text, limit) {

@@ -94,7 +94,7 @@ export function deviceForScenario(config) {
 
 // The engine scenario for a configuration; `overrides` replaces knobs (e.g. { optimizer: 'sgd' }).
 // Under PyTorch defaults: PYTORCH_DEFAULTS, the precision mapped (PYTORCH_PRECISION), no
-// checkpointing, no replay. core/facade_ledger_scenarios.cpp (act1_scenario) mirrors this mapping.
+// checkpointing, no replay. core/facade/facade_ledger_scenarios.cpp (act1_scenario) mirrors this mapping.
 export function toScenario(config, overrides = {}) {
   const c = { ...config, ...overrides };
   if (frameworkOf(c) === 'pytorch') {

@@ -4,8 +4,8 @@
 // agreement with the analytic ledger (memory.hpp) and the physics of checkpointing.
 #include <doctest/doctest.h>
 #include <stdexcept>
-#include "memory.hpp"
-#include "models.hpp"
+#include "memory/memory.hpp"
+#include "model/models.hpp"
 #include "refengine/trainer.hpp"
 #include "refengine_test_util.hpp"
 

@@ -1,0 +1,64 @@
+// Guarded JSON boundary: malformed text, bad fields and any internal failure become an error value.
+#include "facade/facade.hpp"
+#include <exception>
+#include "model/devices.hpp"
+#include "util/errors.hpp"
+#include "model/models.hpp"
+
+namespace lab::facade {
+using nlohmann::json;
+
+json error_json(const std::string& field, const std::string& message) {
+  return {{"error", {{"field", field}, {"message", message}}}};
+}
+
+namespace {
+template <typename Call>
+std::string guarded(const std::string& request_text, Call&& call) {
+  try {
+    if (request_text.size() > (1u << 24)) return error_json("", "request is larger than 16 MiB").dump();
+    json request = json::parse(request_text, nullptr, /*allow_exceptions=*/false);
+    if (request.is_discarded())
+      return error_json("", "malformed JSON: the request is not valid JSON (NaN and Infinity are not JSON)").dump();
+    return call(request);
+  } catch (const InputError& e) {
+    return error_json(e.field, e.what()).dump();
+  } catch (const std::exception& e) {
+    return error_json("", std::string("internal error: ") + e.what()).dump();
+  } catch (...) {
+    return error_json("", "internal error").dump();
+  }
+}
+}  // namespace
+
+std::string run_guarded(const std::string& request_text, Handler handler) {
+  return guarded(request_text, [&](const json& r) { return handler(r).dump(); });
+}
+std::string run_guarded(const std::string& request_text, TextHandler handler) {
+  return guarded(request_text, [&](const json& r) { return handler(r); });
+}
+
+std::string evaluate(const std::string& scenario_json) { return run_guarded(scenario_json, evaluate_text); }
+
+std::string version() { return kEngineVersion; }
+
+std::string catalog() {
+  json models = json::array(), devices = json::array();
+  for (const auto& m : model_catalog())
+    models.push_back({{"id", m.id}, {"name", m.name}, {"parameters", count_parameters(m).total},
+                      {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"provenance", m.provenance}});
+  for (const auto& d : device_catalog())
+    devices.push_back({{"id", d.id}, {"name", d.name}, {"capacity_bytes", d.capacity_bytes},
+                       {"peak_fp32_flops_per_s", d.peak_fp32_flops_per_s},
+                       {"peak_fp16_flops_per_s", d.peak_fp16_flops_per_s},
+                       {"peak_bf16_flops_per_s", d.peak_bf16_flops_per_s},
+                       {"hbm_bytes_per_s", d.hbm_bytes_per_s}, {"host_link_bytes_per_s", d.host_link_bytes_per_s},
+                       {"tdp_watts", d.tdp_watts}, {"provenance", d.provenance}});
+  return json{{"engine_version", kEngineVersion}, {"models", models}, {"devices", devices},
+              {"precisions", {"fp32", "mixed", "fp16", "bf16"}}, {"optimizers", {"sgd", "momentum", "adam"}},
+              {"checkpointing", {"none", "selective", "full", "every_k_layers"}},
+              {"activation_models", {"korthikanti", "chapter", "inventory"}}, {"conventions", {"ours", "chapter", "megatron"}}}
+      .dump();
+}
+
+}  // namespace lab::facade

@@ -1,0 +1,163 @@
+// What autograd saves in eager PyTorch, op by op. Element types follow the PyTorch rules named in
+// each item's source: autocast casts matmul inputs to 16 bits (one copy per call, never cached) and
+// caches 16-bit copies of leaf weights; the residual stream stays FP32 under autocast (FP32 + 16-bit
+// promotes to FP32); bmm saves reshaped copies of non-viewable q/k/v. Checked against fixtures.
+#include "memory/pytorch_eager.hpp"
+#include "util/checked.hpp"
+
+namespace lab {
+
+bool gpt2_style(const TransformerSpec& m) { return m.learned_positions; }
+bool architecture_dropout(const TransformerSpec& m) {
+  // GPT-2 (Radford et al. 2019; HF config resid/embd/attn_pdrop 0.1) trains with dropout; Llama
+  // (Touvron et al. 2023, Meta's reference code) has no dropout layers.
+  return m.mlp == MlpKind::gelu && m.norm == NormKind::layernorm && m.learned_positions;
+}
+
+namespace {
+
+struct Types {
+  bool fp32, autocast, pure16, cuda, v113;
+  std::int64_t x;        // residual stream element (FP32 under autocast: promotion)
+  std::int64_t linear;   // matmul output element
+  std::int64_t input;    // a matmul input as saved (autocast: its 16-bit cast)
+};
+
+Types types_of(const Scenario& s) {
+  Types t{};
+  t.autocast = is_autocast(s.precision);
+  t.pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  t.fp32 = !t.autocast && !t.pure16;
+  t.cuda = s.framework.build == PytorchBuild::cuda;
+  t.v113 = s.framework.build == PytorchBuild::cpu_1_13;
+  t.x = t.pure16 ? 2 : 4;
+  t.linear = t.fp32 ? 4 : 2;
+  t.input = t.fp32 ? 4 : 2;
+  return t;
+}
+
+// A dropout mask: CUDA's native_dropout saves a 1-byte bool mask; the CPU path multiplies by a
+// mask tensor of the input's own type (aten/src/ATen/native/Dropout.cpp, is_fused_kernel_acceptable).
+std::int64_t mask_bytes(const Types& t, std::int64_t elements, std::int64_t input_element) {
+  return mul(elements, t.cuda ? 1 : input_element);
+}
+
+// A norm layer on the residual stream (n = s·b rows of h).
+std::int64_t norm_bytes(const Types& t, NormKind kind, std::int64_t sbh, std::int64_t sb) {
+  if (kind == NormKind::layernorm)
+    // native_layer_norm saves its input and the mean and rstd per row: FP32 on CUDA (the op math
+    // type), the input's type in 1.13's CPU kernel.
+    return add(mul(t.x, sbh), mul(2, t.cuda ? 4 : t.x, sb));
+  // RMSNorm as Meta/HF write it: x.float() (saved by pow and by the multiply; for 16-bit x these are
+  // two separate FP32 copies), rsqrt's result, the normalized tensor (saved by "* weight"); 1.13's
+  // mean.dim also saves its input (x^2); pure 16-bit: type_as(x) makes the 16-bit copy "* weight" saves.
+  std::int64_t b = add(mul(4, sbh), mul(4, sb), mul(t.pure16 ? 2 : 4, sbh));
+  if (t.pure16) b = add(b, mul(4, sbh));
+  if (t.v113) b = add(b, mul(4, sbh));
+  return b;
+}
+
+void push(std::vector<EagerItem>& v, const char* op, std::int64_t bytes, const char* source) {
+  if (bytes > 0) v.push_back({op, bytes, source});
+}
+
+}  // namespace
+
+EagerActivations eager_activations(const Scenario& s) {
+  EagerActivations e;
+  const Types t = types_of(s);
+  const auto& m = s.model;
+  const bool gpt2 = gpt2_style(m), flash = s.flash_attention, drop = s.dropout;
+  const std::int64_t b = s.batch_size, n = s.seq_len, h = m.hidden, a = m.heads, f = m.mlp_hidden;
+  const std::int64_t sb = mul(n, b), sbh = mul(sb, h), sbf = mul(sb, f), scores = mul(a, n, n, b);
+  const std::int64_t bsv = mul(sb, m.vocab);
+  e.residual_element_bytes = t.x;
+  e.linear_element_bytes = t.linear;
+  // Softmax: nanoGPT's F.softmax runs in the scores' type, except that CUDA autocast lists softmax
+  // as an FP32 op; the Llama code calls softmax(att.float()) and so is always FP32.
+  e.score_element_bytes = gpt2 ? (t.fp32 || (t.autocast && t.cuda) ? 4 : 2) : 4;
+  const std::int64_t se = e.score_element_bytes;
+  auto& L = e.per_layer;
+  const char* norm_src = m.norm == NormKind::layernorm
+      ? "native_layer_norm saves its input and FP32 mean/rstd per row"
+      : "RMSNorm (x * rsqrt(mean(x^2) + eps) * w): x as FP32, rsqrt, the normalized x; 1.13's mean saves x^2";
+  push(L, gpt2 ? "layer.ln_1" : "layer.norm_1", norm_bytes(t, m.norm, sbh, sb), norm_src);
+  // Linear saves its input; under autocast the 16-bit cast of it, one per call (casts of non-leaf
+  // tensors are not cached), so separate q/k/v projections save three copies.
+  if (gpt2 || !t.autocast) {
+    push(L, gpt2 ? "layer.attn.qkv" : "layer.attn.q", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
+  } else {
+    for (const char* op : {"layer.attn.q", "layer.attn.k", "layer.attn.v"})
+      push(L, op, mul(2, sbh), "autocast casts each projection's input to 16 bits; each cast is saved");
+  }
+  // RoPE (q*cos + rotate_half(q)*sin) saves only the cos/sin buffers; the rotated q, k are new tensors,
+  // FP32 under autocast (promotion by the FP32 buffers) until the matmul casts them.
+  const std::int64_t qk_e = gpt2 ? t.linear : (t.fp32 ? 4 : 2);
+  if (flash) {
+    // scaled_dot_product_attention (PyTorch 2.x flash / memory-efficient kernels) saves q, k, v, its
+    // output and the FP32 log-sum-exp per row; no score matrix, no mask (dropout via the Philox seed).
+    const std::int64_t qkv = gpt2 ? mul(3, t.linear, sbh) : add(mul(2, qk_e, sbh), mul(t.linear, sbh));
+    push(L, "layer.attn.sdpa", add(qkv, mul(t.linear, sbh), mul(4, a, n, b)),
+         "scaled_dot_product_attention saves q, k, v, its output and the log-sum-exp (FP32, b*a*s)");
+  } else {
+    // q @ k^T: bmm saves reshaped copies of q and k^T when they are not viewable as 3-D (b > 1 with
+    // q, k sliced from the fused qkv output); with b = 1 they stay views of the whole qkv tensor.
+    const std::int64_t qk = gpt2 && b == 1 ? mul(3, t.linear, sbh) : mul(2, qk_e, sbh);
+    push(L, "layer.attn.scores", qk, "bmm saves q and k (copies unless viewable: b = 1 keeps views of qkv)");
+    push(L, "layer.attn.mask", mul(n, n), "masked_fill saves the causal mask (bool, 1 byte per s*s element)");
+    push(L, "layer.attn.softmax", mul(se, scores), "softmax saves its output (FP32 on CUDA autocast, and in the Llama code)");
+    std::int64_t att = 0;  // the attention weights entering att @ v, when a new tensor
+    if (drop) {
+      push(L, "layer.attn.dropout", mask_bytes(t, scores, se), "dropout saves its mask (CUDA: bool; CPU: the input's type)");
+      att = mul(t.autocast ? 2 : se, scores);
+    } else if (se == 4 && !t.fp32) {
+      att = mul(2, scores);  // FP32 softmax output cast to 16 bits for the matmul (autocast or type_as)
+    }
+    const std::int64_t v = gpt2 && b == 1 ? 0 : mul(t.linear, sbh);
+    push(L, "layer.attn.av", add(att, v), "bmm saves the attention weights (when a new tensor) and v (a copy unless viewable)");
+  }
+  push(L, "layer.attn.proj", mul(t.linear, sbh), "Linear saves its input (the contiguous heads-merged output)");
+  if (drop) push(L, "layer.attn.resid_dropout", mask_bytes(t, sbh, t.linear), "dropout mask after the projection");
+  push(L, gpt2 ? "layer.ln_2" : "layer.norm_2", norm_bytes(t, m.norm, sbh, sb), norm_src);
+  if (m.mlp == MlpKind::gelu) {
+    push(L, gpt2 ? "layer.mlp.fc" : "layer.mlp.gate", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
+    push(L, "layer.mlp.gelu", mul(t.linear, sbf), "GELU saves its input");
+  } else {
+    push(L, gpt2 ? "layer.mlp.fc" : "layer.mlp.gate", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
+    if (t.autocast) push(L, "layer.mlp.up", mul(2, sbh), "autocast casts the up projection's input again");
+    push(L, "layer.mlp.silu_mul", mul(3, t.linear, sbf), "SiLU saves its input; silu(g) * u saves both factors");
+  }
+  push(L, "layer.mlp.proj", mul(t.linear, sbf), "Linear saves its input");
+  if (drop) push(L, "layer.mlp.resid_dropout", mask_bytes(t, sbh, t.linear), "dropout mask after the MLP");
+
+  auto& M = e.model;
+  push(M, "embedding", add(mul(8, sb), gpt2 ? mul(8, n) : 0), "embedding saves its int64 indices (tokens; positions arange)");
+  if (drop) push(M, "embedding.dropout", mask_bytes(t, sbh, t.x), "dropout mask after the embeddings");
+  push(M, "final_norm", norm_bytes(t, m.norm, sbh, sb), norm_src);
+  push(M, "head", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
+  e.loss_element_bytes = t.pure16 ? 2 : 4;
+  push(M, "loss", add(mul(e.loss_element_bytes, bsv), mul(8, sb)),
+       "cross_entropy: log_softmax saves its output (FP32 under autocast), nll_loss the int64 targets");
+
+  for (const auto& i : L) e.per_layer_bytes = add(e.per_layer_bytes, i.bytes);
+  for (const auto& i : M) e.model_bytes = add(e.model_bytes, i.bytes);
+  e.saved_bytes = add(mul(m.layers, e.per_layer_bytes), e.model_bytes);
+  if (t.autocast) {
+    // autocast caches the 16-bit cast of every leaf weight it casts (aten/src/ATen/autocast_mode.cpp,
+    // cached_cast) until the autocast region exits; the matmuls save those copies for backward.
+    const std::int64_t mlp_w = m.mlp == MlpKind::gelu ? mul(2, h, f) : mul(3, h, f);
+    e.weight_cache_per_layer_bytes = mul(2, add(mul(4, h, h), mlp_w));
+    e.weight_cache_model_bytes = mul(2, m.vocab, h);
+    e.weight_cache_attention_in_bytes = mul(2, 3, h, h);
+    e.weight_cache_bytes = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.weight_cache_model_bytes);
+    if (m.biases) {
+      const std::int64_t mlp_b = m.mlp == MlpKind::gelu ? add(f, h) : add(f, f, h);
+      e.bias_cache_bytes = mul(2, m.layers, add(mul(4, h), mlp_b));
+    }
+  }
+  e.input_bytes = mul(2, 8, sb);
+  e.logits_bytes = mul(t.linear, bsv);
+  return e;
+}
+
+}  // namespace lab

@@ -1,0 +1,296 @@
+// Live bytes through one PyTorch step. The loop it describes (scripts/measure-pytorch.py):
+//   optimizer.zero_grad(); with autocast: logits, loss = model(x, y); loss.backward(); optimizer.step()
+// and the loop keeps logits and loss until after optimizer.step(). Each constant names its behaviour.
+#include "memory/step_phases.hpp"
+#include <algorithm>
+#include "util/checked.hpp"
+
+namespace lab {
+
+std::int64_t PhaseBytes::total() const {
+  return add(parameters, gradients, optimizer_state, activations, autocast_cache, logits, inputs, transient);
+}
+
+namespace {
+
+struct Shapes {
+  std::int64_t tensors = 0;        // parameter tensors
+  std::int64_t largest = 0;        // elements of the largest one
+  std::int64_t layer_params = 0;   // elements of one block
+  std::int64_t top_params = 0;     // head + final norm (their gradients appear first in backward)
+  std::int64_t after_attention_params = 0;
+};
+
+// Parameter tensors of the eager code: GPT-2 style fuses q/k/v (one Linear); Llama style has four.
+Shapes shapes_of(const TransformerSpec& m) {
+  const ParameterBreakdown p = count_parameters(m);
+  const std::int64_t per_linear = m.biases ? 2 : 1;
+  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.biases ? 2 : 1) : 1;
+  const std::int64_t linears = (gpt2_style(m) ? 2 : 4) + (m.mlp == MlpKind::gelu ? 2 : 3);
+  Shapes s;
+  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, add(mul(2, norm), mul(linears, per_linear))), norm,
+                  m.tied_head ? 0 : 1);
+  const std::int64_t qkv = gpt2_style(m) ? mul(3, m.hidden, m.hidden) : mul(m.hidden, m.hidden);
+  s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
+  s.layer_params = p.per_layer;
+  s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
+  // Block parameters whose gradients exist when backward reaches the attention core: the MLP,
+  // norm_2 and the output projection.
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.biases ? 1 : 0;
+  const std::int64_t mlp = m.mlp == MlpKind::gelu ? add(mul(2, d, f), mul(add(f, d), bias))
+                                                  : add(mul(3, d, f), mul(add(f, f, d), bias));
+  s.after_attention_params = add(mlp, p.final_norm, mul(d, d), mul(d, bias));
+  return s;
+}
+
+std::int64_t optimizer_vectors(Optimizer o) { return o == Optimizer::sgd ? 0 : (o == Optimizer::momentum ? 1 : 2); }
+
+// Live at a block's softmax in the forward beyond what autograd has saved (`grad`), or everything
+// live there under no_grad: the reference code's local variables (block input x, norm output h,
+// q/k/v or the fused qkv output, RoPE'd q and k) and the score tensors around the softmax.
+std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad) {
+  const bool autocast = is_autocast(s.precision), gpt2 = gpt2_style(s.model);
+  const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  const std::int64_t sbh = mul(s.seq_len, s.batch_size, s.model.hidden);
+  const std::int64_t S = mul(s.model.heads, s.seq_len, s.seq_len, s.batch_size);
+  const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes, se = e.score_element_bytes;
+  const std::int64_t rope_e = pure16 ? 2 : 4;  // RoPE'd q, k: FP32 under autocast (FP32 cos/sin)
+  std::int64_t live = 0;
+  if (!grad) live = add(live, mul(xe, sbh));            // x: saved by norm_1 when recording
+  if (!grad || autocast) live = add(live, mul(xe, sbh));  // h: saved by the projections unless cast
+  if (gpt2) {
+    // q, k, v are views of the fused qkv output; with b = 1 (or SDPA) those views are what is saved.
+    if (!grad || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(3, le, sbh));
+  } else {
+    if (!grad || autocast || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(2, rope_e, sbh));  // RoPE'd q, k
+    if (!grad || !s.flash_attention) live = add(live, mul(le, sbh));                  // v, not saved yet
+  }
+  if (s.flash_attention) return grad ? live : add(live, mul(le, sbh), mul(4, s.model.heads, s.seq_len, s.batch_size));
+  // At masked_fill: the scaled scores and the masked copy, and the bool mask (saved when recording).
+  // At softmax: the masked scores; the Llama code's .float() copy of them; CUDA autocast's FP32 cast
+  // of nanoGPT's 16-bit scores (softmax is on autocast's FP32 list); its output. When recording, the
+  // softmax output is already counted as saved (attention_held), so it is subtracted from both.
+  const std::int64_t at_mask = add(mul(2, le, S), grad ? 0 : mul(s.seq_len, s.seq_len));
+  std::int64_t at_softmax = add(mul(le, S), mul(se, S));
+  if (le != 4 && (!gpt2 || (autocast && e.score_element_bytes == 4))) at_softmax = add(at_softmax, mul(4, S));
+  return add(live, std::max(at_mask, at_softmax) - (grad ? mul(se, S) : 0));
+}
+
+}  // namespace
+
+StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
+  StepPhases r;
+  const auto& m = s.model;
+  const auto& k = s.framework;
+  const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  const std::int64_t pe = pure16 ? 2 : 4;  // parameters, gradients and optimizer state share the type
+  const Shapes sh = shapes_of(m);
+  const std::int64_t N = count_parameters(m).total;
+  const std::int64_t P = mul(N, pe), G = P;
+  // Optimizer state: zeros_like(param) per vector; 1.13 also keeps a 4-byte FP32 'step' tensor per
+  // parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory).
+  std::int64_t O = mul(optimizer_vectors(s.optimizer), P);
+  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer != Optimizer::sgd) O = add(O, mul(4, sh.tensors));
+  r.parameter_tensors = sh.tensors;
+  r.largest_tensor_bytes = mul(sh.largest, pe);
+  if (s.optimizer == Optimizer::adam) {
+    switch (k.optimizer_impl) {
+      // _single_tensor_adam(w): denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps): two temporaries
+      // the size of the parameter being updated, at most the largest one.
+      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(2, r.largest_tensor_bytes); break;
+      // _multi_tensor_adam(w): exp_avg_sq_sqrt = _foreach_sqrt(...) over the whole model (2.x); 1.13
+      // adds denom = _foreach_add(exp_avg_sq_sqrt, eps), a second model-sized list.
+      case OptimizerImpl::foreach: r.optimizer_temporary_bytes = mul(k.build == PytorchBuild::cpu_1_13 ? 2 : 1, P); break;
+      // _fused_adam(w): one kernel updates in place.
+      case OptimizerImpl::fused: r.optimizer_temporary_bytes = 0; break;
+    }
+  }
+  // SGD and momentum (weight_decay 0, no nesterov) update in place; momentum's buffer is
+  // clone(grad) at the first step, which is the optimizer state itself.
+
+  const bool train = k.mode == StepMode::train;
+  const bool t_autocast = is_autocast(s.precision);
+  const bool steady = k.step == StepKind::steady && train;
+  const std::int64_t sb = mul(s.seq_len, s.batch_size), sbh = mul(sb, m.hidden);
+  const std::int64_t bsv = mul(sb, m.vocab);
+  const std::int64_t ids = mul(8, sb);  // int64 token ids; targets the same (inputs, made before the step)
+  auto base = [&](const char* name) {
+    PhaseBytes b;
+    b.phase = name;
+    b.parameters = P;
+    b.optimizer_state = steady ? O : 0;
+    // zero_grad(set_to_none=True) frees the gradients before the forward; "zero" keeps them.
+    b.gradients = steady && k.zero_grad == ZeroGrad::zero ? G : 0;
+    b.inputs = k.mode == StepMode::inference ? ids : mul(2, ids);
+    return b;
+  };
+  PhaseBytes start = base("start");
+  r.timeline.push_back(start);
+
+  const std::int64_t cache_at_last_attention =
+      add(mul(m.layers - 1, e.weight_cache_per_layer_bytes), e.weight_cache_attention_in_bytes, e.bias_cache_bytes);
+  if (k.mode == StepMode::inference) {
+    // torch.no_grad(): nothing is saved. The peak is at a block's softmax, in its MLP or at the head;
+    // autocast's cache holds every weight copy made so far (the last block's, as the largest).
+    PhaseBytes at = base("forward.layer.attention");
+    at.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
+    at.autocast_cache = cache_at_last_attention;
+    at.transient = softmax_forward_live(s, e, false);
+    r.timeline.push_back(at);
+    // In the MLP, the attention's locals are still bound (one Python function per block), and the
+    // caller still holds the block's input: x0, q/k/v (or qkv), the attention weights, y, x1; then
+    // GELU's input and output (h was rebound), or SwiGLU's h, gate, up, silu(gate) and the product.
+    PhaseBytes mp = base("forward.layer.mlp");
+    mp.phase = "forward.layer." + std::to_string(m.layers - 1) + ".mlp";
+    mp.autocast_cache = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.bias_cache_bytes);
+    const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes;
+    const std::int64_t sbf = mul(sb, m.mlp_hidden), scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
+    const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+    std::int64_t left = gpt2_style(m) ? mul(3, le, sbh) : add(mul(2, pure16 ? 2 : 4, sbh), mul(le, sbh));
+    left = add(left, mul(le, sbh), mul(2, xe, sbh));  // y, x0 and x1
+    if (s.flash_attention) left = add(left, mul(le, sbh));  // SDPA's output, before the head merge
+    else left = add(left, mul(gpt2_style(m) ? e.score_element_bytes : (pure16 ? 2 : 4), scores));
+    // GELU: its input and output; at the residual add, its output, the projection's output and the
+    // new x. CPU 1.13 under autocast adds a temporary there: an FP32 copy of the 16-bit operand of
+    // the mixed-type add (CUDA's kernels cast inside, with no copy).
+    std::int64_t gelu = mul(2, le, sbf);
+    if (k.build == PytorchBuild::cpu_1_13 && t_autocast)
+      gelu = std::max(gelu, add(mul(le, sbf), mul(le, sbh), mul(4, sbh), mul(xe, sbh)));
+    mp.transient = add(left, m.mlp == MlpKind::gelu ? gelu : add(mul(xe, sbh), mul(4, le, sbf)));
+    r.timeline.push_back(mp);
+    PhaseBytes hd = base("head");
+    hd.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
+    hd.logits = e.logits_bytes;
+    hd.transient = add(mul(xe, sbh), t_autocast ? mul(2, sbh) : 0);  // the final norm's output (and its cast)
+    r.timeline.push_back(hd);
+  } else {
+    // The saved tensors, split where backward releases them; token ids and targets are inputs.
+    // Block i's saved tensors still held at its attention core's backward: everything up to the
+    // softmax (or SDPA) — the norm, the q/k/v inputs, q and k, the mask, the softmax output.
+    std::int64_t attention_held = 0;
+    for (const auto& it : e.per_layer) {
+      const std::string& op = it.op;
+      if (op == "layer.ln_1" || op == "layer.norm_1" || op == "layer.attn.qkv" || op == "layer.attn.q" ||
+          op == "layer.attn.k" || op == "layer.attn.v" || op == "layer.attn.scores" || op == "layer.attn.mask" ||
+          op == "layer.attn.softmax" || op == "layer.attn.sdpa")
+        attention_held = add(attention_held, it.bytes);
+    }
+    // The core's own gradients: softmax backward holds the gradient of its output and writes the
+    // gradient of its input, both in the softmax's type (a*s^2*b each). SDPA's backward writes dq,
+    // dk, dv and holds the output's gradient, plus flash-attention's FP32 dq accumulator (approximate).
+    const std::int64_t scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
+    const std::int64_t attention_core = s.flash_attention ? add(mul(4, e.linear_element_bytes, sbh), mul(4, sbh))
+                                                          : mul(2, e.score_element_bytes, scores);
+    std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
+    for (const auto& it : e.model)
+      if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
+    // The forward, block by block: what each block saves accumulates (with its weight copies).
+    for (std::int64_t i = 0; i + 1 < m.layers; ++i) {
+      PhaseBytes fl = start;
+      fl.phase = "forward.layer." + std::to_string(i);
+      fl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
+      fl.autocast_cache = mul(i + 1, e.weight_cache_per_layer_bytes);
+      r.timeline.push_back(fl);
+    }
+    // The last block's softmax in the forward: every earlier block's saved tensors, this block's up
+    // to the softmax, and the locals and score tensors around it.
+    PhaseBytes fa = start;
+    fa.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
+    fa.activations = add(embedding, mul(m.layers - 1, e.per_layer_bytes), attention_held);
+    fa.autocast_cache = cache_at_last_attention;
+    fa.transient = softmax_forward_live(s, e, true);
+    r.timeline.push_back(fa);
+    PhaseBytes fe = start;
+    fe.phase = "forward_end";
+    fe.activations = e.saved_bytes - mul(2, ids);
+    fe.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);  // the region is still open
+    fe.logits = e.logits_bytes;
+    r.timeline.push_back(fe);
+    if (t_autocast) {
+      // cross_entropy under autocast (an FP32-list op) works on an FP32 copy of the 16-bit logits,
+      // while the forward's local x (the final norm's FP32 output; the head saved its cast) is alive.
+      PhaseBytes lf = fe;
+      lf.phase = "loss_forward";
+      lf.transient = add(mul(4, bsv), mul(e.residual_element_bytes, sbh));
+      r.timeline.push_back(lf);
+    }
+    if (train) {
+      // loss.backward(): NllLossBackward writes the gradient of log_softmax's output, then
+      // LogSoftmaxBackward the gradient of the logits, both in the loss's type, while the saved
+      // log-probabilities are still held. Bias copies left with the autocast region.
+      PhaseBytes lb = fe;
+      lb.phase = "loss_backward";
+      lb.autocast_cache = e.weight_cache_bytes;
+      lb.transient = mul(2, e.loss_element_bytes, bsv);
+      r.timeline.push_back(lb);
+      // The head's backward: log_softmax's output is released; the logits' gradient (16-bit under
+      // autocast, after the cast's backward), the gradient of the head's input and of its weight
+      // (V*d, of the 16-bit copy under autocast, whose cast back to FP32 follows) are live.
+      PhaseBytes hb = lb;
+      hb.phase = "head_backward";
+      hb.activations = lb.activations - (e.model.back().bytes - ids);
+      const std::int64_t vd = mul(m.vocab, m.hidden);
+      hb.transient = add(mul(t_autocast ? 2 : e.loss_element_bytes, bsv), mul(e.linear_element_bytes, sbh),
+                         mul(t_autocast ? 2 : pe, vd));
+      if (t_autocast) hb.transient = std::max(hb.transient, add(mul(e.linear_element_bytes, sbh), mul(6, vd)));
+      r.timeline.push_back(hb);
+      // Backward, block by block from the top: block i's saved tensors are still held, blocks above
+      // have released theirs and left their gradients (set_to_none: gradients appear as backward
+      // reaches their parameters); the residual-stream gradient flows down.
+      for (std::int64_t i = m.layers - 1; i >= 0; --i) {
+        PhaseBytes bl = base("backward.layer");
+        bl.phase += "." + std::to_string(i);
+        bl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
+        // The head's weight copy went with the head's backward; block i still holds all of its own.
+        bl.autocast_cache = mul(i + 1, e.weight_cache_per_layer_bytes);
+        const std::int64_t grads_above = mul(add(sh.top_params, mul(m.layers - 1 - i, sh.layer_params)), pe);
+        bl.gradients = std::max(bl.gradients, grads_above);
+        bl.logits = e.logits_bytes;
+        // At the block's first op (the MLP's down projection): the residual-stream gradient (and its
+        // 16-bit cast under autocast), the gradient of the projection's input (s*b*f) and of its
+        // weight (f*d, in the weight copy's 16-bit type under autocast, before AccumulateGrad stores it).
+        bl.transient = add(mul(e.residual_element_bytes, sbh), t_autocast ? mul(2, sbh) : 0,
+                           mul(e.linear_element_bytes, sb, m.mlp_hidden), mul(m.hidden, m.mlp_hidden, t_autocast ? 2 : pe));
+        r.timeline.push_back(bl);
+        // Inside block i, at the attention core's backward (softmax backward, or SDPA's): the MLP,
+        // the output projection, norm_2 and att @ v have released what they saved and left their
+        // gradients; the q/k/v weight copies are still held; the residual-stream gradient and v's
+        // gradient wait (autograd runs later-created nodes first) while the core's gradients exist.
+        PhaseBytes at = bl;
+        at.phase = "backward.layer." + std::to_string(i) + ".attention";
+        at.activations = add(embedding, mul(i, e.per_layer_bytes), attention_held);
+        at.autocast_cache = add(mul(i, e.weight_cache_per_layer_bytes), e.weight_cache_attention_in_bytes);
+        at.gradients = std::max(base("").gradients, add(grads_above, mul(sh.after_attention_params, pe)));
+        at.transient = add(mul(e.residual_element_bytes, sbh), mul(e.linear_element_bytes, sbh), attention_core);
+        r.timeline.push_back(at);
+      }
+      PhaseBytes be = base("backward_end");
+      be.gradients = G;
+      be.logits = e.logits_bytes;
+      // The embedding's backward: the gradient reaching it (s*b*h) and its weight gradient (V*d), a new
+      // tensor that AccumulateGrad takes over, or adds in place to a gradient zero_grad "zero" kept. A
+      // tied table's two contributions meet in autograd's input buffer and are summed out of place
+      // (one more V*d), the head's waiting there since the head's backward.
+      const std::int64_t vd_bytes = mul(m.vocab, m.hidden, pe), flowing = mul(e.residual_element_bytes, sbh);
+      be.transient = flowing;
+      if (m.tied_head) be.transient = add(vd_bytes, std::max(flowing, vd_bytes));
+      else if (base("").gradients > 0) be.transient = add(vd_bytes, flowing);
+      r.timeline.push_back(be);
+      // optimizer.step(): the first step creates the state (zeros_like) before updating.
+      PhaseBytes os = base("optimizer_step");
+      os.gradients = G;
+      os.optimizer_state = O;
+      os.logits = e.logits_bytes;
+      os.transient = r.optimizer_temporary_bytes;
+      r.timeline.push_back(os);
+    }
+  }
+  for (const auto& p : r.timeline)
+    if (p.total() > r.allocator_peak_bytes) {
+      r.allocator_peak_bytes = p.total();
+      r.peak_phase = p.phase;
+    }
+  return r;
+}
+
+}  // namespace lab

@@ -1,0 +1,32 @@
+// The step-phase memory model (framework "pytorch"): live bytes by category at each phase of one
+// PyTorch training step — start, forward end, loss backward, backward layer by layer, optimizer step —
+// for a first or a steady step; the peak is the timeline's maximum, with its phase named.
+// Inputs: the eager activation inventory (pytorch_eager.hpp). Next layer: memory.cpp, facade_evaluate.cpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "memory/pytorch_eager.hpp"
+#include "model/scenario.hpp"
+
+namespace lab {
+
+struct PhaseBytes {
+  std::string phase;  // "start", "forward_end", "loss_backward", "backward.layer.3", "optimizer_step", ...
+  std::int64_t parameters = 0, gradients = 0, optimizer_state = 0, activations = 0, autocast_cache = 0;
+  std::int64_t logits = 0, inputs = 0, transient = 0;
+  std::int64_t total() const;
+};
+
+struct StepPhases {
+  std::vector<PhaseBytes> timeline;
+  std::int64_t allocator_peak_bytes = 0;  // what torch.cuda.max_memory_allocated reports
+  std::string peak_phase;
+  std::int64_t parameter_tensors = 0;     // tensors the optimizer updates (1.13 keeps a step scalar each)
+  std::int64_t largest_tensor_bytes = 0;  // per-parameter optimizer temporaries are sized by it
+  std::int64_t optimizer_temporary_bytes = 0;
+};
+
+StepPhases step_phases(const Scenario& s, const EagerActivations& e);
+
+}  // namespace lab

@@ -1,0 +1,30 @@
+// Checked 64-bit integer arithmetic for byte and FLOP counts. Overflow is reported as an
+// InputError naming the scenario (the inputs were valid one by one but too large together).
+#pragma once
+#include <cstdint>
+#include "util/errors.hpp"
+
+namespace lab {
+
+inline std::int64_t mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r))
+    throw InputError("scenario", "the configuration is too large: a byte or FLOP count exceeds 2^63");
+  return r;
+}
+template <typename... Rest>
+std::int64_t mul(std::int64_t a, std::int64_t b, Rest... rest) {
+  return mul(mul(a, b), rest...);
+}
+inline std::int64_t add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r))
+    throw InputError("scenario", "the configuration is too large: a byte or FLOP count exceeds 2^63");
+  return r;
+}
+template <typename... Rest>
+std::int64_t add(std::int64_t a, std::int64_t b, Rest... rest) {
+  return add(add(a, b), rest...);
+}
+
+}  // namespace lab
