@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-scripts/setup.sh --browser >&2
+scripts/setup.sh --tests >&2
 [[ -f build/native/build.ninja ]] || cmake -S . -B build/native -G Ninja >/dev/null
 cmake --build build/native >&2
 # The best native build of the training-step driver, for the WASM/native ratio (refengine part).

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing: Debian packages via apt-get, npm packages via
 # `npm install --no-audit --no-fund` (not `npm ci`: see TOOLCHAIN notes in README). Idempotent and
-# quick when everything is present. `--browser` also installs Debian's Chromium for the e2e tests.
+# quick when everything is present. The default is what building and serving the lab needs;
+# `--tests` (scripts/test.sh) adds what only the tests need: doctest, clang with its libFuzzer/ASan/
+# UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh) and Debian's Chromium (the e2e tests).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-want_browser=0
-[[ "${1:-}" == "--browser" ]] && want_browser=1
+want_tests=0
+case "${1:-}" in
+  "") ;;
+  --tests) want_tests=1 ;;
+  *) echo "setup.sh: unknown option '$1' (the only option is --tests)" >&2; exit 2 ;;
+esac
 
 pkgs=()
 command -v cmake >/dev/null || pkgs+=(cmake)
@@ -15,11 +21,12 @@ command -v node >/dev/null || pkgs+=(nodejs)
 command -v npm >/dev/null || pkgs+=(npm)
 command -v em++ >/dev/null || pkgs+=(emscripten)
 [[ -f /usr/include/nlohmann/json.hpp ]] || pkgs+=(nlohmann-json3-dev)
-[[ -f /usr/include/doctest/doctest.h ]] || pkgs+=(doctest-dev)
-# clang + its libFuzzer/ASan/UBSan runtimes: scripts/fuzz.sh and scripts/sanitize.sh (test steps).
-command -v clang++ >/dev/null || pkgs+=(clang)
-compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' >/dev/null || pkgs+=(libclang-rt-14-dev)
-if (( want_browser )); then [[ -x /usr/bin/chromium ]] || pkgs+=(chromium); fi
+if (( want_tests )); then
+  [[ -f /usr/include/doctest/doctest.h ]] || pkgs+=(doctest-dev)
+  command -v clang++ >/dev/null || pkgs+=(clang)
+  compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' >/dev/null || pkgs+=(libclang-rt-14-dev)
+  [[ -x /usr/bin/chromium ]] || pkgs+=(chromium)
+fi
 
 if (( ${#pkgs[@]} )); then
   echo "setup: installing Debian packages: ${pkgs[*]}" >&2

@@ -10,7 +10,7 @@ last=$SECONDS
 step() { printf '\n(%d s)\n=== %s ===\n' "$((SECONDS - last))" "$*"; last=$SECONDS; }
 
 step "setup (apt/npm, only what is missing)"
-scripts/setup.sh --browser
+scripts/setup.sh --tests
 
 step "native core + doctest"
 [[ -f build/native/build.ninja ]] || cmake -S . -B build/native -G Ninja >/dev/null
