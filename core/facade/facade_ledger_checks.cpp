@@ -119,6 +119,7 @@ const char* const kMemoryKeys[][3] = {
     {"usable_device_bytes", "/memory/usable_device_bytes", "Act 1 settings: the device's usable memory"},
     {"fits", "/memory/fits", "Act 1 settings: fits the device"},
     {"binding_kind", "/memory/binding/kind", "Act 1 settings: what binds"}};
+// A table like kMemoryKeys: data, a row per recorded value, not repeated logic.
 const char* const kPipelineKeys[][3] = {
     {"step_seconds", "/pipeline/step_seconds", "Act 2 settings: seconds per step"},
     {"busy_fraction", "/pipeline/busy_fraction", "Act 2 settings: GPU busy"},

@@ -77,6 +77,8 @@ TransformerSpec parse_model(const json& v) {
   return m;
 }
 
+// The same shape as parse_model (a catalogue id or a custom object), kept apart: each names its own
+// fields, limits and error paths.
 DeviceSpec parse_device(const json& v) {
   if (v.is_string()) {
     auto d = find_device(v.get<std::string>());

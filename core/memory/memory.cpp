@@ -40,6 +40,7 @@ std::vector<std::string> optimizer_vector_names(Optimizer o) {
   return {};
 }
 
+// One switch per enum, as in model/scenario.cpp: -Wswitch flags a value added without its name.
 const char* to_string(Binding b) {
   switch (b) {
     case Binding::none: return "none";

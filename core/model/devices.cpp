@@ -39,6 +39,8 @@ const std::vector<DeviceSpec>& device_catalog() {
   return catalog;
 }
 
+// As find_model: a linear search of a catalogue of a few entries (a shared template would save
+// three lines).
 const DeviceSpec* find_device(const std::string& id) {
   for (const auto& d : device_catalog())
     if (d.id == id) return &d;

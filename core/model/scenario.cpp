@@ -14,6 +14,8 @@ const char* to_string(Precision p) {
   }
   return "?";
 }
+// One switch per enum, not a shared table (here, in pipeline.cpp and memory.cpp): -Wswitch then
+// flags an enum value added without its name.
 const char* to_string(Optimizer o) {
   switch (o) {
     case Optimizer::sgd: return "sgd";

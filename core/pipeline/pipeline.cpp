@@ -11,6 +11,7 @@
 
 namespace lab {
 
+// One switch per enum, as in model/scenario.cpp: -Wswitch flags a value added without its name.
 const char* to_string(PhaseId p) {
   switch (p) {
     case PhaseId::data_loading: return "data_loading";

@@ -42,6 +42,7 @@ double kernel_efficiency(std::int64_t batch_size) {
 }
 
 PipelineConstants physics_constants(const Scenario& s) {
+  // Field by field, like the catalogues' entries: each constant's name stays beside its value.
   PipelineConstants c;
   c.hbm_efficiency = kHbmEfficiency;
   c.backward_traffic_factor = kBackwardTrafficFactor;

@@ -293,6 +293,8 @@ Inventory build_inventory(const RefConfig& c) {
   b.add("targets", Category::inputs, {d.B, d.T}, DType::i32);
   b.phase("fwd.embed");
   b.add(residual_tensor(0), Category::activations, {d.B, d.T, d.C}, act);
+  // The same loop as the trainer's forward pass (model.cpp) on purpose: this predicts what that
+  // allocates, and test_inventory.cpp holds the two to the byte.
   for (std::int64_t l = 0; l < c.layers; ++l) {
     LayerPass p;
     p.xin = residual_tensor(l);

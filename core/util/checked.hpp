@@ -16,6 +16,7 @@ template <typename... Rest>
 std::int64_t mul(std::int64_t a, std::int64_t b, Rest... rest) {
   return mul(mul(a, b), rest...);
 }
+// add() repeats mul()'s shape on purpose: one builtin each, so each overflow check reads on its own.
 inline std::int64_t add(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   if (__builtin_add_overflow(a, b, &r))
