@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
-import { checkLedger, tooLargeMessage } from '../web/src/design-ledger.js';
+import { checkLedger, tooLargeMessage } from '../web/src/ledger-check.js';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
@@ -106,7 +106,7 @@ async function loadVerifier() {
   if (!mod.verify_ledger) throw new Error(`the engine in ${wasmDir} has no verify_ledger; rebuild it`);
   const verifyLedger = (text) => JSON.parse(mod.verify_ledger(text));
   // The page's check: the schema, then the engine, then the scores and the calibration sentence
-  // (web/src/design-ledger.js checkLedger). evaluate and catalog let it re-score the fix question.
+  // (web/src/ledger-check.js checkLedger). evaluate and catalog let it re-score the fix question.
   const evaluate = (scenario) => JSON.parse(mod.evaluate(JSON.stringify(scenario)));
   let catalog = null;
   const engine = { verifyLedger, evaluate, catalog: () => (catalog ||= JSON.parse(mod.catalog())) };

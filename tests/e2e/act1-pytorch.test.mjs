@@ -11,17 +11,11 @@ import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.
 import { formatBytes } from '../../web/src/format.js';
 import { phaseWords } from '../../web/src/ledger-model.js';
 import { sumsThatDoNotAddUp, formatProblems } from '../web/unit/sum-check.mjs';
+import { lockPrediction as lock } from './act1-chart.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
 after(async () => { await srv?.close(); });
-
-async function lock(page, choice = 'b') {
-  await page.locator(`.prediction input[value="${choice}"]`).check();
-  await page.locator('.prediction button[type=submit]').click();
-  await page.waitForSelector('.act-unlocked:not([hidden])');
-  await settle(page);
-}
 
 // The sum/peak line, the table's sum, peak and phase rows, and the chart's peak marks against the
 // Node engine for `config` (PyTorch defaults).

@@ -2,24 +2,19 @@
 // chart fits, nothing scrolls the page sideways), the invalid pure-16-bit state everywhere, the
 // flow (explore before reveal, the reveal overlay, reset asks first, the pressed replay step), labels
 // that give way to the budget line, distinct colours, every sum on the page adding up, and axe-core
-// with zero violations at 390 px in light and dark for every state.
+// with zero violations at 390 px in light and dark for every state. The chart's label sweeps are in
+// act1-chart-labels.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, axeViolations, settle } from './helpers.mjs';
 import { sumsThatDoNotAddUp, sumsIn, formatProblems } from '../web/unit/sum-check.mjs';
+import { lockPrediction as lock, chartLabelsClear } from './act1-chart.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
 after(async () => { await srv?.close(); });
 
 const LAPTOP_PURE16 = '?dev=rtx4060-laptop-8gb&opt=sgd&prec=fp16&ckpt=full&batch=2';
-
-async function lock(page, choice = 'b') {
-  await page.locator(`.prediction input[value="${choice}"]`).check();
-  await page.locator('.prediction button[type=submit]').click();
-  await page.waitForSelector('.act-unlocked:not([hidden])');
-  await settle(page);
-}
 
 // Every sentence on the page with numbers: sums add up as shown, one number format.
 async function expectSumsAddUp(page, label) {
@@ -28,35 +23,6 @@ async function expectSumsAddUp(page, label) {
   assert.deepEqual(sumsThatDoNotAddUp(text), [], label);
   assert.deepEqual(formatProblems(text), [], label);
   return sumsIn(text).length;
-}
-
-// No text in the ledger chart is crossed by the budget line, and every text lies inside the SVG.
-async function chartLabelsClear(page) {
-  return page.locator('.ledger-chart').evaluate((svg) => {
-    const line = svg.querySelector('.budget-line');
-    const yb = Number(line.getAttribute('y1'));
-    const vb = svg.viewBox.baseVal;
-    const bad = [];
-    for (const t of svg.querySelectorAll('.columns text')) {
-      if (!t.textContent) continue;
-      const b = t.getBBox();
-      if (yb > b.y + 1 && yb < b.y + b.height - 1) bad.push(`crossed: ${t.textContent}`);
-      if (b.x < -1 || b.x + b.width > vb.width + 1) bad.push(`outside: ${t.textContent}`);
-    }
-    const lb = svg.querySelector('.budget-label').getBBox();
-    if (lb.x + lb.width > vb.width + 1) bad.push('budget label outside');
-    // The selected column’s outline runs above its top: no text above the column comes within 2 px of it.
-    const sel = svg.querySelector('g.col--selected');
-    const outline = sel && sel.querySelector('rect.outline');
-    if (outline && outline.getAttribute('display') !== 'none') {
-      const edge = Number(outline.getAttribute('y')) - parseFloat(getComputedStyle(outline).strokeWidth) / 2; // the stroke's outer edge
-      for (const t of sel.querySelectorAll('text.col-total, text.col-over')) {
-        const b = t.getBBox(); // the font's full height, descenders included
-        if (t.textContent && b.y < edge + 2 && b.y + b.height > edge - 2) bad.push(`touches the selected column's outline: ${t.textContent}`);
-      }
-    }
-    return bad;
-  });
 }
 
 test('at 390 px the ledger chart fits its box, the page never scrolls sideways, and axe passes in every state (light and dark)', async () => {
@@ -297,124 +263,6 @@ test('the optimizer table shows the precision column only when it differs from F
     assert.match(s.caption, /Chapter replay/);
     assert.match(s.caption, /1\.5 billion/);
     assert.match(s.caption, /W = 6\.00 GB/);
-    assert.deepEqual(problems.consoleErrors, []);
-  } finally { await browser.close(); }
-});
-
-// Every pair of texts in the ledger chart whose boxes overlap (tolerance 0.75 px).
-async function chartLabelsOverlap(page) {
-  return page.locator('.ledger-chart').evaluate((svg) => {
-    const boxes = [...svg.querySelectorAll('text')]
-      .filter((t) => t.textContent.trim() && t.getClientRects().length && getComputedStyle(t).display !== 'none' && !t.closest('[display="none"]'))
-      .map((t) => ({ text: t.textContent, b: t.getBoundingClientRect() }))
-      .filter((x) => x.b.width > 0);
-    const bad = [];
-    const e = 0.75;
-    for (let i = 0; i < boxes.length; i += 1) {
-      for (let j = i + 1; j < boxes.length; j += 1) {
-        const a = boxes[i].b;
-        const c = boxes[j].b;
-        if (a.left + e < c.right && c.left + e < a.right && a.top + e < c.bottom && c.top + e < a.bottom) bad.push(`${boxes[i].text} × ${boxes[j].text}`);
-      }
-    }
-    return bad;
-  });
-}
-
-test('at 390 px no two labels of the ledger chart overlap, whatever the settings (peaks, states, ticks, axis title)', async () => {
-  const browser = await launch({ viewport: { width: 390, height: 844 } });
-  try {
-    const { page, problems } = await watchedPage(browser.context, srv.origin);
-    await openLab(page, `${srv.origin}/?opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb`);
-    await lock(page);
-    const setBatch = (i) => page.locator('[data-control="batch"] input').evaluate((el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, i);
-    const seen = [];
-    for (const dev of ['h100-sxm-80gb', 'rtx4060-laptop-8gb']) {
-      await page.locator('[data-control="dev"] select').selectOption(dev);
-      for (const prec of ['fp32', 'mixed', 'fp16']) {
-        await page.locator(`[data-control="prec"] input[value="${prec}"]`).check();
-        for (const ckpt of ['none', 'full']) {
-          await page.locator('[data-control="ckpt"] select').selectOption(ckpt);
-          for (const b of [0, 3, 5, 7]) { // batch 1, 8, 32, 128
-            await setBatch(b);
-            await settle(page);
-            const label = `${dev} ${prec} ckpt=${ckpt} batch#${b}`;
-            assert.equal(await page.locator('.ledger-chart').getAttribute('data-layout'), 'narrow');
-            assert.deepEqual(await chartLabelsOverlap(page), [], label);
-            seen.push(await page.locator('.ledger-chart text.col-total').allTextContents());
-          }
-        }
-      }
-    }
-    // The sweep reached four-figure peaks (the case that used to collide) and the key says what the bare amounts are.
-    assert.ok(seen.flat().some((t) => /^\d,\d{3}\.\d\d$/.test(t)), JSON.stringify(seen.slice(-3)));
-    assert.match(await peakKeyText(page), /^Above each column: its peak, in GB/);
-    // GiB, Chapter replay and a hidden component.
-    await page.locator('.units input[value="gib"]').check();
-    await page.locator('[data-control="replay"] input[type=checkbox]').check();
-    await page.locator('.toggles input[data-component="activations"]').uncheck();
-    await settle(page);
-    assert.deepEqual(await chartLabelsOverlap(page), [], 'gib, replay, activations hidden');
-    assert.match(await peakKeyText(page), /in GiB \(all parts\)/);
-    // The key wraps inside the chart instead of being cut at its right edge (F3).
-    assert.deepEqual(await keyOutside(page), [], 'key lines inside the chart');
-    assert.deepEqual(problems.consoleErrors, []);
-  } finally { await browser.close(); }
-});
-
-// The chart's key lines (tspans), as one sentence.
-const peakKeyText = (page) => page.locator('.ledger-chart .peak-key').evaluate((t) => [...t.querySelectorAll('tspan')].map((x) => x.textContent).join(' '));
-
-// Key lines that run past the chart's right edge.
-const keyOutside = (page) => page.locator('.ledger-chart').evaluate((svg) => {
-  const w = svg.viewBox.baseVal.width;
-  return [...svg.querySelectorAll('.peak-key tspan')].filter((t) => t.getBBox().x + t.getBBox().width > w + 1).map((t) => t.textContent);
-});
-
-// Every text in the ledger chart that the budget line or a column's peak line runs through.
-async function linesThroughLabels(page) {
-  return page.locator('.ledger-chart').evaluate((svg) => {
-    const lines = [...svg.querySelectorAll('.budget-line, .peak-mark')].filter((l) => l.getAttribute('display') !== 'none');
-    const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && !t.closest('[display="none"]') && t.getBBox().width > 0);
-    const bad = [];
-    for (const l of lines) {
-      const y = Number(l.getAttribute('y1'));
-      const [x1, x2] = [Number(l.getAttribute('x1')), Number(l.getAttribute('x2'))];
-      for (const t of texts) {
-        const b = t.getBBox();
-        if (y > b.y + 1 && y < b.y + b.height - 1 && b.x < x2 && b.x + b.width > x1) bad.push(`${l.getAttribute('class')} through “${t.textContent}”`);
-      }
-    }
-    return bad;
-  });
-}
-
-test('at 1280 px with parts hidden, the peak labels never run together and no line runs through a label (F2)', async () => {
-  const browser = await launch({ viewport: { width: 1280, height: 900 } });
-  try {
-    const { page, problems } = await watchedPage(browser.context, srv.origin);
-    await openLab(page, `${srv.origin}/?act=1`);
-    await lock(page);
-    await settle(page);
-    assert.deepEqual(await chartLabelsClear(page), [], 'the defaults');
-    const states = [
-      'opt=adam&prec=fp32&batch=8&ckpt=none&dev=a100-sxm4-40gb&fw=textbook&off=weights,adam_v',
-      'opt=momentum&prec=bf16&batch=128&ckpt=none&dev=custom&cap=1000&fw=pytorch&off=weights,adam_v',
-      'opt=adam&prec=mixed&batch=4&ckpt=none&dev=a100-sxm4-80gb&fw=pytorch&off=weights,adam_v',
-      'opt=adam&prec=mixed&batch=4&ckpt=none&dev=v100-sxm2-32gb&fw=pytorch&units=gib&off=weights,adam_v',
-      'opt=adam&prec=fp32&batch=128&ckpt=none&dev=h100-sxm-80gb&fw=pytorch&units=gb&off=activations,gradients',
-    ];
-    for (const q of states) {
-      await openLab(page, `${srv.origin}/?act=1&${q}`);
-      await settle(page);
-      assert.equal(await page.locator('.ledger-chart').getAttribute('data-layout'), 'wide', q);
-      assert.deepEqual(await chartLabelsOverlap(page), [], q);
-      assert.deepEqual(await linesThroughLabels(page), [], q);
-      assert.deepEqual(await chartLabelsClear(page), [], q);
-      assert.deepEqual(await keyOutside(page), [], q);
-      // The peaks still count the hidden parts, and the chart says so.
-      assert.match(await peakKeyText(page), /hidden ones too|\(all parts\)/, q);
-    }
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });

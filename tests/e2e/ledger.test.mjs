@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
-import { checkLedger } from '../../web/src/design-ledger.js';
+import { checkLedger } from '../../web/src/ledger-check.js';
 
 const KEY = 'lab08-model-train/state';
 const finished = JSON.parse(fixtureText('valid-complete.json'));

@@ -1,11 +1,12 @@
-// verify_ledger in the built WASM module and the page's ledger code (web/src/design-ledger.js) on the
-// shared fixtures: both agree with tests/fixtures/ledger/manifest.json, the C++ settings → scenario
-// mapping agrees with web/src/scenario.js, every recorded engine value edited is caught, and hostile
-// input gets a named error while the module keeps answering.
+// verify_ledger in the built WASM module and the page's ledger code (web/src/design-ledger.js and
+// ledger-check.js) on the shared fixtures: both agree with tests/fixtures/ledger/manifest.json, the
+// C++ settings → scenario mapping agrees with web/src/scenario.js, every recorded engine value edited
+// is caught, and hostile input gets a named error while the module keeps answering.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLedgerEngine, fixtureText, manifest } from './ledger-engine.mjs';
-import { buildDesignLedger, checkLedger, readLedger, validateLedger, stripBom } from '../../web/src/design-ledger.js';
+import { buildDesignLedger, validateLedger } from '../../web/src/design-ledger.js';
+import { checkLedger, readLedger, stripBom } from '../../web/src/ledger-check.js';
 import { defaultState, withConfig, withConfig2 } from '../../web/src/store.js';
 import { toScenario, toScenario2, toLaptopScenario, OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, PRECISIONS2,
   BATCH_SIZES2, DEVICES2 } from '../../web/src/scenario.js';

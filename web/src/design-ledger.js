@@ -1,18 +1,15 @@
 // The design ledger (the lab's output), DOM-free: buildDesignLedger(state, engine) is the one builder that
-// export, verify and the embedding's postMessage share; plus the calibration summary, the readable text,
-// and reading a ledger back (size, JSON, version, migration, schema). Verification itself is the engine's
-// verify_ledger (core/facade/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
+// export, verify and the embedding's postMessage share; plus the calibration summary, the readable text
+// and the verification table's rows. Reading a ledger back and checking it (checkLedger) are in
+// ledger-check.js; the re-computation itself is the engine's verify_ledger
+// (core/facade/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
 import ledgerSchemaRaw from './schema/design-ledger.schema.json' with { type: 'json' };
 import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
-import { migrate as migrateState, LAB_ID } from './store.js';
-import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, DEFAULT_CONFIG2 } from './scenario.js';
+import { LAB_ID } from './store.js';
+import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
 import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio, formatCount } from './format.js';
-import { PREDICTION as PREDICTION2, CKPT_QUESTION } from './acts/act2-text.js';
-import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
-import { nearestOption } from './scoring.js';
-import { nearestByRatio } from './act2-model.js';
-import { scoreFixes } from './acts/act2-numbers.js';
+import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
 export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade/facade_ledger.hpp kLedgerMaxBytes
@@ -50,7 +47,7 @@ function pipelineSnapshot(r) {
     mfu: p.mfu, hfu: p.hfu, tokens_per_second: p.tokens_per_second, bottleneck_axis: p.bottleneck.axis,
     peak_bytes: r.memory.peak_bytes, fits: r.memory.fits };
 }
-function must(result, what) {
+export function must(result, what) {
   if (!result || result.error) throw new Error(`engine (${what}): ${result ? `${result.error.field}: ${result.error.message}` : 'no answer'}`);
   return result;
 }
@@ -332,254 +329,4 @@ export function verificationHeadline(result) {
   if (result.status === 'ok') return `✓ Verified: all ${result.checked} engine values in this ledger re-computed identically.`;
   if (result.status === 'differs') return `✕ ${result.differing} of ${result.checked} engine values differ from the re-computation: ${result.cause}.`;
   return `✕ This file cannot be used: ${result.error.field ? `${result.error.field}: ` : ''}${result.error.message}.`;
-}
-
-// ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
-// { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
-export const LEDGER_MIGRATIONS = {
-  // Version 1: Act 1 only, lab state version 1. The state is migrated as the store migrates saved
-  // progress; the Act 2 parts are "not reached".
-  1(old) {
-    const { state } = migrateState(old.lab_state);
-    return { ...old, ledger_schema_version: 2, final_mfu_pct: null, baseline_mfu_estimate_pct: null, laptop_fit_achieved: false,
-      laptop_minimum_memory_gb: null, laptop_floor_derivation: null, knob_settings: { act1: old.knob_settings.act1, act2: null },
-      result_snapshot: { act1: old.result_snapshot.act1, act2: null, laptop: null }, lab_state: state };
-  },
-};
-
-export const LEDGER_MAX_DEPTH = 32; // as core/facade/facade_ledger.hpp kLedgerMaxDepth
-
-// Deepest nesting of arrays/objects in JSON text, strings skipped; stops counting past `limit`.
-export function nestingDepth(text, limit) {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') { depth++; if (depth > deepest && (deepest = depth) > limit) return deepest; }
-    else if (c === ']' || c === '}') depth--;
-  }
-  return deepest;
-}
-
-// A file saved with a UTF-8 byte-order mark (some Windows editors) reads as the same ledger: the page
-// and labctl both go through readLedger/checkLedger, which strip it here, in one place.
-export function stripBom(text) {
-  return typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-// One unit system (binary, as the limit is 1 MiB) for the size message the page and labctl give.
-export function tooLargeMessage(bytes) {
-  const mib = bytes / (1 << 20);
-  const size = bytes >= 1 << 20 ? `${mib.toFixed(mib < 10 ? 2 : 1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
-  return `the file is ${size}; a design ledger is at most 1 MiB (a finished lab’s is about 20 KiB)`;
-}
-
-const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object'
-  : typeof v === 'string' ? `a string ("${v.length > 30 ? `${v.slice(0, 30)}…` : v}")` : `${typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : typeof v} (${String(v)})`);
-const TYPE_WORDS = { object: 'an object ({…})', array: 'an array ([…])', string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', null: 'null' };
-function valueAt(root, path) {
-  let cur = root;
-  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
-    if (cur === null || typeof cur !== 'object' || !(part in cur)) return undefined;
-    cur = cur[part];
-  }
-  return cur;
-}
-
-export function readLedger(text) {
-  const fail = (field, message) => ({ error: { field, message } });
-  if (typeof text !== 'string') return fail('', 'the file could not be read as text');
-  text = stripBom(text);
-  const bytes = new TextEncoder().encode(text).length;
-  if (bytes > LEDGER_MAX_BYTES) return fail('', tooLargeMessage(bytes));
-  if (nestingDepth(text, LEDGER_MAX_DEPTH) > LEDGER_MAX_DEPTH) return fail('', `the file nests arrays or objects more than ${LEDGER_MAX_DEPTH} levels deep; a design ledger nests about 8`);
-  let raw;
-  try { raw = JSON.parse(text); } catch { return fail('', 'the file is not valid JSON (it may be truncated or not a ledger at all)'); }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('', `a design ledger is a JSON object; this file holds ${typeName(raw).replace(/ \(.*$/, '')}`);
-  if (!('lab_id' in raw) && !('ledger_schema_version' in raw)) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
-  if (raw.lab_id !== LAB_ID) return fail('lab_id', `this ledger belongs to ${typeof raw.lab_id === 'string' ? `'${raw.lab_id.slice(0, 60)}'` : 'no lab'}, not to Lab 08 ("${LAB_ID}")`);
-  const v = raw.ledger_schema_version;
-  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', 'must be a whole number from 1');
-  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this page reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
-  let ledger = raw;
-  try {
-    for (let n = v; n < LEDGER_SCHEMA_VERSION; n++) ledger = LEDGER_MIGRATIONS[n](ledger);
-  } catch {
-    return fail('', `the version-${v} ledger could not be migrated: its layout is damaged`);
-  }
-  const errors = validateLedger(ledger);
-  if (errors.length) {
-    const [where, ...rest] = errors[0].split(': ');
-    let message = rest.join(': ');
-    const extra = /^unexpected property '(.*)'$/.exec(message);
-    const path = where.replace(/^\$\.?/, '');
-    // "must be of type object" → name what the file holds instead, so a wrong type reads as one.
-    const type = /^must be of type (\w+)$/.exec(message);
-    if (type) message = `has the wrong type: it is ${typeName(valueAt(ledger, path))}, but must be ${TYPE_WORDS[type[1]] || type[1]}`;
-    return fail(extra ? (path ? `${path}.${extra[1]}` : extra[1]) : path, `${message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`);
-  }
-  return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
-}
-
-// ---- Re-scoring what the engine does not re-compute itself: the calibration sentence (rebuilt from
-// the verified lab state) and every multiple-choice score that can be re-scored from verified engine
-// values. Each becomes a row like the engine's ({field, label, recorded, recomputed, differs}); what
-// cannot be re-scored goes to not_recomputed with the reason.
-const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-// The fix question's answer key, timed once per engine (it does not depend on the ledger).
-const fixKeys = new WeakMap();
-function fixKey(engine) {
-  if (!fixKeys.has(engine)) {
-    const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
-    const cat = engine.catalog();
-    const devices = (typeof cat === 'string' ? JSON.parse(cat) : cat).devices;
-    const base = must(evaluate(toScenario2(DEFAULT_CONFIG2)), 'the chapter baseline');
-    fixKeys.set(engine, scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device)));
-  }
-  return fixKeys.get(engine);
-}
-
-function rescore(ledger, verified, engine) {
-  const rows = [];
-  const notRecomputed = [];
-  const verifiedFields = new Map((verified.fields || []).map((f) => [f.field, f]));
-  const isVerified = (field) => { const f = verifiedFields.get(field); return Boolean(f) && !f.differs; };
-  const row = (field, label, recorded, recomputed) => rows.push({ field, label, recorded, recomputed, differs: !sameJson(recorded, recomputed) });
-  const skip = (field, reason) => notRecomputed.push({ field, reason });
-  const st = ledger.lab_state;
-  const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
-
-  // Calibration: rebuilt from the lab state's predictions, whose engine values verify_ledger checks.
-  const cal = calibrationSummary(st);
-  row('calibration.sentence', 'calibration sentence, rebuilt from the recorded predictions', ledger.calibration.sentence, cal.sentence);
-  ledger.calibration.items.forEach((it, i) => {
-    const rebuilt = cal.items.find((c) => c.id === it.id);
-    row(`calibration.items[${i}].phrase`, 'calibration line, rebuilt from the recorded prediction', it.phrase, rebuilt ? rebuilt.phrase : null);
-  });
-
-  // Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
-  const r1 = st.acts.act1.reflection;
-  if (r1) {
-    const p = 'lab_state.acts.act1.reflection';
-    const reasonOk = r1.reason_choice === REFLECTION1.correctReason;
-    row(`${p}.reason_correct`, 'Act 1 reflection: the reason, re-scored', r1.reason_correct, reasonOk);
-    let ratioOk = null;
-    if (isVerified(`${p}.engine_ratio`)) {
-      const best = REFLECTION1.ratioOptions[nearestOption(REFLECTION1.ratioOptions.map((o) => o.value), r1.engine_ratio)].id;
-      ratioOk = r1.ratio_choice === best;
-      row(`${p}.ratio_correct`, 'Act 1 reflection: the ratio, re-scored against the engine’s ratio', r1.ratio_correct, ratioOk);
-    } else skip(`${p}.ratio_correct`, 'scored against an engine ratio that did not verify');
-    const i = refl('act1');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'its ratio part could not be re-scored');
-      else row(`reflections[${i}].correct`, 'Act 1 reflection right in every part, recorded twice', ledger.reflections[i].correct, ratioOk && reasonOk);
-    }
-  }
-
-  const a2 = st.acts.act2;
-  // Act 2 fix question (act2.js onSubmit, act2-numbers.js scoreFixes): needs the engine's evaluate.
-  if (a2 && a2.reflection_fix) {
-    const p = 'lab_state.acts.act2.reflection_fix.correct';
-    const i = refl('act2_fix');
-    let ok = null;
-    if (engine && typeof engine.evaluate === 'function' && typeof engine.catalog === 'function') {
-      try {
-        const chosen = fixKey(engine).find((x) => x.id === a2.reflection_fix.choice);
-        ok = Boolean(chosen && chosen.best);
-      } catch { ok = null; }
-    }
-    if (ok === null) {
-      skip(p, 'the fix question is scored by timing each change with the engine, which this check was not given');
-      if (i >= 0) skip(`reflections[${i}].correct`, 'a copy of the fix question’s score');
-    } else {
-      row(p, 'Act 2 fix question, re-scored by timing each change with the engine', a2.reflection_fix.correct, ok);
-      if (i >= 0) row(`reflections[${i}].correct`, 'Act 2 fix question’s score, recorded twice', ledger.reflections[i].correct, ok);
-    }
-  }
-
-  // Act 2 checkpointing reflection (act2.js onSubmit): ratio and overhead nearest by ratio to the
-  // engine's values (re-computed only when the record keeps its settings), and the reason.
-  const rc = a2 && a2.reflection_ckpt;
-  if (rc) {
-    const p = 'lab_state.acts.act2.reflection_ckpt';
-    const reasonOk = rc.reason_choice === CKPT_QUESTION.correctReason;
-    row(`${p}.reason_correct`, 'checkpointing reflection: the reason, re-scored', rc.reason_correct, reasonOk);
-    let ratioOk = null;
-    let overheadOk = null;
-    if (isVerified(`${p}.engine_ratio`) && isVerified(`${p}.engine_overhead`)) {
-      const ri = nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), rc.engine_ratio);
-      const oi = nearestByRatio(CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), rc.engine_overhead);
-      ratioOk = rc.ratio_choice === CKPT_QUESTION.ratioOptions[ri].id;
-      overheadOk = rc.overhead_choice === CKPT_QUESTION.overheadOptions[oi].id;
-      row(`${p}.ratio_correct`, 'checkpointing reflection: the memory ratio, re-scored against the engine’s', rc.ratio_correct, ratioOk);
-      row(`${p}.overhead_correct`, 'checkpointing reflection: the extra compute, re-scored against the engine’s', rc.overhead_correct, overheadOk);
-    } else {
-      skip(`${p}.ratio_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-      skip(`${p}.overhead_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-    }
-    const i = refl('act2_ckpt');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'a copy of the checkpointing reflection’s score, which could not be re-scored in full');
-      else row(`reflections[${i}].correct`, 'checkpointing reflection right in every part, recorded twice', ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
-    }
-  }
-
-  // What nobody can re-compute: the student's own choices and clock, and progress flags.
-  skip('predictions (choice, predicted), reflection answers', 'the student’s own choices: there is nothing to re-compute, only to score (above)');
-  skip('timestamp, answered_at', 'the student’s clock');
-  skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
-  skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');
-  return { rows, notRecomputed };
-}
-
-const CANNOT_PROVE_SCORING = /Whether a multiple-choice answer was scored right[^.]*\.\s*/;
-
-// The whole check, as the page and `labctl verify` both run it: the schema (readLedger), the engine's
-// re-computation (verify_ledger), then the calibration sentence and the answers' scores re-built from
-// the verified values (rescore). verify_ledger reads only what it re-computes, so a file the schema
-// refuses (e.g. junk inside `decisions`) is invalid here even when the engine has no objection; the
-// schema's message is the one given, as it names the problem in the lab's words. `engine`: {
-// verifyLedger(text), evaluate?(scenario), catalog?() }; without evaluate the fix question is listed
-// as not re-scored. Returns verify_ledger's answer, extended, plus { ledger, from } when readable.
-export function checkLedger(text, engine) {
-  text = stripBom(text);
-  const read = readLedger(text);
-  let verified;
-  try {
-    verified = engine.verifyLedger(text);
-  } catch (err) {
-    verified = { status: 'invalid', error: { field: '', message: `the engine could not check it (${err.message})` } };
-  }
-  if (read.error) {
-    return { status: 'invalid', error: read.error, summary: `invalid: ${read.error.field ? `${read.error.field}: ` : ''}${read.error.message}`,
-      can_prove: verified.can_prove, cannot_prove: verified.cannot_prove };
-  }
-  if (verified.status === 'invalid') return verified;
-  const { rows, notRecomputed } = rescore(read.ledger, verified, engine);
-  const fields = [...verified.fields, ...rows];
-  const differing = fields.filter((f) => f.differs).map((f) => f.field);
-  const status = differing.length ? 'differs' : 'ok';
-  const versionDiffers = verified.engine_version.differs;
-  let { summary, cause } = verified;
-  if (status === 'differs') {
-    summary = `differs: ${differing.length} of ${fields.length} values (${differing.slice(0, 3).join(', ')}${differing.length > 3 ? ', …' : ''})`;
-    cause ||= versionDiffers
-      ? `recorded with engine ${verified.engine_version.recorded}, re-computed with ${verified.engine_version.current}: the differences may come from the engine change rather than from editing`
-      : 'same engine version: the differing values were edited after export (or the file was damaged)';
-  } else {
-    summary = `ok: all ${fields.length} recorded values re-computed identically${versionDiffers ? ` (recorded with engine ${verified.engine_version.recorded}, this is ${verified.engine_version.current})` : ''}`;
-  }
-  // The engine's own "not re-computed" entries that this check now re-scores are dropped.
-  const rescored = new Set(rows.map((r) => r.field.replace(/\.[a-z_]+$/, '')));
-  const engineSkips = (verified.not_recomputed || []).filter((n) => !(n.field === 'lab_state.acts.act2.reflection_fix' && rescored.has(n.field)));
-  const cannotProve = `${verified.cannot_prove.replace(CANNOT_PROVE_SCORING, '')} Each multiple-choice answer is re-scored from the re-computed engine values and the calibration sentence is rebuilt, so a flipped score or an edited sentence is flagged; that an answer is the student's own is not provable.`.replace(/\s+/g, ' ');
-  return { ...verified, status, summary, cause: status === 'differs' ? cause : null, checked: fields.length, differing: differing.length,
-    differing_fields: differing, fields, not_recomputed: [...engineSkips, ...notRecomputed], cannot_prove: cannotProve,
-    ledger: read.ledger, from: read.from };
 }

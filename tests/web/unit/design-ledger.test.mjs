@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildDesignLedger, calibrationSummary, ledgerText, readLedger, resolveRefs, validateLedger, verificationRows, verificationHeadline,
+import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validateLedger, verificationRows, verificationHeadline,
   LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue }
   from '../../../web/src/design-ledger.js';
+import { readLedger } from '../../../web/src/ledger-check.js';
 import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
 
 const raw = await loadEngine();

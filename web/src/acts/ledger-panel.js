@@ -1,14 +1,16 @@
 // The design-ledger panel (?act=ledger, beside the acts): the student's calibration summary, export
 // (download, copy, readable summary) and import (file picker or drop) with the engine's verification as
-// a table and "continue from this ledger". Building, reading and the table's rows are DOM-free in
-// ../design-ledger.js; verification is the engine's verify_ledger. A bad file never touches the store.
+// a table and "continue from this ledger". Building and the table's rows are DOM-free in
+// ../design-ledger.js, reading and checking in ../ledger-check.js (around the engine's verify_ledger).
+// A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { formatCount } from '../format.js';
 import {
-  buildDesignLedger, calibrationSummary, checkLedger, deviceNames, ledgerEngine, ledgerText, readableDate, tooLargeMessage, verificationRows,
-  verificationHeadline, LEDGER_MAX_BYTES,
+  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, readableDate, verificationRows, verificationHeadline,
+  LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
+import { checkLedger, tooLargeMessage } from '../ledger-check.js';
 import '../ledger-panel.css';
 
 export const id = 'ledger';
