@@ -1,11 +1,11 @@
 // Act 2, "The MFU gap": predict → explore the step → reveal → reference → design and laptop
-// challenges → reflect. Words live in act2-text.js, fixed engine numbers in act2-numbers.js, view
-// models in ../act2-model.js, charts in ../charts/. The act reads and writes only the store.
+// challenges → reflect (act2-reflect.js). Words live in act2-text.js, fixed engine numbers in
+// act2-numbers.js, view models in ../act2-model.js, charts in ../charts/. The act reads and writes
+// only the store.
 import './act2.css';
 import { h, setText, setAttr, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { createPrediction } from '../ui/prediction.js';
-import { createFillIn } from '../ui/fill-in.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
 import { Banner, fitState } from '../ui/banner.js';
 import { createAfterPaint } from '../ui/after-paint.js';
@@ -15,14 +15,15 @@ import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, nearestByRatio, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, PHASE_WORDS, REGIME } from '../act2-model.js';
 import { smallestStep } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio, formatCount } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
-import { fixedNumbers, ckptNumbers } from './act2-numbers.js';
+import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
 import { createLaptopChallenge } from './act2-laptop.js';
+import { createAct2Reflections } from './act2-reflect.js';
 import * as T from './act2-text.js';
 
 export const id = 2;
@@ -124,48 +125,14 @@ export function mount({ root, engine, store, flags, announce }) {
   const laptop = createLaptopChallenge({ engine, store, announce });
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
-  const fix = createFillIn({
-    name: 'fix',
-    prompt: T.FIX_QUESTION.question,
-    blanks: [{ key: 'choice', legend: 'The most effective single fix', options: T.FIX_QUESTION.options }],
-    onSubmit: ({ choice }) => {
-      const correct = n.fixes.find((s) => s.id === choice).best;
-      store.update((s) => withAct2(s, { reflection_fix: { choice, correct, answered_at: new Date().toISOString() } }));
-    },
-  });
-  const ckptNow = h('p', { class: 'panel__note' });
-  const ckptFormula = h('p', { class: 'panel__note' });
-  const ckpt = createFillIn({
-    name: 'ckpt',
-    prompt: `${T.CKPT_QUESTION.intro} ${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
-    blanks: [
-      { key: 'ratio', legend: 'Blank 1: activation memory falls by about', options: T.CKPT_QUESTION.ratioOptions },
-      { key: 'overhead', legend: 'Blank 2: extra compute', options: T.CKPT_QUESTION.overheadOptions },
-      { key: 'reason', legend: 'Blank 3: because…', options: T.CKPT_QUESTION.reasonOptions },
-    ],
-    onSubmit: (a) => {
-      const config2 = store.getState().config2;
-      const c = ckptNumbers(evaluate, config2);
-      const ri = nearestByRatio(T.CKPT_QUESTION.ratioOptions.map((o) => o.value), c.ratio);
-      const oi = nearestByRatio(T.CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), c.overhead);
-      store.update((s) => withAct2(s, { reflection_ckpt: {
-        ratio_choice: a.ratio, overhead_choice: a.overhead, reason_choice: a.reason,
-        ratio_correct: a.ratio === T.CKPT_QUESTION.ratioOptions[ri].id, overhead_correct: a.overhead === T.CKPT_QUESTION.overheadOptions[oi].id,
-        reason_correct: a.reason === T.CKPT_QUESTION.correctReason, engine_ratio: c.ratio, engine_overhead: c.overhead,
-        answered_at: new Date().toISOString(), scenario: { ...config2 },
-      } }));
-    },
-  });
-  const reflectLocked = afterReveal();
-  const reflectBody = h('div', {}, fix.el, h('hr'), ckpt.el, ckptNow, ckptFormula);
-  const reflectPanel = panel('8. Reflect', reflectLocked, reflectBody);
+  const reflect = createAct2Reflections({ evaluate, store, fixes: n.fixes, lockedHint: afterReveal() });
   const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: MFU and the Iron Law with your numbers' }));
   const peekBody = h('div');
   peek.append(peekBody);
   const done = h('p', { class: 'done', role: 'status' });
 
   const unlocked = h('div', { class: 'act-unlocked' },
-    stepPanel.el, gaugePanel.el, peek, revealPanel.el, refPanel.el, designPanel.el, laptopPanel.el, reflectPanel.el, done);
+    stepPanel.el, gaugePanel.el, peek, revealPanel.el, refPanel.el, designPanel.el, laptopPanel.el, reflect.el, done);
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
   root.append(h('section', { class: 'act act2', 'aria-labelledby': 'act-title', 'data-act': '2' },
     titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })), predictPanel.el, lockedHint, unlocked));
@@ -222,9 +189,7 @@ export function mount({ root, engine, store, flags, announce }) {
         rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
           cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step), value: s.step }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
       renderMathPeek(peekBody, r);
-      const cn = ckptNumbers(evaluate, c);
-      setText(ckptNow, T.ckptScenarioText(cn, u));
-      setText(ckptFormula, T.ckptFormulaText(cn));
+      reflect.renderNumbers(c, u);
     });
     return r;
   }
@@ -383,18 +348,7 @@ export function mount({ root, engine, store, flags, announce }) {
     setLocked(refBody, !a.revealed);
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
-    const fr = a.reflection_fix;
-    fix.update(fr ? { choice: fr.choice } : null, fr ? [{ ok: fr.correct, text: T.fixFeedback(fr.correct, n.fixes, fr.choice) }] : []);
-    const cr = a.reflection_ckpt;
-    ckptNow.hidden = !cr;
-    ckptFormula.hidden = !cr;
-    ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
-      { ok: cr.ratio_correct, text: T.ckptRatioFeedback(cr.engine_ratio) },
-      { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
-      { ok: cr.reason_correct, text: cr.reason_correct ? 'Yes: dropped activations are rebuilt by running the forward pass again during backward.' : 'No: the cost is recomputation. Dropped activations are rebuilt by running the forward pass again during backward.' },
-    ] : []);
-    setLocked(reflectBody, !a.revealed);
-    reflectLocked.hidden = a.revealed;
+    reflect.update(a);
     const complete = Boolean(a.revealed && a.design.regime_reached && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
