@@ -322,7 +322,7 @@ def measure(c):
 
 
 def scenario_of(c):
-    """The lab's scenario for this measurement (README "Scenario format"; framework "pytorch")."""
+    """The lab's scenario for this measurement (core/facade/README.md, "Scenario format"; framework "pytorch")."""
     gpt2 = c["arch"] == "gpt2"
     model = {"layers": c["layers"], "hidden": c["hidden"], "heads": c["heads"], "vocab": c["vocab"],
              "context": c["context"], "mlp_hidden": c["mlp_hidden"], "tied_head": c["tied_head"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing: Debian packages via apt-get, npm packages via
-# `npm install --no-audit --no-fund` (not `npm ci`: see TOOLCHAIN notes in README). Idempotent and
+# `npm install --no-audit --no-fund` (not `npm ci`: see scripts/README.md). Idempotent and
 # quick when everything is present. The default is what building and serving the lab needs;
 # `--tests` (scripts/test.sh) adds what only the tests need: doctest, clang with its libFuzzer/ASan/
 # UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh) and Debian's Chromium (the e2e tests).

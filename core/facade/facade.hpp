@@ -22,7 +22,7 @@ nlohmann::json error_json(const std::string& field, const std::string& message);
 std::string evaluate_text(const nlohmann::json& scenario);
 nlohmann::json evaluate_json(const nlohmann::json& scenario);  // parsed evaluate_text, for tests
 nlohmann::json solve_json(const nlohmann::json& request);     // scenario fields + max_batch_size
-nlohmann::json train_json(const nlohmann::json& request);     // see facade_train.hpp, docs-draft/refengine.md
+nlohmann::json train_json(const nlohmann::json& request);     // see facade_train.hpp, core/facade/README.md
 
 inline constexpr const char* kEngineVersion = "0.1.1";  // 0.1.1: Chapter replay's every-k rule (activations.cpp)
 

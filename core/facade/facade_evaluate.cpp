@@ -1,4 +1,4 @@
-// evaluate: scenario -> memory ledger, FLOPs and Iron Law, in the README's fixed result format.
+// evaluate: scenario -> memory ledger, FLOPs and Iron Law, in the fixed result format (core/facade/README.md).
 // Written with JsonWriter (not nlohmann trees) because evaluate runs on every slider change.
 #include "facade/facade.hpp"
 #include "facade/facade_pipeline.hpp"

@@ -22,7 +22,7 @@ nlohmann::json act1_scenario(const nlohmann::json& config, const std::string& pa
 nlohmann::json act2_scenario(const nlohmann::json& config2, const std::string& path);
 nlohmann::json laptop_scenario(const nlohmann::json& move_config, const std::string& path);
 
-// Ledger text → the verification report (README "Design ledger"). Never throws.
+// Ledger text → the verification report (core/facade/README.md, "verify_ledger"). Never throws.
 nlohmann::json verify_ledger_json(const std::string& ledger_text);
 // Largest nesting depth of arrays/objects in JSON text (strings skipped); stops counting past `limit`.
 int json_nesting_depth(const std::string& text, int limit);

@@ -84,7 +84,7 @@ void write_pipeline(JsonWriter& w, const Scenario& s, const FlopsEstimate& f, co
   num(w, "share", p.bottleneck.share);
   w.field("message", bottleneck_sentence(p)).end_object();
   w.field("calibrated", p.constants.calibrated);
-  // Values only; units and sources: solve's "pipeline_constants" and the README.
+  // Values only; units and sources: solve's "pipeline_constants" and core/pipeline/README.md.
   w.key("constants").begin_object();
   for (const auto& c : describe(p.constants)) w.field_dynamic(c.name, c.value);
   w.end_object();

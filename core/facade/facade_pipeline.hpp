@@ -8,7 +8,7 @@
 
 namespace lab::facade {
 
-// evaluate's "pipeline" object (README: pipeline result fields).
+// evaluate's "pipeline" object (core/facade/README.md: the pipeline result fields).
 void write_pipeline(JsonWriter& w, const Scenario& s, const FlopsEstimate& f, const PipelineResult& p);
 // {"precision", "optimizer", "checkpointing", "batch_size"}: the scenario fields of a configuration.
 nlohmann::json configuration_json(const TrainingConfig& c);

@@ -1,4 +1,4 @@
-// solve: scenario (+ max_batch_size) -> the memory solver's answer as JSON (README "solve"). Errors
+// solve: scenario (+ max_batch_size) -> the memory solver's answer as JSON (core/facade/README.md, core/solver/README.md). Errors
 // are those of evaluate (one named field each), through the same guarded boundary.
 #include "facade/facade.hpp"
 #include "facade/facade_pipeline.hpp"

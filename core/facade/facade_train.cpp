@@ -1,6 +1,6 @@
 // train / TrainSession: parse and range-check a training request, refuse ones that would not be
 // safe in a browser tab (predicted peak > 256 MiB, or too much work), run the reference engine and
-// report prediction vs measurement. Format documented in docs-draft/refengine.md.
+// report prediction vs measurement. Format documented in core/facade/README.md.
 #include "facade/facade_train.hpp"
 #include "util/byte_text.hpp"
 #include "facade/scenario_json.hpp"

@@ -2,7 +2,7 @@
 // document. TrainSession: the same run in pieces for a Web Worker — construct, step(n) a few steps
 // at a time (report progress, stop whenever: cancelling is just not calling step again and
 // deleting the session), report(). Neither throws; errors come back as {"error": {field, message}}.
-// Request and response format: docs-draft/refengine.md. Engine: core/refengine/.
+// Request and response format: core/facade/README.md. Engine: core/refengine/.
 #pragma once
 #include <memory>
 #include <string>

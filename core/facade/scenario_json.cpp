@@ -131,7 +131,7 @@ void check_inventory_scenario(const Scenario& s) {
   if (why) throw InputError(s.chapter_replay ? "chapter_replay" : "activation_model", std::string("'inventory': ") + why);
 }
 
-// framework and its PyTorch behaviours (README "The step-phase model"). An autocast precision
+// framework and its PyTorch behaviours (core/memory/README.md, the step-phase model). An autocast precision
 // implies the pytorch framework; the behaviour fields need it.
 void parse_framework(const PresentFields& f, Scenario& s) {
   auto& k = s.framework;

@@ -1,5 +1,5 @@
 // Scenario <-> JSON. The field names are fixed (instructors' files depend on them); every field has
-// a default (README "Scenario format"); unknown fields are an error, not ignored.
+// a default (core/facade/README.md, "Scenario format"); unknown fields are an error, not ignored.
 #pragma once
 #include <nlohmann/json.hpp>
 #include "facade/json_writer.hpp"

@@ -31,7 +31,7 @@ enum class StepMode { train, forward_with_grad, inference };
 enum class ZeroGrad { set_to_none, zero };
 enum class OptimizerImpl { per_parameter, foreach, fused };
 
-// The framework behaviours of one PyTorch training step (README "The step-phase model").
+// The framework behaviours of one PyTorch training step (core/memory/README.md, the step-phase model).
 struct FrameworkKnobs {
   Framework framework = Framework::textbook;
   PytorchBuild build = PytorchBuild::cuda;
@@ -46,7 +46,7 @@ struct Checkpointing {
   std::int64_t every_k_layers = 0;  // only for every_k
 };
 
-// Data-pipeline knobs (used by the timing model; defaults documented in README).
+// Data-pipeline knobs (used by the timing model; defaults in core/facade/README.md).
 struct PipelineKnobs {
   std::int64_t workers = 0;                 // 0 = load in the main process
   double worker_tokens_per_s = 500e3;       // chapter: ~500K tokens/s per CPU core (tokenization)
@@ -70,7 +70,7 @@ struct Scenario {
   ActivationModel activation_model = ActivationModel::korthikanti;
   bool flash_attention = false;
   Convention convention = Convention::ours;
-  std::int64_t reserve_bytes = 512LL * 1024 * 1024;  // CUDA context + allocator slack (see README)
+  std::int64_t reserve_bytes = 512LL * 1024 * 1024;  // CUDA context + allocator slack (see core/memory/README.md)
   bool chapter_replay = false;  // reproduce the chapter's walkthrough exactly (N = 1.5e9, ...)
   // Iron Law inputs.
   double train_tokens = 1e9;

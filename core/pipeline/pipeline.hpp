@@ -36,7 +36,7 @@ struct ConstantDescription {
   const char* unit;
   const char* source;  // provenance: the source, or how the value was calibrated
 };
-// The constants with units and provenance, in a fixed order (for the facade and the README).
+// The constants with units and provenance, in a fixed order (for the facade and core/pipeline/README.md).
 std::array<ConstantDescription, 8> describe(const PipelineConstants& c);
 
 PipelineConstants physics_constants(const Scenario& s);

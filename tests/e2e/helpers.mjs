@@ -143,7 +143,7 @@ export async function focusIsVisible(page) {
 }
 
 // ---- Shipping tests (ship-*.test.mjs): the single file, the element, the iframe page, hosting.
-// The policy the hosted build must run under (README, "Hosting"), exactly as the issue states it.
+// The policy the hosted build must run under (web/README.md, on hosting), exactly as the issue states it.
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 // scripts/build-single.mjs writes the single file beside the site: <site>-single/.
 export const singleFile = `${distDir}-single/lab08-model-training.html`;

@@ -1,5 +1,5 @@
 // The hosted build as a static host serves it: under a sub-path (/course/labs/08/) with exactly the
-// Content-Security-Policy the README documents (default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
+// Content-Security-Policy web/README.md documents (default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
 // style-src 'self'). Every view (both acts, the design ledger, "Measure it" with a short run, the iframe
 // page, the custom element) loads only from under the sub-path, raises no securitypolicyviolation
 // event and no console error, and passes axe-core; at 200% zoom (a 1280 px window: 640 CSS px) and at

@@ -1,6 +1,6 @@
 // Builds the fuzzer's seed corpus and dictionary (scripts/fuzz.sh runs it; outputs are build files).
 // Seeds: the ledger fixtures, the PyTorch fixtures' scenarios, every JSON literal in the doctest
-// suite, and the README's examples, each prefixed with the byte that picks the entry point in
+// suite, and the READMEs' examples, each prefixed with the byte that picks the entry point in
 // tests/fuzz/fuzz_facade.cpp ('0' evaluate, '1' solve, '2' train, '6' TrainSession, '3' verify_ledger).
 // Dictionary: every identifier-like string literal in core/ (field names and enum values), quoted
 // as it appears in JSON, plus JSON punctuation and edge numbers.
@@ -61,12 +61,16 @@ for (const f of walk(path.join(root, 'tests/core'), (p) => p.endsWith('.cpp'))) 
   for (const m of src.matchAll(/R"\(([\s\S]*?)\)"/g)) if (parses(m[1])) seed(ALL, m[1]);
 }
 
-// 4. README examples: `echo '...' | scripts/labctl CMD`, and inline code spans holding a JSON object.
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+// 4. The READMEs' examples (the front door and every folder's README under core/, scripts/, tests/ and
+// web/): `echo '...' | scripts/labctl CMD`, and inline code spans holding a JSON object.
+const readmes = [path.join(root, 'README.md'),
+  ...['core', 'scripts', 'tests', 'web'].flatMap((d) => walk(path.join(root, d), (p) => path.basename(p) === 'README.md'))];
 const bySubcommand = { evaluate: ['0'], solve: ['1'], train: ['2', '6'] };
-for (const m of readme.matchAll(/echo '([^']*)' \| scripts\/labctl (evaluate|solve|train)/g))
-  if (parses(m[1])) seed(bySubcommand[m[2]], m[1]);
-for (const m of readme.matchAll(/`(\{[^`]*\})`/g)) if (parses(m[1])) seed(ALL, m[1]);
+for (const readme of readmes.map((f) => fs.readFileSync(f, 'utf8'))) {
+  for (const m of readme.matchAll(/echo '([^']*)' \| scripts\/labctl (evaluate|solve|train)/g))
+    if (parses(m[1])) seed(bySubcommand[m[2]], m[1]);
+  for (const m of readme.matchAll(/`(\{[^`]*\})`/g)) if (parses(m[1])) seed(ALL, m[1]);
+}
 
 // 5. A few hand-written edges: empty object, wrong top-level types, huge and tiny numbers.
 for (const t of ['{}', '[]', 'null', '"x"', '{"batch_size":1e308}', '{"steps":-1}', '{"model":{"base":"gpt2-small"}}'])

@@ -98,7 +98,7 @@ test('laptop moves: words, recorded peak, and pure 16-bit never reads as a fit t
   assert.equal(mv.peak_bytes, r.memory.peak_bytes);
   assert.equal(mv.trainable, false);
   const floorCfg = { ...LAPTOP_START, precision: 'mixed', optimizer: 'sgd', checkpointing: 'full', batch_size: 1 };
-  assert.equal(evaluate(toLaptopScenario(floorCfg)).memory.peak_bytes, 13750253056, 'the README’s full minimum');
+  assert.equal(evaluate(toLaptopScenario(floorCfg)).memory.peak_bytes, 13750253056, 'the full minimum in core/solver/README.md');
 });
 
 test('checkpointing numbers: the chapter’s flat 4× and 33% in replay, the physics model otherwise', () => {
