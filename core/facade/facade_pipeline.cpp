@@ -14,16 +14,12 @@ namespace {
 template <std::size_t N>
 void num(JsonWriter& w, const char (&key)[N], double x) { w.field(key, x); }
 
-// Chapter L3295: 1,200 tokens/s and 8.3 h per epoch after optimization, and its two profiles.
-constexpr double kChapterTokensPerSecond = 1200;
-constexpr double kChapterEpochHours = 8.3;
-
-void write_profile(JsonWriter& w, const char* key, double data, double transfers, double compute, double busy) {
+void write_profile(JsonWriter& w, const char* key, const ChapterProfile& p) {
   w.key_dynamic(key).begin_object();
-  num(w, "data_loading", data);
-  num(w, "transfers", transfers);
-  num(w, "compute", compute);
-  num(w, "busy_fraction", busy);
+  num(w, "data_loading", p.data_loading);
+  num(w, "transfers", p.transfers);
+  num(w, "compute", p.compute);
+  num(w, "busy_fraction", p.busy_fraction);
   w.end_object();
 }
 
@@ -89,18 +85,15 @@ void write_pipeline(JsonWriter& w, const Scenario& s, const FlopsEstimate& f, co
   for (const auto& c : describe(p.constants)) w.field_dynamic(c.name, c.value);
   w.end_object();
   if (s.chapter_replay) {
+    const ChapterReference c = chapter_reference(s, f);
     w.key("chapter_reference").begin_object();
-    num(w, "tokens_per_second", kChapterTokensPerSecond);
-    // The chapter's 1,200 tokens/s is its optimized run, which trains in mixed precision: price it at
-    // the device's 16-bit tensor peak whatever precision the student has selected (V100: ≈9.9%).
-    const double chapter_peak = peak_flops_per_s(s.device, Precision::mixed);
-    num(w, "mfu_at_chapter_throughput",
-        static_cast<double>(f.model_per_token) * kChapterTokensPerSecond / chapter_peak);
-    w.field("chapter_precision", to_string(Precision::mixed));
-    num(w, "chapter_peak_flops_per_s", chapter_peak);
-    num(w, "time_per_epoch_hours", kChapterEpochHours);
-    write_profile(w, "profile_before", 0.40, 0.25, 0.35, 0.45);
-    write_profile(w, "profile_after", 0.05, 0.20, 0.75, 0.85);
+    num(w, "tokens_per_second", c.tokens_per_second);
+    num(w, "mfu_at_chapter_throughput", c.mfu_at_chapter_throughput);
+    w.field("chapter_precision", to_string(c.precision));
+    num(w, "chapter_peak_flops_per_s", c.peak_flops_per_s);
+    num(w, "time_per_epoch_hours", c.time_per_epoch_hours);
+    write_profile(w, "profile_before", c.before);
+    write_profile(w, "profile_after", c.after);
     w.end_object();
   }
   w.key("schedule").begin_object().field("steps", s.pipeline.schedule_steps);

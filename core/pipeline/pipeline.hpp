@@ -133,4 +133,18 @@ double memory_bound_bytes_per_step(const Scenario& s, const PipelineConstants& c
 // writes W, m, v = 28 B).
 std::int64_t optimizer_update_bytes_per_param(const Scenario& s);
 
+// The chapter's walkthrough as the reference panel sets it beside the engine (pipeline_constants.cpp):
+// its optimized run's 1,200 tokens/s and 8.3 h per epoch, the MFU that throughput implies, and its
+// two profiles (shares of the step and GPU busy, before and after tuning the data pipeline).
+struct ChapterProfile { double data_loading, transfers, compute, busy_fraction; };
+struct ChapterReference {
+  double tokens_per_second = 0;
+  double time_per_epoch_hours = 0;
+  Precision precision = Precision::mixed;  // of the optimized run, whatever the student selected
+  double peak_flops_per_s = 0;             // the device's peak at that precision
+  double mfu_at_chapter_throughput = 0;    // model FLOPs per token × tokens/s ÷ that peak
+  ChapterProfile before{}, after{};
+};
+ChapterReference chapter_reference(const Scenario& s, const FlopsEstimate& f);
+
 }  // namespace lab

@@ -29,6 +29,9 @@ struct Profile { double data, transfers, compute, busy; };
 constexpr Profile kBefore{0.40, 0.25, 0.35, 0.45};
 constexpr Profile kAfter{0.05, 0.20, 0.75, 0.85};
 constexpr std::int64_t kAfterWorkers = 8;
+// After optimization (L3295): 1,200 tokens/s and 8.3 h per epoch.
+constexpr double kChapterTokensPerSecond = 1200;
+constexpr double kChapterEpochHours = 8.3;
 
 }  // namespace
 
@@ -153,6 +156,20 @@ std::array<ConstantDescription, 8> describe(const PipelineConstants& c) {
        cal ? "Chapter replay: calibrated (the scenario's worker_tokens_per_s is not used)"
            : "scenario field worker_tokens_per_s (chapter L1538: ~500K tokens/s per CPU core for BPE)"},
   }};
+}
+
+ChapterReference chapter_reference(const Scenario& s, const FlopsEstimate& f) {
+  ChapterReference r;
+  r.tokens_per_second = kChapterTokensPerSecond;
+  r.time_per_epoch_hours = kChapterEpochHours;
+  // The chapter's 1,200 tokens/s is its optimized run, which trains in mixed precision: price it at
+  // the device's 16-bit tensor peak whatever precision the student has selected (V100: ≈9.9%).
+  r.precision = Precision::mixed;
+  r.peak_flops_per_s = peak_flops_per_s(s.device, r.precision);
+  r.mfu_at_chapter_throughput = static_cast<double>(f.model_per_token) * kChapterTokensPerSecond / r.peak_flops_per_s;
+  r.before = {kBefore.data, kBefore.transfers, kBefore.compute, kBefore.busy};
+  r.after = {kAfter.data, kAfter.transfers, kAfter.compute, kAfter.busy};
+  return r;
 }
 
 }  // namespace lab
