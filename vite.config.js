@@ -1,13 +1,13 @@
 // Vite bundles web/ into dist/. The engine adapter imports the Emscripten glue from build/wasm via
 // the "@engine" alias (LAB_WASM_DIR overrides the folder, as in scripts/engine-node.mjs); Vite emits the
 // .wasm files they reference as assets, including the training module the "Measure it" worker loads.
-// Three modes (scripts/build-embeds.mjs runs the last two after the normal build):
+// Three modes (scripts/build-single.mjs runs the last two after the normal build):
 //   default   the hosted site: index.html and embed.html (the iframe page), chunks loaded on demand
 //   element   web/src/embed/element.js → lab-model-train.js, the <lab-model-train> custom element in one
 //             module (no chunks: a lazily loaded chunk's CSS would land in the host page, not the
 //             element's shadow root), added to the same folder (emptyOutDir off)
 //   single    one script and one stylesheet with every .wasm inlined as base64 and the worker as a blob,
-//             which scripts/build-embeds.mjs then inlines into one HTML file that runs from file://
+//             which scripts/build-single.mjs then inlines into one HTML file that runs from file://
 import { defineConfig } from 'vite';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';

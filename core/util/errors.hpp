@@ -1,6 +1,7 @@
 // Structured input errors for the JSON facade: every problem names the field it is about.
-// Core code may throw lab::InputError while parsing/validating; the facade (facade.cpp) is the
-// only place that catches, so nothing ever throws across the WASM/CLI boundary.
+// Core code may throw lab::InputError while parsing/validating; the facade's entry points catch it
+// (run_guarded in facade.cpp, facade_train.cpp's guarded, verify_ledger's handler), so nothing ever
+// throws across the WASM/CLI boundary. The solver also catches it, to read an overflow as "too large".
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 std::string repo_path(const std::string& rel) {
-  std::string here = __FILE__;  // <repo>/tests/core/test_facade_ledger.cpp (CMake passes absolute paths)
+  std::string here = __FILE__;  // <repo>/tests/core/facade/test_facade_ledger.cpp (CMake passes absolute paths)
   return here.substr(0, here.rfind("/tests/core/")) + "/" + rel;
 }
 std::string read_text(const std::string& rel) {

@@ -11,7 +11,7 @@
 namespace test_fixtures {
 
 inline std::string fixture_dir() {
-  // __FILE__ is <repo>/tests/core/pytorch_fixtures.hpp (CMake passes absolute paths); a relative
+  // __FILE__ is <repo>/tests/core/memory/pytorch_fixtures.hpp (CMake passes absolute paths); a relative
   // path (a compiler run from the repository root) gives the repository-relative directory.
   const std::string here = __FILE__;
   return here.substr(0, here.rfind("tests/core/")) + "tests/fixtures/pytorch/";

@@ -1,5 +1,6 @@
 // The blocked matmul against a naive double-precision product: every transpose/stride combination,
-// ragged sizes around the 5x8 tile and the 260/256 blocks, 16-bit inputs and outputs, bias and alpha.
+// ragged sizes around the 5x8 tile and the 130/256 blocks (MC, KC) and their multiples, 16-bit
+// inputs and outputs, bias and alpha.
 #include <doctest/doctest.h>
 #include <cmath>
 #include <stdexcept>
