@@ -119,14 +119,16 @@ test('with the chapter calibration, every k layers saves most near √L, nothing
   const r = evaluate(toScenario2(c));
   const d = r.memory.activations_detail;
   const text = calibrationText(c, r, n.chapterActivations, 'gb');
-  assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%: it keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
+  assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%. At k = 8 it keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
   assert.equal((d.chapter_kept_share * 100).toFixed(1), '20.3', '1 − 1.125 × (1 − 14/48)');
   const c48 = { ...c, every_k: 48 };
-  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*: it keeps all the activations: one segment of all 48 layers saves nothing, in the formula and in the physics model\./);
+  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*75%\. At k = 48 it keeps all the activations: one segment of all 48 layers saves nothing, in the formula and in the physics model\./);
   // Walk finding (stop 17): at k = 1 the note read as a general fact, while Full recompute (a checkpoint at every layer) saves the most.
   const c1 = { ...c, every_k: 1 };
   const t1 = calibrationText(c1, evaluate(toScenario2(c1)), n.chapterActivations, 'gb');
-  assert.match(t1, /the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it\. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1\./);
+  // Walk finding (stop 17): the note chained three colons ("75%: it keeps all the activations: the formula …").
+  assert.doesNotMatch(t1, /75%: /);
+  assert.match(t1, /75%\. At k = 1 it keeps all the activations, because the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it\. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1\./);
   const full = evaluate(toScenario2({ ...c, checkpointing: 'full' })).memory.components.activations;
   const phys = (k) => ckptNumbers(evaluate, { ...c, replay: false, every_k: k }).ratio;
   assert.ok(full < act(1) && phys(1) > phys(4) && phys(4) > phys(48), 'what the sentence claims holds in the engine');
@@ -138,7 +140,8 @@ test('the checkpointing sentences say "no saving" where there is none, and "1 la
   for (const [replay, k] of [[true, 1], [true, 48], [false, 48]]) {
     const cn = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, replay, checkpointing: 'every_k', every_k: k });
     const formula = ckptFormulaText(cn);
-    assert.ok(formula.includes(`48/(${k} + 48/${k}) = no saving over L·A`), formula);
+    assert.ok(formula.includes(`48/(${k} + 48/${k}) = ${formatRatio(cn.formulaRatio)}, slightly more than L·A itself, so no saving.`), formula);
+    assert.ok(cn.formulaRatio < 1, 'k + L/k = 49 > 48 stored layers');
     assert.doesNotMatch(formula, /0\.98× less/);
     const now = ckptScenarioText(cn, 'gb');
     assert.doesNotMatch(now, /fall from (\S+ GB) to \1/, now);
@@ -154,4 +157,8 @@ test('the reflection’s ratio line explains a right answer when the settings sa
   assert.equal(ckptRatioFeedback(4), 'Activation memory: the engine gives 4.0× for the settings you answered with.');
   assert.match(ckptRatioFeedback(1), /1\.0× .*: no saving at all \(recomputing then costs FLOPs for nothing\), so the smallest option is the nearest\.$/);
   assert.match(ckptRatioFeedback(1.3), /1\.3× .*: little saving, so the smallest option is the nearest\.$/);
+  // Walk finding (stop 17): the nearest-option rule is by ratio and was not said (26× → 48× right, 12× not).
+  assert.equal(ckptRatioFeedback(26), 'Activation memory: the engine gives 26× for the settings you answered with. The option nearest by ratio counts as right: 12× is 2.2× below it, 48× is 1.8× above.');
+  assert.equal(ckptRatioFeedback(12), 'Activation memory: the engine gives 12× for the settings you answered with.');
+  assert.doesNotMatch(ckptRatioFeedback(60), /nearest by ratio/, 'above every option: no pair to compare');
 });

@@ -114,13 +114,15 @@ export function timelineSentence(bar, tl, prefetchEffective) {
 // A reduction this close to 1× is shown as none (1.00× at two decimals).
 const savesNothing = (ratio) => ratio < 1.005;
 
-// What a kept share of the activations means, in words ("keeps 20.0% …" or "… saves nothing").
+// What a kept share of the activations means, as a sentence ("At k = 8 it keeps 20.3% …").
 const keptWords = (share, k, layers) => {
-  if (!savesNothing(1 / share)) return `it keeps ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
+  const at = `At k = ${k} it keeps`;
+  if (!savesNothing(1 / share)) return `${at} ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
+  if (k === layers) return `${at} all the activations: one segment of all ${layers} layers saves nothing, in the formula and in the physics model.`;
   // The formula counts each checkpoint as a whole layer's activations A: at k = 1 that stores
   // everything, while a real implementation keeps only each layer's input (Full recompute).
-  return k === layers ? `it keeps all the activations: one segment of all ${layers} layers saves nothing, in the formula and in the physics model.`
-    : `it keeps all the activations: the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1.`;
+  if (k === 1) return `${at} all the activations, because the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1.`;
+  return `${at} all the activations (the formula saves nothing at this k).`;
 };
 
 export function calibrationText(c, r, chapterActivations, units) {
@@ -131,7 +133,7 @@ export function calibrationText(c, r, chapterActivations, units) {
     parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
     const d = m.activations_detail;
-    if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%: ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)} Compare with the calibration off.`);
+    if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%. ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)} Compare with the calibration off.`);
   } else {
     parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is weights, gradients, master copy and optimizer state. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
   }
@@ -179,16 +181,22 @@ export function ckptScenarioText(n, units) {
   return `For your Act 2 settings now, checkpointing every ${formatCount(n.k, 'layer')} (${n.replay ? 'chapter calibration' : 'physics model'}): ${change}, and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
 }
 
-// The reflection's ratio line. Scoring takes the nearest option, so with settings that save almost
-// nothing (k = 48, one segment) "2×" is marked right: say why instead of a bare "1.0×".
-export function ckptRatioFeedback(engineRatio) {
+// The reflection's ratio line. Scoring takes the option nearest by ratio (act2-model.js
+// nearestByRatio), so with settings that save almost nothing (k = 48, one segment) "2×" is marked
+// right: say why instead of a bare "1.0×"; between two options, show how far off each is.
+export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.ratioOptions.map((o) => o.value)) {
   const nearly = savesNothing(engineRatio) ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
     : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
-  return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.`;
+  const below = Math.max(...optionValues.filter((v) => v <= engineRatio));
+  const above = Math.min(...optionValues.filter((v) => v >= engineRatio));
+  const offBy = (x) => formatRatio(Math.max(x, engineRatio) / Math.min(x, engineRatio));
+  const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
+    ? ` The option nearest by ratio counts as right: ${below}× is ${offBy(below)} below it, ${above}× is ${offBy(above)} above.` : '';
+  return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
 }
 
 export function ckptFormulaText(n) {
-  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${savesNothing(n.formulaRatio) ? 'no saving over L·A' : `${formatRatio(n.formulaRatio)} less than L·A`}, smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
+  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)}${!savesNothing(n.formulaRatio) ? ' less than L·A' : n.formulaRatio < 1 ? ', slightly more than L·A itself, so no saving' : ', so no saving'}. That memory is smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)} less). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
 }
 
 export const LAPTOP = {
