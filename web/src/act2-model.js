@@ -232,6 +232,7 @@ export function checkpointNumbers(withCkpt, withoutCkpt) {
     ratio: withoutCkpt.memory.components.activations / saved,
     overhead: withCkpt.flops.recompute_per_token / withCkpt.flops.model_per_token,
     with_bytes: saved,
+    rebuilt_bytes: withCkpt.memory.transients.recompute_working_set || 0, // part of with_bytes
     without_bytes: withoutCkpt.memory.components.activations,
   };
 }

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { stepBar, timelineLanes } from '../../../web/src/act2-model.js';
+import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio } from '../../../web/src/format.js';
@@ -119,16 +119,16 @@ test('with the chapter calibration, every k layers saves most near √L, nothing
   const r = evaluate(toScenario2(c));
   const d = r.memory.activations_detail;
   const text = calibrationText(c, r, n.chapterActivations, 'gb');
-  assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%. At k = 8 it keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
+  assert.ok(text.includes(`For k = 8 the calibration uses the chapter’s formula k·A + (L/k)·A (L = 48 layers, A = one layer’s activations) with its saving scaled by 1.125, so that k = 4 still saves the chapter’s 75%. At k = 8 the calibration keeps ${(d.chapter_kept_share * 100).toFixed(1)}% of the activations`), text);
   assert.equal((d.chapter_kept_share * 100).toFixed(1), '20.3', '1 − 1.125 × (1 − 14/48)');
   const c48 = { ...c, every_k: 48 };
-  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*75%\. At k = 48 it keeps all the activations: one segment of all 48 layers saves nothing, in the formula and in the physics model\./);
+  assert.match(calibrationText(c48, evaluate(toScenario2(c48)), n.chapterActivations, 'gb'), /For k = 48 .*75%\. At k = 48 the calibration keeps all the activations: one segment of all 48 layers saves nothing, in the formula and in the physics model\./);
   // Walk finding (stop 17): at k = 1 the note read as a general fact, while Full recompute (a checkpoint at every layer) saves the most.
   const c1 = { ...c, every_k: 1 };
   const t1 = calibrationText(c1, evaluate(toScenario2(c1)), n.chapterActivations, 'gb');
   // Walk finding (stop 17): the note chained three colons ("75%: it keeps all the activations: the formula …").
   assert.doesNotMatch(t1, /75%: /);
-  assert.match(t1, /75%\. At k = 1 it keeps all the activations, because the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it\. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1\./);
+  assert.match(t1, /75%\. At k = 1 the calibration keeps all the activations\. The formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing\. Real implementations store only each layer’s input: that is why the Full recompute scheme \(a checkpoint at every layer\) and the physics model \(box unticked\) save the most at k = 1\./);
   const full = evaluate(toScenario2({ ...c, checkpointing: 'full' })).memory.components.activations;
   const phys = (k) => ckptNumbers(evaluate, { ...c, replay: false, every_k: k }).ratio;
   assert.ok(full < act(1) && phys(1) > phys(4) && phys(4) > phys(48), 'what the sentence claims holds in the engine');
@@ -140,7 +140,7 @@ test('the checkpointing sentences say "no saving" where there is none, and "1 la
   for (const [replay, k] of [[true, 1], [true, 48], [false, 48]]) {
     const cn = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, replay, checkpointing: 'every_k', every_k: k });
     const formula = ckptFormulaText(cn);
-    assert.ok(formula.includes(`48/(${k} + 48/${k}) = ${formatRatio(cn.formulaRatio)}, slightly more than L·A itself, so no saving.`), formula);
+    assert.ok(formula.includes(`L/(k + L/k) = 48/(${k} + 48/${k}) = ${formatRatio(cn.formulaRatio)}: it stores 49·A, slightly more than L·A = 48·A, so no saving.`), formula);
     assert.ok(cn.formulaRatio < 1, 'k + L/k = 49 > 48 stored layers');
     assert.doesNotMatch(formula, /0\.98× less/);
     const now = ckptScenarioText(cn, 'gb');
@@ -149,7 +149,12 @@ test('the checkpointing sentences say "no saving" where there is none, and "1 la
     assert.ok(now.includes(`every ${k} layer${k === 1 ? '' : 's'} (`), now);
   }
   const seven = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 7 });
-  assert.ok(ckptFormulaText(seven).includes(`48/(7 + 48/7) = ${formatRatio(seven.formulaRatio)} less than L·A`), ckptFormulaText(seven));
+  assert.ok(ckptFormulaText(seven).includes(`48/(7 + 48/7) = ${formatRatio(seven.formulaRatio)} less. The formula saves the most at k = √L ≈ 6.9`), ckptFormulaText(seven));
+  // Walk finding (this stop): the physics model's figure counts the segment rebuilt during backward, which
+  // memory.components.activations leaves out; the sentence names it.
+  const phys1 = ckptNumbers(evaluate, { ...DEFAULT_CONFIG2, replay: false, checkpointing: 'every_k', every_k: 1 });
+  assert.ok(phys1.rebuilt_bytes > 0 && phys1.rebuilt_bytes < phys1.with_bytes, JSON.stringify(phys1));
+  assert.ok(ckptScenarioText(phys1, 'gb').includes(`(${formatRatio(phys1.ratio)}; ${formatBytes(phys1.with_bytes)} counts the ${formatBytes(phys1.rebuilt_bytes)} of one segment rebuilt during backward)`), ckptScenarioText(phys1, 'gb'));
   assert.ok(ckptScenarioText(seven, 'gb').includes(`activations fall from 32.50 GB to ${formatBytes(seven.with_bytes)} (${formatRatio(seven.ratio)})`), ckptScenarioText(seven, 'gb'));
 });
 
@@ -158,7 +163,9 @@ test('the reflection’s ratio line explains a right answer when the settings sa
   assert.match(ckptRatioFeedback(1), /1\.0× .*: no saving at all \(recomputing then costs FLOPs for nothing\), so the smallest option is the nearest\.$/);
   assert.match(ckptRatioFeedback(1.3), /1\.3× .*: little saving, so the smallest option is the nearest\.$/);
   // Walk finding (stop 17): the nearest-option rule is by ratio and was not said (26× → 48× right, 12× not).
-  assert.equal(ckptRatioFeedback(26), 'Activation memory: the engine gives 26× for the settings you answered with. The option nearest by ratio counts as right: 12× is 2.2× below it, 48× is 1.8× above.');
+  assert.equal(ckptRatioFeedback(26), 'Activation memory: the engine gives 26× for the settings you answered with. Options are compared by ratio, not by difference: 12× is 2.2 times smaller, 48× is 1.8 times larger, so 48× counts as right.');
+  assert.match(ckptRatioFeedback(6.8), /so 4× counts as right\.$/);
+  assert.equal(CKPT_QUESTION.ratioOptions[nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), 6.8)].value, 4, 'the sentence names what scoring picks');
   assert.equal(ckptRatioFeedback(12), 'Activation memory: the engine gives 12× for the settings you answered with.');
-  assert.doesNotMatch(ckptRatioFeedback(60), /nearest by ratio/, 'above every option: no pair to compare');
+  assert.doesNotMatch(ckptRatioFeedback(60), /compared by ratio/, 'above every option: no pair to compare');
 });

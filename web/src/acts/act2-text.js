@@ -116,12 +116,12 @@ const savesNothing = (ratio) => ratio < 1.005;
 
 // What a kept share of the activations means, as a sentence ("At k = 8 it keeps 20.3% …").
 const keptWords = (share, k, layers) => {
-  const at = `At k = ${k} it keeps`;
+  const at = `At k = ${k} the calibration keeps`;
   if (!savesNothing(1 / share)) return `${at} ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
   if (k === layers) return `${at} all the activations: one segment of all ${layers} layers saves nothing, in the formula and in the physics model.`;
   // The formula counts each checkpoint as a whole layer's activations A: at k = 1 that stores
   // everything, while a real implementation keeps only each layer's input (Full recompute).
-  if (k === 1) return `${at} all the activations, because the formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing in it. Real implementations store only each layer’s input, which is why Full recompute here, and the physics model with the box unticked, save the most at k = 1.`;
+  if (k === 1) return `${at} all the activations. The formula counts each checkpoint as a whole layer’s activations, so a checkpoint at every layer saves nothing. Real implementations store only each layer’s input: that is why the Full recompute scheme (a checkpoint at every layer) and the physics model (box unticked) save the most at k = 1.`;
   return `${at} all the activations (the formula saves nothing at this k).`;
 };
 
@@ -176,8 +176,11 @@ export const CKPT_QUESTION = {
 export function ckptScenarioText(n, units) {
   const from = formatBytes(n.without_bytes, units);
   const to = formatBytes(n.with_bytes, units);
+  // with_bytes counts the segment rebuilt during backward (live at the same time): say so, as
+  // memory.components.activations alone leaves it out.
+  const rebuilt = n.rebuilt_bytes > 0 ? `; ${to} counts the ${formatBytes(n.rebuilt_bytes, units)} of one segment rebuilt during backward` : '';
   const change = from === to ? `activations stay at ${from} (no saving)`
-    : n.with_bytes > n.without_bytes ? `activations rise from ${from} to ${to}` : `activations fall from ${from} to ${to} (${formatRatio(n.ratio)})`;
+    : n.with_bytes > n.without_bytes ? `activations rise from ${from} to ${to}${rebuilt}` : `activations fall from ${from} to ${to} (${formatRatio(n.ratio)}${rebuilt})`;
   return `For your Act 2 settings now, checkpointing every ${formatCount(n.k, 'layer')} (${n.replay ? 'chapter calibration' : 'physics model'}): ${change}, and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
 }
 
@@ -189,14 +192,19 @@ export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.rati
     : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
   const below = Math.max(...optionValues.filter((v) => v <= engineRatio));
   const above = Math.min(...optionValues.filter((v) => v >= engineRatio));
-  const offBy = (x) => formatRatio(Math.max(x, engineRatio) / Math.min(x, engineRatio));
+  const factor = (x) => Math.max(x, engineRatio) / Math.min(x, engineRatio);
+  const nearest = factor(below) <= factor(above) ? below : above;
   const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
-    ? ` The option nearest by ratio counts as right: ${below}× is ${offBy(below)} below it, ${above}× is ${offBy(above)} above.` : '';
+    ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(1)} times smaller, ${above}× is ${factor(above).toFixed(1)} times larger, so ${nearest}× counts as right.` : '';
   return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
 }
 
 export function ckptFormulaText(n) {
-  return `Three ways to count it. The chapter states a flat 4× for every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the formula below with its saving scaled so that k = 4 still gives 4×. The textbook formula keeps one stored input per segment plus ${formatCount(n.k, 'layer')} of activations rebuilt during backward, about k·A + (L/k)·A for one layer’s activations A: ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${formatRatio(n.formulaRatio)}${!savesNothing(n.formulaRatio) ? ' less than L·A' : n.formulaRatio < 1 ? ', slightly more than L·A itself, so no saving' : ', so no saving'}. That memory is smallest at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)} less). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
+  const stored = Number((n.k + n.layers / n.k).toFixed(2));
+  const result = !savesNothing(n.formulaRatio) ? `${formatRatio(n.formulaRatio)} less`
+    : n.formulaRatio < 1 ? `${formatRatio(n.formulaRatio)}: it stores ${stored}·A, slightly more than L·A = ${n.layers}·A, so no saving`
+      : `${formatRatio(n.formulaRatio)}, so no saving`;
+  return `Three ways to count it. The chapter quotes a flat 4× for checkpointing every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the chapter’s formula with its saving scaled so that k = 4 still gives 4×. The formula counts ${formatCount(n.k, 'layer')} of activations rebuilt during backward plus one checkpoint per segment (L/k of them), each as one layer’s activations A: about k·A + (L/k)·A, against L·A without checkpointing. For k = ${n.k}: L/(k + L/k) = ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${result}. The formula saves the most at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
 }
 
 export const LAPTOP = {
