@@ -8,6 +8,7 @@ import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle } from 
 import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/scenario.js';
 import { fitTable, smallestStep } from '../../web/src/acts/act2-best.js';
 import { formatBytes } from '../../web/src/format.js';
+import { calibrationParagraphs } from '../../web/src/acts/act2-text.js';
 
 const A2 = '[data-act="2"]';
 const KEY = 'lab08-model-train/state';
@@ -70,6 +71,9 @@ test('unticking the calibration says it switches the memory model too, and why n
     const r = evaluate(toScenario2(c));
     const note = await page.locator(`${A2} .calib-note`).textContent();
     assert.ok(note.length > 0, 'the note never goes empty');
+    // One paragraph per subject, as calibrationParagraphs gives them (the physics model does not
+    // use the chapter's activation figure, hence null).
+    assert.deepEqual(await page.locator(`${A2} .calib-note > p`).allTextContents(), calibrationParagraphs(c, r, null, 'gb'));
     assert.match(note, /physics model/);
     assert.ok(note.includes(formatBytes(r.memory.peak_bytes, 'gb')), note);
     const small = smallestStep(fitTable(evaluate, c)).result.memory;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio } from '../../../web/src/format.js';
@@ -168,4 +168,19 @@ test('the reflection’s ratio line explains a right answer when the settings sa
   assert.equal(CKPT_QUESTION.ratioOptions[nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), 6.8)].value, 4, 'the sentence names what scoring picks');
   assert.equal(ckptRatioFeedback(12), 'Activation memory: the engine gives 12× for the settings you answered with.');
   assert.doesNotMatch(ckptRatioFeedback(60), /compared by ratio/, 'above every option: no pair to compare');
+});
+
+// Walk finding (this stop): at k = 1 the note was one ~170-word paragraph with the k sentence last,
+// after the timing constants. One paragraph per subject, the k rule right after what memory counts.
+test('the calibration note comes as paragraphs: memory, the k rule, timing, then the loader settings', () => {
+  const c = { ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 1, data_workers: 4, prefetch: true };
+  const ps = calibrationParagraphs(c, evaluate(toScenario2(c)), n.chapterActivations, 'gb');
+  assert.equal(ps.length, 4, JSON.stringify(ps));
+  assert.match(ps[0], /^Chapter calibration on\. Memory as the chapter counts it/);
+  assert.match(ps[1], /^The chapter gives a saving only for every 4 layers .* At k = 1 the calibration keeps all the activations/);
+  assert.match(ps[2], /^Timing: /);
+  assert.match(ps[3], /^Prefetch depth only limits/);
+  assert.equal(calibrationText(c, evaluate(toScenario2(c)), n.chapterActivations, 'gb'), ps.join(' '));
+  const four = { ...c, every_k: 4 };
+  assert.equal(calibrationParagraphs(four, evaluate(toScenario2(four)), n.chapterActivations, 'gb').length, 3, 'no k paragraph at the chapter’s own k = 4');
 });

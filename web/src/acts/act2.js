@@ -3,7 +3,7 @@
 // act2-numbers.js, view models in ../act2-model.js, charts in ../charts/. The act reads and writes
 // only the store.
 import './act2.css';
-import { h, setText, setAttr, setLocked, replaceChildren } from '../ui/dom.js';
+import { h, setText, setParagraphs, setAttr, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { createPrediction } from '../ui/prediction.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
@@ -68,7 +68,7 @@ export function mount({ root, engine, store, flags, announce }) {
 
   // ---- 2. the step: controls, bar, timeline
   const controls = createAct2Controls({ devices, flags, onChange: (patch) => store.update((s) => withAct2(withConfig2(s, patch), { explored: true })) });
-  const calibNote = h('p', { class: 'control__note calib-note' });
+  const calibNote = h('div', { class: 'control__note calib-note' });
   const stepBanner = new Banner();
   const status = stepBanner.el;
   const barBox = h('div', { class: 'chart-box chart-box--fluid' });
@@ -154,7 +154,7 @@ export function mount({ root, engine, store, flags, announce }) {
       return null;
     }
     search.warm(c);
-    setText(calibNote, T.calibrationText(c, r, n.chapterActivations, u));
+    setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
     const nothing = m.fits ? null : nothingFits(c, r, u);

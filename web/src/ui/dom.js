@@ -31,6 +31,13 @@ export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+// el's children become one <p> per text, reusing the paragraphs already there (only changed text is
+// written, as setText does).
+export function setParagraphs(el, texts) {
+  while (el.children.length > texts.length) el.lastElementChild.remove();
+  texts.forEach((t, i) => setText(el.children[i] || el.appendChild(document.createElement('p')), t));
+}
+
 // An attribute write that skips an equal value (null removes it): Chromium invalidates style and
 // layout on every write, equal or not.
 export function setAttr(el, name, v) {
