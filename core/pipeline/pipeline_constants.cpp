@@ -63,7 +63,7 @@ namespace {
 
 // The chapter's configuration "with memory solved": GPT-2 XL (N = 1.5e9), V100 32 GB, mixed
 // precision, Adam, checkpoint every 4 layers (33% recompute), B = 32, S = 1024.
-Scenario chapter_reference() {
+Scenario chapter_solved_scenario() {
   Scenario s;
   s.model = *find_model("gpt2-xl");
   s.device = *find_device("v100-sxm2-32gb");
@@ -93,7 +93,7 @@ Scenario chapter_reference() {
 // The after state must be consumer-bound for the last line to hold (the loaders' hidden part,
 // (1 − β)·D, is shorter than the consumer's path); tests check this and the exact shares.
 PipelineConstants calibrate() {
-  const Scenario ref = chapter_reference();
+  const Scenario ref = chapter_solved_scenario();
   PipelineConstants c = physics_constants(ref);
   const FlopsEstimate f = estimate_flops(ref);
   const double eta = kernel_efficiency(ref.batch_size);

@@ -2,6 +2,7 @@
 // number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
 import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2 } from '../format.js';
+import { nearestByRatio } from '../act2-model.js';
 
 const PRECISION_WORDS = { fp32: 'FP32', mixed: 'mixed precision' };
 const SCHEME_WORDS = { none: 'no checkpointing', selective: 'selective recompute', full: 'full recompute' };
@@ -114,7 +115,7 @@ export function timelineSentence(bar, tl, prefetchEffective) {
 // A reduction this close to 1× is shown as none (1.00× at two decimals).
 const savesNothing = (ratio) => ratio < 1.005;
 
-// What a kept share of the activations means, as a sentence ("At k = 8 it keeps 20.3% …").
+// What a kept share of the activations means, as a sentence ("At k = 8 the calibration keeps 20.3% …").
 const keptWords = (share, k, layers) => {
   const at = `At k = ${k} the calibration keeps`;
   if (!savesNothing(1 / share)) return `${at} ${(share * 100).toFixed(1)}% of the activations (${formatRatio(1 / share)} less).`;
@@ -196,7 +197,7 @@ export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.rati
   const below = Math.max(...optionValues.filter((v) => v <= engineRatio));
   const above = Math.min(...optionValues.filter((v) => v >= engineRatio));
   const factor = (x) => Math.max(x, engineRatio) / Math.min(x, engineRatio);
-  const nearest = factor(below) <= factor(above) ? below : above;
+  const nearest = optionValues[nearestByRatio(optionValues, engineRatio)]; // as the answer is scored
   const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
     ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(1)} times smaller, ${above}× is ${factor(above).toFixed(1)} times larger, so ${nearest}× counts as right.` : '';
   return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
