@@ -82,6 +82,12 @@ test('Act 2 can be done with the keyboard alone, with focus always visible', asy
     await tabTo(page, `${A2} form[data-question="fix"] button[type=submit]`);
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${A2} .feedback__line--ok`);
+    // Walk finding: the answered form hides its button and disables its radios; focus goes to the
+    // feedback instead of falling to the page, and the next Tab continues from there.
+    assert.ok(await page.evaluate(() => document.activeElement.matches('[data-act="2"] form[data-question="fix"] .feedback')));
+    assert.ok(await focusIsVisible(page));
+    await page.keyboard.press('Tab');
+    assert.ok(await page.evaluate(() => document.activeElement.closest('form[data-question="ckpt"]') !== null), 'the next question is next');
   } finally { await browser.close(); }
 });
 

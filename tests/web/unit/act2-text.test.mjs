@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio } from '../../../web/src/format.js';
@@ -163,7 +163,10 @@ test('the reflection’s ratio line explains a right answer when the settings sa
   assert.match(ckptRatioFeedback(1), /1\.0× .*: no saving at all \(recomputing then costs FLOPs for nothing\), so the smallest option is the nearest\.$/);
   assert.match(ckptRatioFeedback(1.3), /1\.3× .*: little saving, so the smallest option is the nearest\.$/);
   // Walk finding (stop 17): the nearest-option rule is by ratio and was not said (26× → 48× right, 12× not).
-  assert.equal(ckptRatioFeedback(26), 'Activation memory: the engine gives 26× for the settings you answered with. Options are compared by ratio, not by difference: 12× is 2.2 times smaller, 48× is 1.8 times larger, so 48× counts as right.');
+  assert.equal(ckptRatioFeedback(26), 'Activation memory: the engine gives 26× for the settings you answered with. Options are compared by ratio, not by difference: 12× is 2.17 times smaller, 48× is 1.85 times larger, so 48× counts as right.');
+  // Walk finding (this stop): one decimal showed 11.46× as "12× is 1.0 times larger", and 2.818× as a tie (1.4 and 1.4).
+  assert.match(ckptRatioFeedback(11.46), /4× is 2\.87 times smaller, 12× is 1\.05 times larger, so 12× counts as right\.$/);
+  assert.match(ckptRatioFeedback(2.818), /2× is 1\.41 times smaller, 4× is 1\.42 times larger, so 2× counts as right\.$/);
   assert.match(ckptRatioFeedback(6.8), /so 4× counts as right\.$/);
   assert.equal(CKPT_QUESTION.ratioOptions[nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), 6.8)].value, 4, 'the sentence names what scoring picks');
   assert.equal(ckptRatioFeedback(12), 'Activation memory: the engine gives 12× for the settings you answered with.');
@@ -183,4 +186,22 @@ test('the calibration note comes as paragraphs: memory, the k rule, timing, then
   assert.equal(calibrationText(c, evaluate(toScenario2(c)), n.chapterActivations, 'gb'), ps.join(' '));
   const four = { ...c, every_k: 4 };
   assert.equal(calibrationParagraphs(four, evaluate(toScenario2(four)), n.chapterActivations, 'gb').length, 3, 'no k paragraph at the chapter’s own k = 4');
+});
+
+// Walk findings (this stop): the extra-compute line did not say which option counts; FP32 listed a
+// master copy it does not have; in GiB the chapter's figure had two brackets in a row.
+test('the extra-compute line names the option that counts, and the notes list only what the step holds', () => {
+  assert.equal(ckptOverheadFeedback(0.318), 'Extra compute: 31.8% more FLOPs (one extra forward pass over the checkpointed segments), so 33% counts as right.');
+  assert.match(ckptOverheadFeedback(0.12), /so 10% counts as right\.$/);
+  const fp32 = { ...DEFAULT_CONFIG2, precision: 'fp32', replay: false };
+  const r32 = evaluate(toScenario2(fp32));
+  assert.equal(r32.memory.components.master_weights, 0);
+  const t32 = calibrationText(fp32, r32, n.chapterActivations, 'gb');
+  assert.ok(t32.includes(`of which ${formatBytes(r32.memory.static_bytes)} is weights, gradients and optimizer state.`), t32);
+  assert.doesNotMatch(t32, /master copy/);
+  const mixed = { ...fp32, precision: 'mixed' };
+  assert.match(calibrationText(mixed, evaluate(toScenario2(mixed)), n.chapterActivations, 'gb'), /is weights, gradients, master copy and optimizer state\./);
+  const gib = calibrationText(DEFAULT_CONFIG2, evaluate(toScenario2(DEFAULT_CONFIG2)), n.chapterActivations, 'gib');
+  assert.doesNotMatch(gib, /\) \(/, gib);
+  assert.match(gib, /the chapter’s figure of 65\.00 GB \(60\.54 GiB\) for FP32, batch 32 and no checkpointing\./);
 });

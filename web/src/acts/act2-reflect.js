@@ -64,7 +64,7 @@ export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
       ckptFormula.hidden = !cr;
       ckpt.update(cr ? { ratio: cr.ratio_choice, overhead: cr.overhead_choice, reason: cr.reason_choice } : null, cr ? [
         { ok: cr.ratio_correct, text: T.ckptRatioFeedback(cr.engine_ratio) },
-        { ok: cr.overhead_correct, text: `Extra compute: ${T.pct(cr.engine_overhead)} more FLOPs (one extra forward pass over the checkpointed segments).` },
+        { ok: cr.overhead_correct, text: T.ckptOverheadFeedback(cr.engine_overhead) },
         { ok: cr.reason_correct, text: cr.reason_correct ? 'Yes: dropped activations are rebuilt by running the forward pass again during backward.' : 'No: the cost is recomputation. Dropped activations are rebuilt by running the forward pass again during backward.' },
       ] : []);
       setLocked(body, !a.revealed);

@@ -112,6 +112,10 @@ export function timelineSentence(bar, tl, prefetchEffective) {
 // What the Chapter calibration box switches, for the scenario on screen (r: its evaluate result;
 // chapterActivations: { bytes, batch_size }, the calibrated engine's activations for the chapter's
 // FP32 step without checkpointing). The timing constants come from r.pipeline.constants.
+// The static parts a result holds, in words: the master copy only where the precision keeps one
+// (FP32 training has none).
+const staticWords = (m) => `weights, gradients${m.components.master_weights > 0 ? ', master copy' : ''} and optimizer state`;
+
 // A reduction this close to 1× is shown as none (1.00× at two decimals).
 const savesNothing = (ratio) => ratio < 1.005;
 
@@ -133,12 +137,12 @@ export function calibrationParagraphs(c, r, chapterActivations, units) {
   const m = r.memory;
   const k = r.pipeline.constants;
   if (c.replay) {
-    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} (FP32, batch ${chapterActivations.batch_size}, no checkpointing).`);
+    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} for FP32, batch ${chapterActivations.batch_size} and no checkpointing.`);
     const d = m.activations_detail;
     if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%. ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)} Compare with the calibration off.`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
   } else {
-    parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is weights, gradients, master copy and optimizer state. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
+    parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is ${staticWords(m)}. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
   }
   if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
   if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');
@@ -154,7 +158,7 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
   const c = small.config;
   const scheme = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : SCHEME_WORDS[c.checkpointing];
   const where = fitsOn.length ? `; choose the ${fitsOn.join(' or the ')}, where ${fitsWhat}${replay ? '' : ', or tick the chapter calibration'}` : '';
-  return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because weights, gradients, master copy and Adam state alone take ${formatBytes(m.static_bytes, units)}${where}.`;
+  return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because ${staticWords(m)} alone take ${formatBytes(m.static_bytes, units)}${where}.`;
 }
 
 export const CKPT_QUESTION = {
@@ -190,7 +194,8 @@ export function ckptScenarioText(n, units) {
 
 // The reflection's ratio line. Scoring takes the option nearest by ratio (act2-model.js
 // nearestByRatio), so with settings that save almost nothing (k = 48, one segment) "2×" is marked
-// right: say why instead of a bare "1.0×"; between two options, show how far off each is.
+// right: say why instead of a bare "1.0×"; between two options, show how far off each is (two
+// decimals: one would show 11.46× as "1.0 times" from 12×, and ties that are not).
 export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.ratioOptions.map((o) => o.value)) {
   const nearly = savesNothing(engineRatio) ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
     : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
@@ -199,8 +204,15 @@ export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.rati
   const factor = (x) => Math.max(x, engineRatio) / Math.min(x, engineRatio);
   const nearest = optionValues[nearestByRatio(optionValues, engineRatio)]; // as the answer is scored
   const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
-    ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(1)} times smaller, ${above}× is ${factor(above).toFixed(1)} times larger, so ${nearest}× counts as right.` : '';
+    ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(2)} times smaller, ${above}× is ${factor(above).toFixed(2)} times larger, so ${nearest}× counts as right.` : '';
   return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
+}
+
+// The reflection's extra-compute line, naming the option the answer is scored against (nearest by
+// ratio; 0% counts as 1%, as act2-reflect.js scores it).
+export function ckptOverheadFeedback(engineOverhead, options = CKPT_QUESTION.overheadOptions) {
+  const best = options[nearestByRatio(options.map((o) => Math.max(o.value, 0.01)), engineOverhead)];
+  return `Extra compute: ${pct(engineOverhead)} more FLOPs (one extra forward pass over the checkpointed segments), so ${best.label} counts as right.`;
 }
 
 export function ckptFormulaText(n) {

@@ -22,7 +22,7 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
   const groups = blanks.map((b) => ({ key: b.key, g: radioGroup(b.legend, b.options, uid(`fill-${b.key}`)) }));
   const submit = h('button', { type: 'submit', class: 'btn btn--primary', text: button });
   const error = h('p', { class: 'field-error', hidden: true, text: blanks.length > 1 ? 'Answer every blank first.' : 'Choose an answer first.' });
-  const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true' });
+  const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true', tabindex: '-1' });
   const form = h('form', { class: 'reflection', novalidate: true, 'data-question': name },
     prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
     groups.map((x) => x.g.el), error, submit, feedback);
@@ -33,6 +33,9 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
     if (missing) { error.hidden = false; missing.g.first().focus(); return; }
     error.hidden = true;
     onSubmit(answers);
+    // A recorded answer hides the button and disables the radios: focus would fall to the page,
+    // so it moves to the feedback it produced.
+    if (!form.contains(document.activeElement) || submit.hidden) feedback.focus();
   });
   return {
     el: form,
