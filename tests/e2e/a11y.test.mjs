@@ -139,3 +139,47 @@ test('axe-core finds no violations in the dark scheme with locked controls, and 
     assert.equal(transition, '0s');
   } finally { await browser.close(); }
 });
+
+// Beyond AA: every word outside the charts (notes, banner titles, errors) meets the enhanced 7:1
+// contrast in both schemes. The charts' segment labels sit on the colour-blind-safe data palette and
+// meet AA (4.5:1), which the tests above check; they are left out here.
+async function enhancedContrastOutsideCharts(page) {
+  await axeViolations(page, { disable: [] }); // loads axe-core into the page
+  return page.evaluate(async () => {
+    const r = await window.axe.run({ exclude: [['svg']] }, { runOnly: { type: 'rule', values: ['color-contrast-enhanced'] } });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.any[0]?.message || v.help}`));
+  });
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`words outside the charts meet the 7:1 (AAA) contrast, ${colorScheme} scheme`, async () => {
+    const browser = await launch({ colorScheme });
+    try {
+      const { page } = await watchedPage(browser.context, srv.origin);
+      const expectNone = async (label) => assert.deepEqual(await enhancedContrastOutsideCharts(page), [], label);
+      await openLab(page, `${srv.origin}/`);
+      await page.locator('.prediction button[type=submit]').click(); // no answer: the field error
+      assert.equal(await page.locator('.prediction .field-error:not([hidden])').count(), 1);
+      await expectNone('Act 1, prediction error');
+      await page.locator('.prediction input[value="c"]').check();
+      await page.locator('.prediction button[type=submit]').click();
+      await page.waitForSelector('.act-unlocked:not([hidden])');
+      assert.equal(await page.locator('.banner--ok').count(), 1);
+      await expectNone('Act 1, locked in, fits');
+      await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
+      assert.equal(await page.locator('.banner--oom').count(), 1);
+      await expectNone('Act 1, out of memory');
+      await page.locator('[data-control="prec"] input[value="fp16"]').check();
+      await page.locator('[data-control="dev"] select').selectOption('custom');
+      await page.locator('[data-control="dev"] input[type=number]').fill('5000');
+      await page.locator('[data-control="dev"] input[type=number]').dispatchEvent('change');
+      assert.equal(await page.locator('[data-control="dev"] .field-error:not([hidden])').count(), 1);
+      await expectNone('Act 1, pure 16-bit with a capacity error');
+      await openLab(page, `${srv.origin}/?act=2`);
+      await page.locator('[data-act="2"] .prediction input[value="c"]').check();
+      await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+      await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+      await expectNone('Act 2, unlocked');
+    } finally { await browser.close(); }
+  });
+}
