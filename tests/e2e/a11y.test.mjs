@@ -183,3 +183,42 @@ for (const colorScheme of ['light', 'dark']) {
     } finally { await browser.close(); }
   });
 }
+
+// At phone width a line must not end between an amount and its unit ("32" / "GB"): every such gap
+// in the page's text (charts aside: SVG text does not wrap) is a no-break space.
+test('at 390 px no amount is split from its unit anywhere in the text', async () => {
+  const browser = await launch({ viewport: { width: 390, height: 800 } });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    const breakable = () => page.evaluate(() => {
+      document.querySelectorAll('details').forEach((d) => { d.open = true; });
+      const found = [];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (n.parentElement.closest('svg, script, style')) continue;
+        for (const m of n.data.matchAll(/\S*\d (GB|GiB|MB|MiB|kB|KiB|B|tokens\/s|GFLOP\/s|MFLOP\/s)(?![\w/])/g)) found.push(m[0]);
+      }
+      return found;
+    });
+    const amounts = () => page.evaluate(() => (document.body.innerText.match(/\d\u00a0(GB|GiB)/g) || []).length);
+    const unlock = async (root) => {
+      await page.locator(`${root} .prediction input[value="c"]`).check();
+      await page.locator(`${root} .prediction button[type=submit]`).click();
+      await page.waitForSelector(`${root} .act-unlocked:not([hidden])`);
+    };
+    for (const query of ['', '?replay=1&units=gib', '?fw=pytorch&prec=mixed&dev=rtx4060-laptop-8gb']) {
+      await openLab(page, `${srv.origin}/${query}`);
+      if (!query) await unlock('');
+      assert.deepEqual(await breakable(), [], `Act 1 ${query}`);
+      assert.ok(await amounts() > 10, `Act 1 ${query}: the probe saw amounts`);
+    }
+    await openLab(page, `${srv.origin}/?act=2`);
+    await unlock('[data-act="2"]');
+    assert.deepEqual(await breakable(), [], 'Act 2');
+    await openLab(page, `${srv.origin}/?act=measure`);
+    assert.deepEqual(await breakable(), [], 'Measure it');
+    await openLab(page, `${srv.origin}/?act=ledger`);
+    assert.deepEqual(await breakable(), [], 'Design ledger');
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

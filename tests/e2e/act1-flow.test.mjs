@@ -28,8 +28,8 @@ test('before the prediction only the question is open, and its options carry the
   assert.equal(await page.locator('.prediction input[type=radio]').count(), 4);
   const n = fixedNumbers(await nodeEvaluate());
   const labels = await page.locator('.prediction .option-text').allTextContents();
-  assert.match(labels[1], new RegExp(`^About ${Math.round(n.oneVector / 1e9)} GB extra`));
-  assert.match(labels[2], new RegExp(`^About ${Math.round(n.adamDelta / 1e9)} GB extra`));
+  assert.match(labels[1], new RegExp(`^About ${Math.round(n.oneVector / 1e9)}\\sGB extra`));
+  assert.match(labels[2], new RegExp(`^About ${Math.round(n.adamDelta / 1e9)}\\sGB extra`));
   // Submitting with nothing chosen explains instead of unlocking.
   await page.locator('.prediction button[type=submit]').click();
   assert.equal(await page.locator('.prediction .field-error').isVisible(), true);
@@ -84,7 +84,7 @@ test('a bad number in a field explains itself and keeps the last good value', as
   await cap.fill('0');
   await cap.press('Enter');
   assert.equal(await cap.getAttribute('aria-invalid'), 'true');
-  assert.match(await page.locator('[data-control="dev"] .field-error').textContent(), /from 1 to 1000 GB/);
+  assert.match(await page.locator('[data-control="dev"] .field-error').textContent(), /from 1 to 1000\sGB/);
   assert.match(page.url(), /cap=24/);
 });
 
@@ -124,7 +124,7 @@ test('on the 8 GB laptop GPU static memory alone is out of memory, shown by colo
 test('chapter replay reproduces 89.00 → 56.50 → 32.13 GB on the V100 (the chapter’s 32.125 GB, two decimals like every amount)', async () => {
   await page.locator('[data-control="replay"] input[type=checkbox]').check();
   assert.equal(await page.locator('[data-control="dev"] select').isDisabled(), true);
-  const expected = { baseline: [89e9, '89.00 GB'], mixed: [56.5e9, '56.50 GB'], ckpt: [32.125e9, '32.13 GB'] };
+  const expected = { baseline: [89e9, '89.00\u00a0GB'], mixed: [56.5e9, '56.50\u00a0GB'], ckpt: [32.125e9, '32.13\u00a0GB'] }; // a no-break space before the unit
   for (const [step, [bytes, text]] of Object.entries(expected)) {
     await page.locator(`.replay-steps button[data-step="${step}"]`).click();
     const cell = page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]');
@@ -188,7 +188,7 @@ test('the reflection marks the common wrong answers and accepts the physical one
   await form.locator('fieldset').nth(1).locator('input[value="c"]').check();
   await form.locator('button[type=submit]').click();
   lines = await form.locator('.feedback__line').allTextContents();
-  assert.match(lines[0], /^✓ Right\. For the chapter’s walkthrough \(Chapter replay: 1,500,000,000 parameters\), the engine computes 89\.00 GB in FP32 and 56\.50 GB in mixed precision/);
+  assert.match(lines[0], /^✓ Right\. For the chapter’s walkthrough \(Chapter replay: 1,500,000,000 parameters\), the engine computes 89\.00\sGB in FP32 and 56\.50\sGB in mixed precision/);
   assert.match(lines[1], /^✓ Right\./);
   assert.match(await page.locator('.done').textContent(), /Act 1 complete/);
   assert.match(await page.locator('.act-nav__item[aria-current="page"]').textContent(), /complete/);

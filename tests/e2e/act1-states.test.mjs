@@ -124,8 +124,8 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     assert.equal(await page.locator('.steps [data-step="explore"]').getAttribute('class'), 'step');
     let sums = await expectSumsAddUp(page, 'default');
     // The table twin: FP32 Adam's rows, each rounded, add to 0.01 more than the rounded total, and a row says so.
-    assert.equal(await page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]').textContent(), '42.18 GB');
-    assert.equal(await page.locator('.ledger-table tr[data-row="rounded-sum"] td[data-optimizer="adam"]').textContent(), '42.19 GB');
+    assert.equal(await page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]').textContent(), '42.18\u00a0GB'); // a no-break space before the unit
+    assert.equal(await page.locator('.ledger-table tr[data-row="rounded-sum"] td[data-optimizer="adam"]').textContent(), '42.19\u00a0GB');
     // The sentence counts exactly the rows it names: every row above it except the transient one.
     const sumRow = await page.locator('.ledger-table tbody tr').evaluateAll((trs) => {
       const at = trs.findIndex((tr) => tr.dataset.row === 'rounded-sum');
@@ -158,8 +158,8 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     await settle(page);
     assert.equal(await page.locator('.ledger-chart .overlay .bracket').count(), 2);
     const keyText = await page.locator('.ledger-chart .overlay').textContent();
-    assert.match(keyText, /your prediction: about 6 GB extra \(for FP32\)/);
-    assert.match(keyText, /Adam’s real extra over SGD here: 12\.46 GB/);
+    assert.match(keyText, /your prediction: about 6\sGB extra \(for FP32\)/);
+    assert.match(keyText, /Adam’s real extra over SGD here: 12\.46\sGB/);
     // The real bracket spans exactly Adam's m and v segments.
     const span = await page.locator('.ledger-chart').evaluate((svg) => {
       const real = svg.querySelector('.bracket--real .bracket-line');
@@ -262,7 +262,7 @@ test('the optimizer table shows the precision column only when it differs from F
     s = await shape();
     assert.match(s.caption, /Chapter replay/);
     assert.match(s.caption, /1\.5 billion/);
-    assert.match(s.caption, /W = 6\.00 GB/);
+    assert.match(s.caption, /W = 6\.00\sGB/);
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });

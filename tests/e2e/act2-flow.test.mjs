@@ -38,7 +38,7 @@ async function expectStep(config) {
   assert.equal(await gauge('busy'), pct(p.busy_fraction));
   assert.equal(await gauge('pe'), pct(p.pipeline_efficiency));
   assert.equal(await gauge('ceiling'), pct(p.mfu_ceiling));
-  assert.equal(await gauge('tokens'), `${formatInt(p.tokens_per_second)} tokens/s`);
+  assert.equal(await gauge('tokens'), `${formatInt(p.tokens_per_second)}\u00a0tokens/s`); // a no-break space before the unit
   if (r.flops.recompute_per_token > 0) assert.equal(await gauge('hfu'), pct(p.hfu));
   else assert.equal(await page.locator(`${A2} dd[data-gauge="hfu"]`).count(), 0);
   const bar = stepBar(p);
@@ -127,7 +127,7 @@ test('reveal scores the prediction against the engine’s MFU and the reference 
     `${pct(base.busy_fraction)} → ${pct(tuned.busy_fraction)}`,
     `${pct(base.chapter_shares.data_loading)} → ${pct(tuned.chapter_shares.data_loading)}`,
     `${pct(base.chapter_shares.compute)} → ${pct(tuned.chapter_shares.compute)}`,
-    `${formatInt(tuned.tokens_per_second)} tokens/s`,
+    `${formatInt(tuned.tokens_per_second)}\u00a0tokens/s`,
     `${(tuned.time_per_epoch_seconds / 3600).toFixed(2)}\u00a0h`, // a no-break space before the unit
     pct(tuned.mfu),
   ]);

@@ -79,7 +79,7 @@ test('unticking the calibration says it switches the memory model too, and why n
     const small = smallestStep(fitTable(evaluate, c)).result.memory;
     const banner = await page.locator(`${A2} .banner[data-state="oom"]`).first().textContent();
     assert.ok(banner.includes(`needs ${formatBytes(small.peak_bytes, 'gb')} of the ${formatBytes(small.usable_device_bytes, 'gb')} usable`), banner);
-    assert.match(banner, /A100 SXM4 80 GB/);
+    assert.match(banner, /A100 SXM4 80\sGB/);
     assert.match(banner, /H100/);
     assert.doesNotMatch(banner, /✓/, 'a state that cannot train never reads as success');
     await page.locator(`${A2} [data-control="replay"] input`).check();

@@ -104,7 +104,7 @@ test('an edited number is flagged in the table, and garbage files are refused wi
       ['lab07.json', JSON.stringify({ ...finished, lab_id: 'lab07-data' }), /lab_id: this ledger belongs to 'lab07-data'/],
       ['future.json', JSON.stringify({ ...finished, ledger_schema_version: 3 }), /newer version of the lab/],
       ['types.json', JSON.stringify({ ...finished, lab_state: { ...finished.lab_state, current_act: 'two' } }), /lab_state\.current_act/],
-      ['huge.json', `{"a":"${'x'.repeat(1_100_000)}"}`, /huge\.json cannot be used: the file is 1\.05 MiB; a design ledger is at most 1 MiB .*Your progress is unchanged/],
+      ['huge.json', `{"a":"${'x'.repeat(1_100_000)}"}`, /huge\.json cannot be used: the file is 1\.05\sMiB; a design ledger is at most 1\sMiB .*Your progress is unchanged/],
       ['array.json', '[1, 2]', /a design ledger is a JSON object; this file holds an array/],
       ['oops.json', JSON.stringify({ ...finished, knob_settings: 'oops' }), /knob_settings: has the wrong type: it is a string \("oops"\), but must be an object/]];
     for (const [name, text, message] of garbage) {
@@ -246,7 +246,7 @@ test('at 390 px the verification reads as cards: differing rows first, the rest 
     const open = await page.locator('.ledger-same').evaluate((el) => el.getBoundingClientRect().height);
     assert.ok(open / rows < 175, `${open} px for ${rows} cards`); // 452 px a row before
     const settings = await page.locator('.ledger-same tr[data-row="knob_settings.act1"] td .ledger-value').first().textContent();
-    assert.equal(settings, 'Adam(W), Mixed (16-bit compute + FP32 master), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24 GB');
+    assert.equal(settings, 'Adam(W), Mixed (16-bit compute + FP32 master), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24\u00a0GB'); // a no-break space before the unit
     clean(problems);
   } finally { await browser.close(); }
 });

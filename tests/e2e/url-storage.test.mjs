@@ -81,7 +81,7 @@ test('with storage blocked the lab says progress will not be saved and still wor
     await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
     await expectLedger(page, normalizeConfig({ device: 'rtx4060-laptop-8gb' }), assert, lib);
     await page.getByRole('button', { name: /Reveal/ }).click();
-    assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46 GB/);
+    assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46\sGB/);
     // A reload keeps the settings (they are in the URL) but not the answers.
     await page.waitForURL(/dev=rtx4060-laptop-8gb/);
     await page.reload();

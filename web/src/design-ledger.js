@@ -8,7 +8,7 @@ import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' 
 import { validate } from './schema/validate.js';
 import { LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio, formatCount } from './format.js';
+import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio, formatCount, plainText } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
@@ -138,7 +138,7 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
     decisions: decisionsOf(state),
     reflections: reflectionsOf(state),
     result_snapshot: { act1: memorySnapshot(r1), act2: pipelineSnapshot(r2), laptop },
-    calibration: calibrationSummary(state),
+    calibration: savedCalibration(state),
     lab_state: structuredClone(state),
   };
 }
@@ -176,6 +176,13 @@ function howFar(p) {
   if (!p.predicted_range) return `${formatRatio(p.error_ratio)} ${way}`;
   const end = p.direction === 'under' ? p.predicted_range[1] : p.predicted_range[0];
   return `the nearer end, ${formatPercent(end)}, is ${formatRatio(p.error_ratio)} ${way}`;
+}
+
+// As a saved ledger holds it: plain spaces, as every ledger has been written (the screen's no-break
+// spaces stay on screen), so a ledger re-computes byte for byte whichever version wrote it.
+export function savedCalibration(state) {
+  const cal = calibrationSummary(state);
+  return { items: cal.items.map((it) => ({ ...it, phrase: plainText(it.phrase) })), sentence: plainText(cal.sentence) };
 }
 
 export function calibrationSummary(state, units = 'gb') {
@@ -267,7 +274,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
     return p2 && p2.predicted_range ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(l.baseline_mfu_estimate_pct)})` : pct(l.baseline_mfu_estimate_pct);
   };
   lines.push('', `Plan: chapter ${ledger.chapter}; optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen}; precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen}; gradient checkpointing ${yesNo(ledger.gradient_checkpointing)}; final MFU ${pct(ledger.final_mfu_pct)}; your MFU estimate ${mfuEstimate(ledger)}; least memory to train on the laptop ${ledger.laptop_minimum_memory_gb === null ? '—' : `${ledger.laptop_minimum_memory_gb.toFixed(2)} GB`}.`);
-  return lines.join('\n');
+  return plainText(lines.join('\n')); // a report's plain text: no no-break spaces
 }
 
 // ---- The verification table (checkLedger's answer → rows): differing rows first. Each value is shown
@@ -303,9 +310,9 @@ export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
   if (/engine_overhead$|\.overhead$/.test(field)) return formatPercent(v, 1);
   if (RATIO_FIELD.test(field)) return formatRatio(v);
   if (/_pct$/.test(field)) return `${v.toFixed(1)}%`;
-  if (/_gb$/.test(field)) return `${v.toFixed(2)} GB`;
-  if (/seconds$/.test(field)) return `${v.toFixed(2)} s`;
-  if (/tokens_per_second$/.test(field)) return `${formatInt(v)} tokens/s`;
+  if (/_gb$/.test(field)) return `${v.toFixed(2)}\u00a0GB`;
+  if (/seconds$/.test(field)) return `${v.toFixed(2)}\u00a0s`;
+  if (/tokens_per_second$/.test(field)) return `${formatInt(v)}\u00a0tokens/s`;
   return Number.isInteger(v) ? formatInt(v) : String(Number(v.toPrecision(6)));
 }
 // The exact value, readable: whole numbers with separators (bytes: "37,901,118,464 B"), others as recorded.

@@ -49,17 +49,27 @@ export function sumText(terms, units = 'gb', totalBytes) {
   return `${parts.join(' + ')} ${s.op} ${s.total}`;
 }
 
+// A number and its unit are joined by a no-break space (U+00A0), so a line never ends between them.
+// Text that leaves the screen (a saved ledger, the report summary) goes through plainText first.
+export const UNIT_SPACE = '\u00a0';
+export const plainText = (text) => text.replace(/\u00a0/g, ' ');
+
+// The same for words written by hand ("the V100 32 GB", "(10^9 B)", "500,000 tokens/s"): a digit, a
+// space and a unit become digit, no-break space, unit. ui/dom.js applies it to all text it writes.
+const UNIT_GAP = /(\d) (?=(?:GB|GiB|MB|MiB|kB|KiB|B|tokens\/s|GFLOP\/s|MFLOP\/s)(?![\w/]))/g;
+export const keepUnits = (text) => (text.includes(' ') ? text.replace(UNIT_GAP, `$1${UNIT_SPACE}`) : text);
+
 export function formatBytes(bytes, units = 'gb') {
-  return `${formatAmount(bytes, units)} ${unitOf(units).label}`;
+  return `${formatAmount(bytes, units)}${UNIT_SPACE}${unitOf(units).label}`;
 }
 
 // "about 6 GB": whole units, one decimal below 1.
 export function formatBytesApprox(bytes, units = 'gb') {
   const u = unitOf(units);
   const x = bytes / u.bytes;
-  if (x === 0) return `0 ${u.label}`;
+  if (x === 0) return `0${UNIT_SPACE}${u.label}`;
   const text = Math.abs(x) < 1 ? x.toFixed(1) : intFormat.format(Math.round(x));
-  return `${text} ${u.label}`;
+  return `${text}${UNIT_SPACE}${u.label}`;
 }
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -102,9 +112,9 @@ export function formatSmallBytes(bytes, units = 'gb') {
   const big = bin ? 2 ** 20 : 1e6;
   const small = bin ? 1024 : 1e3;
   const abs = Math.abs(bytes);
-  if (abs >= big) return `${formatNumber2(bytes / big)} ${bin ? 'MiB' : 'MB'}`;
-  if (abs >= small) return `${formatNumber2(bytes / small)} ${bin ? 'KiB' : 'kB'}`;
-  return `${formatInt(bytes)} B`;
+  if (abs >= big) return `${formatNumber2(bytes / big)}${UNIT_SPACE}${bin ? 'MiB' : 'MB'}`;
+  if (abs >= small) return `${formatNumber2(bytes / small)}${UNIT_SPACE}${bin ? 'KiB' : 'kB'}`;
+  return `${formatInt(bytes)}${UNIT_SPACE}B`;
 }
 
 // A rate in FLOP/s: "6.99 GFLOP/s", "42.1 GFLOP/s", "850 MFLOP/s".
@@ -112,9 +122,9 @@ export function formatFlopRate(flopsPerS) {
   if (!Number.isFinite(flopsPerS)) return '—';
   if (flopsPerS >= 1e9) {
     const g = flopsPerS / 1e9;
-    return `${g >= 10 ? g.toFixed(1) : g.toFixed(2)} GFLOP/s`;
+    return `${g >= 10 ? g.toFixed(1) : g.toFixed(2)}${UNIT_SPACE}GFLOP/s`;
   }
-  return `${formatInt(flopsPerS / 1e6)} MFLOP/s`;
+  return `${formatInt(flopsPerS / 1e6)}${UNIT_SPACE}MFLOP/s`;
 }
 
 // Axis ticks for small byte amounts: "0", "0.5 MB", "16 MB" (MiB with 'gib'); trailing zeros dropped.

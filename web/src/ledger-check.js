@@ -10,7 +10,7 @@ import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
 import { nearestOption } from './scoring.js';
 import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
-import { calibrationSummary, must, validateLedger, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
+import { savedCalibration, must, validateLedger, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
 
 // ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
 // { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
@@ -134,7 +134,7 @@ function rescore(ledger, verified, engine) {
   const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
 
   // Calibration: rebuilt from the lab state's predictions, whose engine values verify_ledger checks.
-  const cal = calibrationSummary(st);
+  const cal = savedCalibration(st);
   row('calibration.sentence', 'calibration sentence, rebuilt from the recorded predictions', ledger.calibration.sentence, cal.sentence);
   ledger.calibration.items.forEach((it, i) => {
     const rebuilt = cal.items.find((c) => c.id === it.id);

@@ -4,7 +4,7 @@
 import { formatInt, formatSmallBytes, formatPercent } from './format.js';
 import { phaseWords } from './measure-model.js';
 
-const bytesCell = (b) => (b === null || b === undefined ? { text: '—' } : { text: `${formatInt(b)} B`, value: b });
+const bytesCell = (b) => (b === null || b === undefined ? { text: '—' } : { text: `${formatInt(b)}\u00a0B`, value: b });
 
 export function bytesTable(pairs) {
   const rows = pairs.rows.map((r) => ({

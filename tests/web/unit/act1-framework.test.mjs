@@ -204,8 +204,8 @@ test('the gap between sum and peak says "about" when the two shown amounts do no
   const base = { framework: 'pytorch', optimizer: 'adam', label: 'Adam', peak_phase: 'optimizer_step', peak_words: 'at the optimizer step' };
   // 77.094 - 72.505 = 4.589 → shown 77.09 - 72.51 = 4.58, but the gap rounds to 4.59.
   const odd = sumPeakText({ ...base, sum_bytes: 77.094e9, peak_bytes: 72.505e9, gap_bytes: 4.589e9 }, 'gb');
-  assert.match(odd, /about 4\.59 GB below the sum/);
+  assert.match(odd, /about 4\.59\sGB below the sum/);
   assert.equal(shownHundredths(77.094e9) - shownHundredths(72.505e9), 458);
   const even = sumPeakText({ ...base, sum_bytes: 77.09e9, peak_bytes: 72.5e9, gap_bytes: 4.59e9 }, 'gb');
-  assert.match(even, /: 4\.59 GB below the sum/);
+  assert.match(even, /: 4\.59\sGB below the sum/);
 });

@@ -12,7 +12,7 @@ import { scenarioFacts, oneScenario, staticTerms } from '../../../web/src/senten
 import { fitState } from '../../../web/src/fit-state.js';
 import { peekLines } from '../../../web/src/peek-model.js';
 import { describeError } from '../../../web/src/scoring.js';
-import { formatBytes } from '../../../web/src/format.js';
+import { formatBytes, plainText } from '../../../web/src/format.js';
 import { sumsThatDoNotAddUp, sumsIn, formatProblems } from './sum-check.mjs';
 
 const mod = await loadEngine();
@@ -79,13 +79,13 @@ test('a sentence takes its numbers from one scenario: mixing chapter replay and 
 });
 
 test('the mixed-precision feedback quotes only the chapter replay, and its terms add up (issue 10 item 1)', () => {
-  const text = T.reasonFeedback('c', n, 'gb');
+  const text = plainText(T.reasonFeedback('c', n, 'gb'));
   assert.match(text, /Chapter replay/);
   assert.ok(text.includes('24.00 GB in FP32 and 24.00 GB in mixed precision'), text);
   assert.ok(text.includes('static memory 24.00 GB + activations 65.00 GB = 89.00 GB'), text);
   assert.ok(text.includes('static memory 24.00 GB + activations 32.50 GB = 56.50 GB'), text);
   assert.ok(!text.includes(formatBytes(n.adamStaticFp32)), 'no exact-model static memory in a replay sentence');
-  assert.match(T.ratioFeedback(true, n, 'gb'), /89\.00 GB in FP32 and 56\.50 GB in mixed precision/);
+  assert.match(plainText(T.ratioFeedback(true, n, 'gb')), /89\.00 GB in FP32 and 56\.50 GB in mixed precision/);
 });
 
 test('pure 16-bit that fits is "cannot train" in banner, summary, chart state and table (issue 10 item 2)', () => {
@@ -124,10 +124,10 @@ test('the FP32 out-of-memory banner lists no master copy and names the reserve a
 
 test('device names and budget lines are explained in both units (issue 10 item 6)', () => {
   const h100 = { name: 'NVIDIA H100 SXM 80 GB', capacity_bytes: 85520809984 };
-  assert.equal(T.deviceNoteText(h100, 'gb'), 'The “80 GB” in the name counts binary gigabytes: 80 GiB (2^30 bytes each) = 85.90 GB (10^9 bytes each); the driver reports 85.52 GB = 79.65 GiB usable, and that is the dashed budget line.');
-  assert.match(T.deviceNoteText(h100, 'gib'), /reports 79\.65 GiB = 85\.52 GB usable/);
+  assert.equal(plainText(T.deviceNoteText(h100, 'gb')), 'The “80 GB” in the name counts binary gigabytes: 80 GiB (2^30 bytes each) = 85.90 GB (10^9 bytes each); the driver reports 85.52 GB = 79.65 GiB usable, and that is the dashed budget line.');
+  assert.match(plainText(T.deviceNoteText(h100, 'gib')), /reports 79\.65 GiB = 85\.52 GB usable/);
   const v100 = T.NOTES.find((x) => x.id === 'v100-32gb');
-  assert.equal(v100.physics(n, 'gib'), 'In the chapter’s walkthrough (Chapter replay: 1,500,000,000 parameters), the optimized total is 29.92 GiB = 32.13 GB; the V100 holds 32.00 GiB = 34.36 GB.');
+  assert.equal(plainText(v100.physics(n, 'gib')), 'In the chapter’s walkthrough (Chapter replay: 1,500,000,000 parameters), the optimized total is 29.92 GiB = 32.13 GB; the V100 holds 32.00 GiB = 34.36 GB.');
   assert.match(v100.why, /7% more bytes/);
 });
 
@@ -149,11 +149,11 @@ test('the Math Peek binds every line to the scenario (issue 10 item 4)', () => {
   const cfg = normalizeConfig({ replay: true, precision: 'mixed', batch_size: 32, checkpointing: 'every_k', every_k: 4 });
   const ck = evaluate(toScenario(cfg));
   const a = line(ck, 'activations', { withoutCheckpointing: evaluate(toScenario(cfg, { checkpointing: 'none' })) });
-  assert.equal(a.value, '8.13 GB');
-  assert.equal(a.note, '(without checkpointing: 32.50 GB)');
+  assert.equal(plainText(a.value), '8.13 GB');
+  assert.equal(plainText(a.note), '(without checkpointing: 32.50 GB)');
   // Sums whose rounded terms do not add up say ≈ (logits 0.21 + reserve 0.54 → 0.74).
   const extra = line(fp32, 'extra');
-  assert.equal(`${extra.formula} ${extra.op} ${extra.value}`, 'logits 0.21 GB + framework/context reserve 0.54 GB ≈ 0.74 GB');
+  assert.equal(plainText(`${extra.formula} ${extra.op} ${extra.value}`), 'logits 0.21 GB + framework/context reserve 0.54 GB ≈ 0.74 GB');
   // The symbols line defines; it does not end in an equation.
   assert.equal(line(fp32, 'symbols').op, '');
 });
@@ -177,7 +177,7 @@ test('every Act 1 note that quotes numbers names its scenario, so it cannot be r
   for (const u of ['gb', 'gib']) {
     for (const note of T.NOTES) {
       const text = note.physics(n, u);
-      if (!/\d\.\d\d (GB|GiB)/.test(text)) continue;
+      if (!/\d\.\d\d\s(GB|GiB)/.test(text)) continue;
       assert.match(text, /GPT-2 XL \(1,557,611,200 parameters\)|GPT-2 XL has exactly 1,557,611,200 parameters|Chapter replay: 1,500,000,000 parameters|chapter’s numbers/, `${note.id}: ${text}`);
     }
   }

@@ -9,6 +9,7 @@ import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validat
   LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue }
   from '../../../web/src/design-ledger.js';
 import { readLedger } from '../../../web/src/ledger-check.js';
+import { plainText } from '../../../web/src/format.js';
 import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
 
 const raw = await loadEngine();
@@ -76,7 +77,7 @@ test('the calibration sentence says which way and how far each prediction was of
     { choice: 'c', predicted_mfu: 0.447, truth_mfu: 0.1, error_ratio: 4, direction: 'over' }));
   assert.equal(c.sentence, 'You under-estimated memory by about 3.0× and over-estimated MFU by about 4.0×.');
   // The option as the student saw it, with the amount it stands for (the ratio is computed from that).
-  assert.equal(c.items[0].phrase, `${c.items[0].quantity}: you chose about 4 GB (4.00 GB), the engine says 12.00 GB (3.0× too low).`);
+  assert.equal(plainText(c.items[0].phrase), `${c.items[0].quantity}: you chose about 4 GB (4.00 GB), the engine says 12.00 GB (3.0× too low).`);
   // The chosen range, and the end it was scored from (40% / 10% = 4.0×).
   assert.match(c.items[1].phrase, /you chose 40–50%, the engine says 10\.0% \(the nearer end, 40%, is 4\.0× too high\)/);
   c = calibrationSummary(withPredictions({ predicted_bytes: 0, truth_bytes: 12e9, error_ratio: null, direction: 'zero' }, null));
@@ -97,12 +98,12 @@ test('the readable summary states the predictions, each laptop move and the floo
   const text = ledgerText(l, 'gb', { devices: deviceNames(raw.catalog()) });
   assert.ok(text.startsWith('Lab 08 (Model Training): design ledger, exported 23 November 2026, 19:00 UTC'));
   assert.ok(text.includes(`Calibration: ${l.calibration.sentence}`));
-  assert.match(text, /precision → pure FP16: peak [0-9.]+ GB, fits, but cannot train \(updates stall\)/);
-  assert.match(text, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\./);
-  assert.match(text, /The least memory that can train GPT-2 XL at all is 13\.75 GB; 12\.46 GB of it is weights, gradients and optimizer state/);
+  assert.match(text, /precision → pure FP16: peak [0-9.]+\sGB, fits, but cannot train \(updates stall\)/);
+  assert.match(text, /Laptop challenge \(8\sGB\): 5 moves, fit achieved: no\./);
+  assert.match(text, /The least memory that can train GPT-2 XL at all is 13\.75\sGB; 12\.46\sGB of it is weights, gradients and optimizer state/);
   // The lab's words: catalog device names, the knobs' labels, a readable date; no internal ids or raw timestamp.
-  assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24 GB\./);
-  assert.match(text, /on NVIDIA H100 SXM 80 GB/);
+  assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24\sGB\./);
+  assert.match(text, /on NVIDIA H100 SXM 80\sGB/);
   assert.match(text, /Plan: chapter 8; optimizer Adam\(W\); precision Mixed/);
   assert.doesNotMatch(text, /h100-sxm-80gb|rtx4090-24gb|checkpointing none|B\/param|Volume 2|mixed \+ sgd|\d{4}-\d\d-\d\dT/);
   assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
@@ -142,11 +143,11 @@ test('the verification table lists differing rows first with exact values, and t
   assert.deepEqual(rows.map((r) => r.key), ['b', 'a', 'c']);
   assert.deepEqual([rows[0].recorded.exact, rows[0].recomputed.exact, rows[2].recorded.text, rows[2].recomputed.text], ['0.258453953945822', '85', '—', 'text']);
   // In the lab's format, the exact value beside it where they differ.
-  const f = (field, v, o) => shownValue(field, v, o);
+  const f = (field, v, o) => plainText(shownValue(field, v, o));
   assert.equal(f('result_snapshot.act1.peak_bytes', 19924537856), '19.92 GB');
   assert.equal(f('result_snapshot.act1.peak_bytes', 19924537856, { units: 'gib' }), '18.56 GiB');
   assert.deepEqual(verificationRows({ fields: [{ field: 'x.peak_bytes', label: 'X', recorded: 19924537856, recomputed: 19924537856, differs: false }] })[0].recorded,
-    { text: '19.92 GB', exact: '19,924,537,856\u00a0B', showExact: true });
+    { text: '19.92\u00a0GB', exact: '19,924,537,856\u00a0B', showExact: true });
   assert.equal(f('result_snapshot.act2.mfu', 0.244507228167408), '24.5%');
   assert.equal(f('final_mfu_pct', 25.845395394582198), '25.8%');
   assert.equal(f('result_snapshot.act2.tokens_per_second', 2973.22237453679), '2,973 tokens/s');

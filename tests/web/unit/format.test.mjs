@@ -1,45 +1,46 @@
 // Unit tests for web/src/format.js: bytes in GB and GiB, the one two-decimal rule, sums that add up, ratios.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount } from '../../../web/src/format.js';
+// \u00a0 in the expected strings: the no-break space that joins every amount to its unit.
+import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount } from '../../../web/src/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
-  assert.equal(formatBytes(12460889600), '12.46 GB');
-  assert.equal(formatBytes(24921779200, 'gb'), '24.92 GB');
-  assert.equal(formatBytes(89e9), '89.00 GB');
+  assert.equal(formatBytes(12460889600), '12.46\u00a0GB');
+  assert.equal(formatBytes(24921779200, 'gb'), '24.92\u00a0GB');
+  assert.equal(formatBytes(89e9), '89.00\u00a0GB');
 });
 
 test('the GiB toggle divides by 2^30', () => {
-  assert.equal(formatBytes(12460889600, 'gib'), '11.61 GiB');
-  assert.equal(formatBytes(34359738368, 'gib'), '32.00 GiB');
+  assert.equal(formatBytes(12460889600, 'gib'), '11.61\u00a0GiB');
+  assert.equal(formatBytes(34359738368, 'gib'), '32.00\u00a0GiB');
   assert.equal(unitOf('gib').bytes, 1073741824);
 });
 
 test('one rule everywhere: two decimals, never three, so the chapter’s 32.125 GB reads 32.13 GB', () => {
-  assert.equal(formatBytes(32125000000), '32.13 GB');
-  assert.equal(formatBytes(56.5e9), '56.50 GB');
+  assert.equal(formatBytes(32125000000), '32.13\u00a0GB');
+  assert.equal(formatBytes(56.5e9), '56.50\u00a0GB');
   assert.equal(formatAmount(8125000000), '8.13');
   assert.equal(formatAmount(8.275e9), '8.28');
 });
 
 test('thousands separators from 1,000 units up (GB, GiB, approximations)', () => {
-  assert.equal(formatBytes(2113.93e9), '2,113.93 GB');
-  assert.equal(formatBytes(1e12), '1,000.00 GB');
-  assert.equal(formatBytes(999.994e9), '999.99 GB');
-  assert.equal(formatBytes(1200 * 2 ** 30, 'gib'), '1,200.00 GiB');
-  assert.equal(formatBytesApprox(2113.93e9), '2,114 GB');
+  assert.equal(formatBytes(2113.93e9), '2,113.93\u00a0GB');
+  assert.equal(formatBytes(1e12), '1,000.00\u00a0GB');
+  assert.equal(formatBytes(999.994e9), '999.99\u00a0GB');
+  assert.equal(formatBytes(1200 * 2 ** 30, 'gib'), '1,200.00\u00a0GiB');
+  assert.equal(formatBytesApprox(2113.93e9), '2,114\u00a0GB');
 });
 
 test('formatSum says "=" only when the shown terms add up to the shown total, else "≈"', () => {
   // 0.214 + 0.536 = 0.750 exactly, but shown 0.21 + 0.54 = 0.75: adds up.
-  assert.deepEqual(formatSum([0.214e9, 0.536e9]), { terms: ['0.21 GB', '0.54 GB'], total: '0.75 GB', op: '=', exact: true });
+  assert.deepEqual(formatSum([0.214e9, 0.536e9]), { terms: ['0.21\u00a0GB', '0.54\u00a0GB'], total: '0.75\u00a0GB', op: '=', exact: true });
   // 0.206 + 0.536 = 0.742: shown 0.21 + 0.54 would be 0.75, not 0.74, so the sum says ≈.
   const s = formatSum([205852672, 536870912]);
-  assert.deepEqual(s.terms, ['0.21 GB', '0.54 GB']);
-  assert.equal(s.total, '0.74 GB');
+  assert.deepEqual(s.terms, ['0.21\u00a0GB', '0.54\u00a0GB']);
+  assert.equal(s.total, '0.74\u00a0GB');
   assert.equal(s.op, '≈');
-  assert.equal(sumText([{ label: 'logits', bytes: 205852672 }, { label: 'reserve', bytes: 536870912 }]), 'logits 0.21 GB + reserve 0.54 GB ≈ 0.74 GB');
-  assert.equal(sumText([{ bytes: 6e9 }, { bytes: 6e9 }, { bytes: 12e9 }]), '6.00 GB + 6.00 GB + 12.00 GB = 24.00 GB');
+  assert.equal(sumText([{ label: 'logits', bytes: 205852672 }, { label: 'reserve', bytes: 536870912 }]), 'logits 0.21\u00a0GB + reserve 0.54\u00a0GB ≈ 0.74\u00a0GB');
+  assert.equal(sumText([{ bytes: 6e9 }, { bytes: 6e9 }, { bytes: 12e9 }]), '6.00\u00a0GB + 6.00\u00a0GB + 12.00\u00a0GB = 24.00\u00a0GB');
   // An explicit total that the terms do not reach is never written with "=".
   assert.equal(formatSum([1e9, 1e9], 'gb', 2.5e9).op, '≈');
   assert.equal(shownHundredths(32125000000), 3213);
@@ -47,20 +48,20 @@ test('formatSum says "=" only when the shown terms add up to the shown total, el
 });
 
 test('tiny, zero, negative and non-finite values read sensibly', () => {
-  assert.equal(formatBytes(0), '0.00 GB');
-  assert.equal(formatBytes(1000), '<0.01 GB');
-  assert.equal(formatBytes(-3.5e9), '−3.50 GB');
+  assert.equal(formatBytes(0), '0.00\u00a0GB');
+  assert.equal(formatBytes(1000), '<0.01\u00a0GB');
+  assert.equal(formatBytes(-3.5e9), '−3.50\u00a0GB');
   assert.equal(formatAmount(NaN), '—');
-  assert.equal(formatBytes(5e9, 'nonsense'), '5.00 GB');
+  assert.equal(formatBytes(5e9, 'nonsense'), '5.00\u00a0GB');
 });
 
 test('approximate amounts round to whole units, one decimal below 1', () => {
-  assert.equal(formatBytesApprox(6230444800), '6 GB');
-  assert.equal(formatBytesApprox(12460889600), '12 GB');
-  assert.equal(formatBytesApprox(24921779200), '25 GB');
-  assert.equal(formatBytesApprox(0), '0 GB');
-  assert.equal(formatBytesApprox(0.42e9), '0.4 GB');
-  assert.equal(formatBytesApprox(12460889600, 'gib'), '12 GiB');
+  assert.equal(formatBytesApprox(6230444800), '6\u00a0GB');
+  assert.equal(formatBytesApprox(12460889600), '12\u00a0GB');
+  assert.equal(formatBytesApprox(24921779200), '25\u00a0GB');
+  assert.equal(formatBytesApprox(0), '0\u00a0GB');
+  assert.equal(formatBytesApprox(0.42e9), '0.4\u00a0GB');
+  assert.equal(formatBytesApprox(12460889600, 'gib'), '12\u00a0GiB');
 });
 
 test('ratios, multiples, integers and percents', () => {
@@ -83,15 +84,15 @@ test('ratios, multiples, integers and percents', () => {
 
 test('the tiny reference model reads in MB / kB (MiB / KiB with the GiB toggle), FLOP/s in G or M', async () => {
   const { formatSmallBytes, formatFlopRate, formatTickBytes } = await import('../../../web/src/format.js');
-  assert.equal(formatSmallBytes(3271680), '3.27 MB');
-  assert.equal(formatSmallBytes(3271680, 'gib'), '3.12 MiB');
-  assert.equal(formatSmallBytes(729088), '729.09 kB');
-  assert.equal(formatSmallBytes(2048, 'gib'), '2.00 KiB');
-  assert.equal(formatSmallBytes(512), '512 B');
-  assert.equal(formatSmallBytes(0), '0 B');
-  assert.equal(formatFlopRate(6997248997), '7.00 GFLOP/s');
-  assert.equal(formatFlopRate(41.93e9), '41.9 GFLOP/s');
-  assert.equal(formatFlopRate(850e6), '850 MFLOP/s');
+  assert.equal(formatSmallBytes(3271680), '3.27\u00a0MB');
+  assert.equal(formatSmallBytes(3271680, 'gib'), '3.12\u00a0MiB');
+  assert.equal(formatSmallBytes(729088), '729.09\u00a0kB');
+  assert.equal(formatSmallBytes(2048, 'gib'), '2.00\u00a0KiB');
+  assert.equal(formatSmallBytes(512), '512\u00a0B');
+  assert.equal(formatSmallBytes(0), '0\u00a0B');
+  assert.equal(formatFlopRate(6997248997), '7.00\u00a0GFLOP/s');
+  assert.equal(formatFlopRate(41.93e9), '41.9\u00a0GFLOP/s');
+  assert.equal(formatFlopRate(850e6), '850\u00a0MFLOP/s');
   assert.equal(formatTickBytes(0), '0');
   assert.equal(formatTickBytes(500000), '0.5 MB');
   assert.equal(formatTickBytes(16e6), '16 MB');
@@ -106,4 +107,20 @@ test('formatCount: singular for exactly one, thousands separators, an irregular 
   assert.equal(formatCount(0, 'layer'), '0 layers');
   assert.equal(formatCount(1024, 'token'), '1,024 tokens');
   assert.equal(formatCount(2, 'batch', 'batches'), '2 batches');
+});
+
+test('an amount and its unit never part at a line end; text that leaves the screen gets plain spaces', () => {
+  assert.equal(UNIT_SPACE, '\u00a0');
+  for (const text of [formatBytes(1e9), formatBytes(1e9, 'gib'), formatBytesApprox(6e9)]) assert.match(text, /\d\u00a0Gi?B$/);
+  assert.equal(plainText(`${formatBytes(89e9)} + ${formatBytes(1e9, 'gib')}`), '89.00 GB + 0.93 GiB');
+});
+
+test('keepUnits joins a number to a unit written by hand, and nothing else', async () => {
+  const { keepUnits } = await import('../../../web/src/format.js');
+  assert.equal(keepUnits('the V100 32 GB has 34.36 GB (10^9 B) and 500,000 tokens/s'),
+    'the V100 32\u00a0GB has 34.36\u00a0GB (10^9\u00a0B) and 500,000\u00a0tokens/s');
+  assert.equal(keepUnits('16 B per parameter; 2 GiB; 3 MiB; 7.00 GFLOP/s'), '16\u00a0B per parameter; 2\u00a0GiB; 3\u00a0MiB; 7.00\u00a0GFLOP/s');
+  // Not a unit: words that only start like one, option letters after words, units after letters.
+  for (const text of ['48 Bytes', '4 GBs', 'answer B', 'FP32 Bfloat', '2 Batches', 'in GB', 'Locked in: B']) assert.equal(keepUnits(text), text);
+  assert.equal(keepUnits(''), '');
 });

@@ -53,7 +53,7 @@ test('Chapter replay: the activations line starts from the chapter’s 65.00 GB 
   for (const [checkpointing, every_k] of cases) {
     const r = evaluate(toScenario(normalizeConfig({ replay: true, batch_size: 32, precision: 'mixed', checkpointing, every_k })));
     const l = peekLines(r, 'gb').find((x) => x.key === 'activations');
-    assert.match(l.formula, /^the chapter’s 65\.00 GB \(FP32, batch 32\)/, `${checkpointing} ${every_k}: ${l.formula}`);
+    assert.match(l.formula, /^the chapter’s 65\.00\sGB \(FP32, batch 32\)/, `${checkpointing} ${every_k}: ${l.formula}`);
     const share = r.memory.activations_detail.chapter_kept_share;
     if (checkpointing === 'every_k') {
       const s = r.memory.activations_detail.chapter_saving_scale;

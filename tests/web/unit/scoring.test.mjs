@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorRatio, describeError, nearestOption } from '../../../web/src/scoring.js';
+import { plainText } from '../../../web/src/format.js';
 
 const truth = 12460889600;
 
@@ -28,8 +29,8 @@ test('a zero prediction underestimates by the full amount instead of dividing by
   const r = errorRatio(0, truth);
   assert.equal(r.direction, 'zero');
   assert.equal(r.ratio, Infinity);
-  assert.equal(describeError(0, truth), 'You underestimated by the full 12.46 GB.');
-  assert.equal(describeError(0, truth, 'gib'), 'You underestimated by the full 11.61 GiB.');
+  assert.equal(plainText(describeError(0, truth)), 'You underestimated by the full 12.46 GB.');
+  assert.equal(plainText(describeError(0, truth, 'gib')), 'You underestimated by the full 11.61 GiB.');
 });
 
 test('a non-positive truth is a programming error', () => {

@@ -2,8 +2,9 @@
 // whose shown terms do not add up to its shown total ("a GB + b GB = c GB" with c ≠ a + b in the
 // last shown digit), and amounts that break the one number rule (three decimals, no thousands
 // separator). Used by the unit tests and the Chromium tests on the page's text.
+// The space before the unit may be a no-break one (U+00A0, as format.js writes it): \s matches both.
 // "<0.01 GB" (an amount the formatter shows as below one hundredth) reads as 0, as the formatter adds it.
-const AMT = String.raw`(?<![\d,.<])(<0\.01|\d{1,3}(?:,\d{3})*\.\d{2}) (GB|GiB)`;
+const AMT = String.raw`(?<![\d,.<])(<0\.01|\d{1,3}(?:,\d{3})*\.\d{2})\s(GB|GiB)`;
 // Labels between terms may hold digits ("FP32 master copy"), never an amount or another operator.
 const SUM = new RegExp(String.raw`${AMT}((?:\s*\+[^=≈+;:()]*?${AMT})+)\s*=\s*${AMT}`, 'g');
 const ONE = new RegExp(AMT, 'g');
@@ -27,7 +28,7 @@ export function sumsIn(text) {
 
 export function formatProblems(text) {
   return [
-    ...[...text.matchAll(/\d+\.\d{3,} (GB|GiB)\b/g)].map((m) => `three decimals: ${m[0]}`),
-    ...[...text.matchAll(/(?<![\d,.])\d{4,}\.\d+ (GB|GiB)\b/g)].map((m) => `no thousands separator: ${m[0]}`),
+    ...[...text.matchAll(/\d+\.\d{3,}\s(GB|GiB)\b/g)].map((m) => `three decimals: ${m[0]}`),
+    ...[...text.matchAll(/(?<![\d,.])\d{4,}\.\d+\s(GB|GiB)\b/g)].map((m) => `no thousands separator: ${m[0]}`),
   ];
 }

@@ -12,14 +12,14 @@ const sci = (x) => {
 
 // r: fixedNumbers(...).reference; units for bytes.
 export function renderReference(box, r, units) {
-  const gb = (x) => `${formatInt(x)} GB`;
+  const gb = (x) => `${formatInt(x)}\u00a0GB`;
   const rows = [
     ['Memory (FP32 baseline → mixed + checkpoint every 4 layers), batch 32', `${gb(CHAPTER.memory_before_gb)} → ${gb(CHAPTER.memory_after_gb)}`, `${chapterUnits(r.memBefore, units)} → ${chapterUnits(r.memAfter, units)}`],
     ['GPU busy (baseline loop → tuned loop)', `${formatInt(CHAPTER.busy_before * 100)}% → ${formatInt(CHAPTER.busy_after * 100)}%`, `${pct(r.before.busy)} → ${pct(r.after.busy)}`],
     ['Data loading share of the step', `${formatInt(CHAPTER.data_before * 100)}% → ${formatInt(CHAPTER.data_after * 100)}%`, `${pct(r.before.shares.data_loading)} → ${pct(r.after.shares.data_loading)}`],
     ['GPU compute share of the step', `${formatInt(CHAPTER.compute_before * 100)}% → ${formatInt(CHAPTER.compute_after * 100)}%`, `${pct(r.before.shares.compute)} → ${pct(r.after.shares.compute)}`],
     ['Throughput of the tuned loop', rate(CHAPTER.tokens_per_s), rate(r.after.tokens)],
-    ['Time per epoch of the tuned loop', `${CHAPTER.epoch_hours} h`, hours(r.after.epoch_hours)],
+    ['Time per epoch of the tuned loop', `${CHAPTER.epoch_hours}\u00a0h`, hours(r.after.epoch_hours)],
     ['MFU of the tuned loop', `not stated; ${rate(CHAPTER.tokens_per_s)} implies ${pct(r.chapterMfu)}`, pct(r.after.mfu)],
   ];
   replaceChildren(box,

@@ -16,7 +16,7 @@ export const pct = (x) => formatPercent(x, 1);
 // and the timeline and its table format ~100 times per slider step (2 ms of each step's 2.5 ms).
 export const secs = (s) => `${formatNumber2(s)}\u00a0s`;
 export const hours = (h) => `${formatNumber2(h)}\u00a0h`;
-export const rate = (t) => `${formatInt(t)} tokens/s`;
+export const rate = (t) => `${formatInt(t)}\u00a0tokens/s`;
 
 export const INTRO = [
   'A training step is more than matrix multiplication: the next batch has to be loaded and copied to the GPU, and many GPU kernels are limited by memory bandwidth rather than arithmetic. This act times one step of GPT-2 XL on the chapter’s V100 and shows where the seconds go.',
@@ -60,7 +60,7 @@ export function reconciliation(r, units) {
   return [
     `The chapter’s 45% and 85% are the share of time the GPU is busy; the engine, calibrated to the chapter’s profile, reproduces them exactly (${pct(r.before.busy)} and ${pct(r.after.busy)}). They are not MFU: in the same tuned step the model’s FLOPs use ${pct(r.after.mfu)} of the V100’s 16-bit peak.`,
     `The chapter’s throughput, ${rate(CHAPTER.tokens_per_s)}, corresponds to an MFU of only ${pct(r.chapterMfu)} at the V100’s ${formatInt(r.chapterPeakTflops)} TFLOP/s 16-bit peak, priced at the chapter’s own mixed precision. The engine’s tuned step is faster (${rate(r.after.tokens)}); the chapter does not state how its 1,200 was measured, so the lab shows both and trusts neither blindly.`,
-    `Memory: the calibrated model gives ${chapterUnits(r.memBefore, units)} for the FP32 baseline and ${chapterUnits(r.memAfter, units)} after mixed precision and checkpointing every 4 layers, the chapter’s ${formatInt(CHAPTER.memory_before_gb)} GB and ${formatInt(CHAPTER.memory_after_gb)} GB (the chapter rounds ${formatInt(r.memAfter)} B down).`,
+    `Memory: the calibrated model gives ${chapterUnits(r.memBefore, units)} for the FP32 baseline and ${chapterUnits(r.memAfter, units)} after mixed precision and checkpointing every 4 layers, the chapter’s ${formatInt(CHAPTER.memory_before_gb)}\u00a0GB and ${formatInt(CHAPTER.memory_after_gb)}\u00a0GB (the chapter rounds ${formatInt(r.memAfter)}\u00a0B down).`,
   ];
 }
 

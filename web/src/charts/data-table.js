@@ -1,7 +1,7 @@
 // A chart's data-table twin for the "Measure it" charts: a real <table> with a caption, column headers
 // and a row header per row; exact values ride along in data attributes (data-value) so tests and
 // screen-reader users get the same numbers the chart draws. The caller supplies rows as plain data.
-import { h, replaceChildren, scrollBox } from '../ui/dom.js';
+import { h, replaceChildren, scrollBox, setText } from '../ui/dom.js';
 
 export class DataTable {
   constructor(container, { caption, className = '' }) {
@@ -15,7 +15,7 @@ export class DataTable {
   // columns: [label, ...] (the first heads the row-header column); rows: [{ key, header, cells:
   // [{ text, value?, cls? }], cls? }].
   update({ caption, columns, rows }) {
-    if (caption) this.caption.textContent = caption;
+    if (caption) setText(this.caption, caption);
     replaceChildren(this.thead, h('tr', {}, columns.map((c) => h('th', { scope: 'col', text: c }))));
     replaceChildren(this.tbody, rows.map((r) => h('tr', { 'data-row': r.key, class: r.cls || null },
       h('th', { scope: 'row', text: r.header }),

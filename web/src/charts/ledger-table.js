@@ -2,8 +2,8 @@
 // then total, peak and the device budget; under PyTorch defaults: sum, peak, where the peak happens),
 // with exact byte counts in data attributes. Hidden components stay listed and say so, because the
 // engine's totals still include them.
-import { h, replaceChildren, scrollBox } from '../ui/dom.js';
-import { formatBytes, formatSum, shownHundredths, formatNumber2, unitOf } from '../format.js';
+import { h, replaceChildren, scrollBox, setText } from '../ui/dom.js';
+import { formatBytes, formatSum, shownHundredths, formatNumber2, unitOf, UNIT_SPACE } from '../format.js';
 import { ledgerTableRows } from '../ledger-model.js';
 
 export class LedgerTable {
@@ -16,7 +16,7 @@ export class LedgerTable {
   }
 
   update(ledger, { units = 'gb', caption } = {}) {
-    if (caption) this.caption.textContent = caption;
+    if (caption) setText(this.caption, caption);
     replaceChildren(this.thead, h('tr', {},
       h('th', { scope: 'col', text: 'Component' }),
       ledger.columns.map((c) => h('th', { scope: 'col', 'data-optimizer': c.optimizer, text: c.selected ? `${c.label} (selected)` : c.label }))));
@@ -46,7 +46,7 @@ export class LedgerTable {
       const sumLabel = transient ? `The rows above except “${transient.label}”, as shown, add to` : 'The rows above as shown add to';
       rows.splice(at, 0, h('tr', { 'data-row': 'rounded-sum', class: 'row--note' },
         h('th', { scope: 'row', text: sumLabel }),
-        shownSums.map((hs, i) => h('td', { 'data-optimizer': ledger.columns[i].optimizer, 'data-label': ledger.columns[i].label, text: `${formatNumber2(hs / 100)} ${unitOf(units).label}` }))));
+        shownSums.map((hs, i) => h('td', { 'data-optimizer': ledger.columns[i].optimizer, 'data-label': ledger.columns[i].label, text: `${formatNumber2(hs / 100)}${UNIT_SPACE}${unitOf(units).label}` }))));
     }
     replaceChildren(this.tbody, rows);
   }

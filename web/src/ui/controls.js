@@ -112,7 +112,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
       capErr.hidden = ok;
       cap.setAttribute('aria-invalid', ok ? 'false' : 'true');
       if (ok) onChange({ custom_capacity_gb: n });
-      else capErr.textContent = `Enter a capacity from ${CUSTOM_CAPACITY_GB.min} to ${CUSTOM_CAPACITY_GB.max} GB.`;
+      else setText(capErr, `Enter a capacity from ${CUSTOM_CAPACITY_GB.min} to ${CUSTOM_CAPACITY_GB.max} GB.`);
     },
   });
   const capWrap = h('div', { class: 'control__sub' }, h('label', { for: capId, text: 'Custom capacity (GB, 10^9 bytes)' }), cap, capErr);

@@ -1,5 +1,7 @@
 // Tiny DOM helpers: build elements without innerHTML (text always goes in as text), unique ids.
-// Attributes only, never inline style (the page runs under a strict CSP).
+// Attributes only, never inline style (the page runs under a strict CSP). Text keeps every amount on
+// one line with its unit (keepUnits: "32 GB" never breaks after the 32).
+import { keepUnits } from '../format.js';
 
 let nextId = 0;
 export const uid = (prefix) => `${prefix}-${++nextId}`;
@@ -9,7 +11,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') el.className = value;
-    else if (key === 'text') el.textContent = value;
+    else if (key === 'text') el.textContent = keepUnits(String(value));
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key === 'dataset') Object.assign(el.dataset, value);
     else if (value === true) el.setAttribute(key, '');
@@ -22,13 +24,14 @@ export function h(tag, attrs = {}, ...children) {
 export function append(el, children) {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    el.append(child instanceof Node ? child : document.createTextNode(keepUnits(String(child))));
   }
   return el;
 }
 
 export function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  const t = keepUnits(String(text));
+  if (el.textContent !== t) el.textContent = t;
 }
 
 // el's children become one <p> per text, reusing the paragraphs already there (only changed text is

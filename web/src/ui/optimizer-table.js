@@ -3,7 +3,7 @@
 // static memory at the precision on screen, and the chapter's convergence figures (sourced constants).
 // When its columns would not fit its box (a phone, 200% zoom, a narrow column) it becomes one card
 // per optimizer (table--cards, styles.css), so nothing is cut or has to be scrolled to.
-import { h, replaceChildren, scrollBox } from './dom.js';
+import { h, replaceChildren, scrollBox, setText } from './dom.js';
 import { formatBytes, formatInt, formatMultiple, unitOf } from '../format.js';
 import { OPTIMIZERS, LABELS } from '../scenario.js';
 import { CONVERGENCE } from '../acts/act1-text.js';
@@ -67,7 +67,7 @@ export class OptimizerTable {
     const model = replay
       ? `GPT-2 XL as the chapter counts it (Chapter replay: ${Number.isFinite(params) ? `${formatInt(params)} parameters, ` : ''}the chapter’s round 1.5 billion)`
       : 'GPT-2 XL';
-    this.caption.textContent = `Optimizer memory for ${model}, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`;
+    setText(this.caption, `Optimizer memory for ${model}, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`);
     const showAt = precision !== 'fp32';
     this.precHead.hidden = !showAt;
     replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
