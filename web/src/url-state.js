@@ -18,9 +18,13 @@ const ACT1_ONLY = ['opt', 'cap', 'off', 'fw'];
 const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
-// Values are echoed in messages; a very long one is cut so the notice stays readable.
+// Values are echoed in messages; a very long one is cut so the notice stays readable, and invisible
+// characters (controls, zero-width and direction marks such as U+202E, which would reverse the rest
+// of the notice) are shown by their code instead.
 const MAX_ECHO = 40;
-const echo = (v) => (v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const visible = (v) => v.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+const echo = (v) => visible(v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
 const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
   'workers', 'prefetch', 'depth', 'pin'];

@@ -70,6 +70,17 @@ test('hostile text in a parameter stays text in the message', () => {
   assert.match(r.errors[0].message, /^opt=<img src=x onerror=alert\(1\)>: /);
 });
 
+test('invisible characters in a value are shown by their code, so a direction mark cannot reverse the notice', () => {
+  // U+202E (right-to-left override) would show "…ko 8" reversed; U+200B (zero width) would hide.
+  const r = parseUrlState('?batch=%E2%80%AE8%20ok&opt=%E2%80%AEmada&prec=fp%E2%80%8B32');
+  const text = r.errors.map((e) => e.message).join(' ');
+  assert.match(text, /batch=\[U\+202E\]8 ok: /);
+  assert.match(text, /opt=\[U\+202E\]mada: /);
+  assert.match(text, /prec=fp\[U\+200B\]32: /);
+  assert.doesNotMatch(text, /[\u202e\u200b]/);
+  assert.equal(r.errors.length, 3);
+});
+
 test('every control key is accepted by hide and lock', () => {
   const r = parseUrlState(`?hide=${CONTROL_KEYS.join(',')}&lock=${CONTROL_KEYS.join(',')}`, ctx);
   assert.deepEqual(r.hide, CONTROL_KEYS);
