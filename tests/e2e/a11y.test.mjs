@@ -222,3 +222,28 @@ test('at 390 px no amount is split from its unit anywhere in the text', async ()
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+// A closed select shows its choice on one line: at phone width and at 200% zoom (640 px, where the
+// controls sit two to a row) every device's name must fit.
+for (const width of [390, 640]) test(`at ${width} px (phone; 200% zoom) every device option fits its closed select in both acts`, async () => {
+  const browser = await launch({ viewport: { width, height: 800 } });
+  try {
+    const { page } = await watchedPage(browser.context, srv.origin);
+    const overflowing = (selector) => page.locator(selector).evaluate((sel) => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(sel).font;
+      const cs = getComputedStyle(sel);
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+      return [...sel.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${o.text} (${Math.round(ctx.measureText(o.text).width)} > ${Math.round(room)} px)`);
+    });
+    await openLab(page, `${srv.origin}/`);
+    await page.locator('.prediction input[value="c"]').check();
+    await page.locator('.prediction button[type=submit]').click();
+    assert.deepEqual(await overflowing('[data-control="dev"] select'), [], 'Act 1');
+    await openLab(page, `${srv.origin}/?act=2`);
+    await page.locator('[data-act="2"] .prediction input[value="c"]').check();
+    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    assert.deepEqual(await overflowing('[data-act="2"] [data-control="dev"] select'), [], 'Act 2');
+  } finally { await browser.close(); }
+});

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, settle } from './helpers.mjs';
-import { lockPrediction as lock, chartLabelsClear, chartLabelsOverlap, peakKeyText, keyOutside, linesThroughLabels } from './act1-chart.mjs';
+import { lockPrediction as lock, chartLabelsClear, chartLabelsOverlap, peakKeyText, keyOutside, linesThroughLabels, caseOnlyTwins } from './act1-chart.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -18,6 +18,7 @@ test('at 390 px no two labels of the ledger chart overlap, whatever the settings
     await lock(page);
     const setBatch = (i) => page.locator('[data-control="batch"] input').evaluate((el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, i);
     const seen = [];
+    const twins = [];
     for (const dev of ['h100-sxm-80gb', 'rtx4060-laptop-8gb']) {
       await page.locator('[data-control="dev"] select').selectOption(dev);
       for (const prec of ['fp32', 'mixed', 'fp16']) {
@@ -30,11 +31,13 @@ test('at 390 px no two labels of the ledger chart overlap, whatever the settings
             const label = `${dev} ${prec} ckpt=${ckpt} batch#${b}`;
             assert.equal(await page.locator('.ledger-chart').getAttribute('data-layout'), 'narrow');
             assert.deepEqual(await chartLabelsOverlap(page), [], label);
+            twins.push(...await caseOnlyTwins(page));
             seen.push(await page.locator('.ledger-chart text.col-total').allTextContents());
           }
         }
       }
     }
+    assert.deepEqual([...new Set(twins)], [], 'segment names that differ only by case');
     // The sweep reached four-figure peaks (the case that used to collide) and the key says what the bare amounts are.
     assert.ok(seen.flat().some((t) => /^\d,\d{3}\.\d\d$/.test(t)), JSON.stringify(seen.slice(-3)));
     assert.match(await peakKeyText(page), /^Above each column: its peak, in GB/);

@@ -84,3 +84,10 @@ export async function linesThroughLabels(page) {
     return bad;
   });
 }
+
+// Segment-label names that differ only by case ("M 6.00" for the master copy beside Adam's "m 6.00"):
+// a reader takes them for the same part. Returns each such pair once.
+export const caseOnlyTwins = (page) => page.locator('.ledger-chart').evaluate((svg) => {
+  const names = [...new Set([...svg.querySelectorAll('text.seg-label')].map((t) => t.textContent.replace(/\s*[\d,.<]+$/, '')).filter(Boolean))];
+  return names.flatMap((a, i) => names.slice(i + 1).filter((b) => a !== b && a.toLowerCase() === b.toLowerCase()).map((b) => `${a} / ${b}`));
+});

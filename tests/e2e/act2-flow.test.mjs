@@ -166,6 +166,13 @@ test('the laptop challenge records each move with the engine’s peak and ends a
   const rows = await page.locator(`${lap} .floor-table tbody td[data-value]`).evaluateAll((tds) => tds.map((t) => Number(t.dataset.value)));
   assert.deepEqual(rows, solved.floor.derivation.map((d) => d.bytes));
   assert.equal(rows.reduce((a, b) => a + b, 0), solved.floor.peak_bytes, 'the derivation adds up to the floor');
+  // Its rounded GB column adds to 13.77, not the 13.75 total: a note row says so (and adds up itself).
+  const shown = await page.locator(`${lap} .floor-table tbody td:last-child`).allTextContents();
+  const note = page.locator(`${lap} .floor-table tr[data-row="rounded-sum"]`);
+  const shownSum = shown.reduce((a, t) => a + Math.round(Number(t) * 100), 0) / 100;
+  assert.equal(shownSum, 13.77);
+  assert.equal(await note.locator('td').last().textContent(), shownSum.toFixed(2));
+  assert.match(await note.locator('th').textContent(), /add to 13\.77\sGB; .*exact bytes, which add up to the total/);
 });
 
 test('both reflections are scored against the engine and the act completes', async () => {

@@ -4,7 +4,7 @@
 // total shown (largest remainder). Tested in tests/web/unit/act2-model.test.mjs.
 
 import { fitState } from './fit-state.js';
-import { formatCount } from './format.js';
+import { formatCount, formatSum, shownHundredths, formatNumber2, UNIT_SPACE, unitOf } from './format.js';
 
 // Phase order on the step bar, with the words a student reads.
 export const STEP_SEGMENTS = [
@@ -219,6 +219,16 @@ export function laptopMove(move, config, result) {
 
 // The shared fit rule (fit-state.js): 'ok' fits and trains, 'invalid' fits but pure 16-bit cannot
 // train, 'oom' does not fit.
+// The laptop floor's derivation table: each row's amount is rounded from exact bytes, so the rounded
+// rows can miss the rounded total by a hundredth. Then the table shows what they add to (as Act 1's
+// ledger table does); null when they add up. derivation: the solver's floor.derivation.
+export function floorRoundedSum(derivation, peakBytes, units = 'gb') {
+  const bytes = derivation.map((d) => d.bytes);
+  if (formatSum(bytes, units, peakBytes).exact) return null;
+  const hundredths = bytes.reduce((a, b) => a + shownHundredths(b, units), 0);
+  return `${formatNumber2(hundredths / 100)}${UNIT_SPACE}${unitOf(units).label}`;
+}
+
 export function laptopState(result) {
   return fitState(result.memory);
 }

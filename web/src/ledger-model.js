@@ -8,7 +8,7 @@ import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
 import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
 export const COMPONENT_LABELS = {
-  weights: 'Weights (compute copy)',
+  weights: 'Weights',
   autocast_cache: 'Autocast’s 16-bit weight copies',
   master_weights: 'FP32 master copy',
   gradients: 'Gradients',
@@ -20,6 +20,16 @@ export const COMPONENT_LABELS = {
   reserve: 'Framework / context reserve',
   transient: 'Transient at backward peak',
 };
+
+// The weights row says which copy it is: beside an FP32 master copy (the chapter's mixed precision)
+// it is the 16-bit compute copy; under PyTorch's autocast the FP32 parameters are the master copy
+// and the 16-bit copies are the autocast row.
+function weightsLabel(present) {
+  if (present.includes('autocast_cache')) return 'Weights (FP32 parameters, also the master copy)';
+  if (present.includes('master_weights')) return 'Weights (16-bit compute copy)';
+  return COMPONENT_LABELS.weights;
+}
+const labelOf = (key, present) => (key === 'weights' ? weightsLabel(present) : COMPONENT_LABELS[key]);
 
 export const SHORT_LABELS = {
   weights: 'W', autocast_cache: '16-bit', master_weights: 'master', gradients: 'grads', momentum: 'mom.', adam_m: 'm', adam_v: 'v',
@@ -53,7 +63,7 @@ export function buildLedger(results, selected, hidden = []) {
     const segments = [];
     for (const key of present) {
       if (!(bytes[key] > 0) || hidden.includes(key)) continue;
-      segments.push({ key, label: COMPONENT_LABELS[key], bytes: bytes[key], y0: y, y1: y + bytes[key] });
+      segments.push({ key, label: labelOf(key, present), bytes: bytes[key], y0: y, y1: y + bytes[key] });
       y += bytes[key];
     }
     return {
@@ -126,7 +136,7 @@ export function sumPeakText(sp, units = 'gb') {
 // Rows for the chart's data-table twin: one per component present, then total, peak and budget.
 export function ledgerTableRows(ledger) {
   const rows = ledger.present.map((key) => ({
-    key, label: COMPONENT_LABELS[key], hidden: ledger.hidden.includes(key),
+    key, label: labelOf(key, ledger.present), hidden: ledger.hidden.includes(key),
     values: ledger.columns.map((c) => c.bytes[key]),
   }));
   if (ledger.framework === 'pytorch') {
@@ -185,7 +195,7 @@ export function bannerFor(result, deviceName, units = 'gb') {
   } else {
     title = 'Out of memory: activations bind';
     text = `${staticSum.charAt(0).toUpperCase()}${staticSum.slice(1)} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `
-      + `activations, logits and transients need ${f(m.peak_bytes - staticAll)} more at the peak.`;
+      + `${aboveStaticWords(m, staticAll)} ${f(m.peak_bytes - staticAll)} more at the peak.`;
   }
   const invalid = m.numerically_valid ? null
     : `${kind === 'none' ? 'It fits, but it cannot train' : 'Even on a larger device it could not train'}: ${INVALID_WHY}. Mixed precision (16-bit compute with an FP32 master copy) can.`;
@@ -193,6 +203,15 @@ export function bannerFor(result, deviceName, units = 'gb') {
     state, icon: STATE_ICONS[state], title, text, lines: invalid ? [invalid] : [],
     kind, fits: m.fits, invalid, words: staticWords(facts),
   };
+}
+
+// What the peak holds beyond static memory and the reserve, naming only what is there (the chapter
+// replay has no logits and no transients): "activations need", "activations, logits and transients need".
+function aboveStaticWords(m, staticAll) {
+  const transients = m.peak_bytes - staticAll - m.components.activations - m.components.logits;
+  const parts = ['activations', m.components.logits > 0 ? 'logits' : null, transients > 0 ? 'transients' : null].filter(Boolean);
+  const joined = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
+  return `${joined} need`; // every part is plural
 }
 
 const CKPT_WORDS = {

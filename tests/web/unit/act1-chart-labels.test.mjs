@@ -56,12 +56,14 @@ test('key lines wrap to the width they are given and never split "(all parts)" (
   assert.deepEqual(wrapKey('Above each column: its peak, in GB', 1000), ['Above each column: its peak, in GB']);
 });
 
-test('segment labels: the short name, then one letter (W, M, G as in the Math Peek), then the bare amount (F9)', () => {
+test('segment labels: the short name, then one letter (W, G as in the Math Peek; FP32 for the master copy), then the bare amount (F9)', () => {
   const b = 3.12e9;
   assert.equal(segmentLabelText('gradients', b, 'gb', 120), 'grads 3.12');
   assert.equal(segmentLabelText('weights', b, 'gb', 60), 'W 3.12');
   assert.equal(segmentLabelText('gradients', b, 'gb', 60), 'G 3.12');
-  assert.equal(segmentLabelText('master_weights', b, 'gb', 60), 'M 3.12');
+  // Not "M": beside Adam's "m" that differs only by case.
+  assert.equal(segmentLabelText('master_weights', b, 'gb', 70), 'FP32 3.12');
+  assert.equal(segmentLabelText('master_weights', b, 'gb', 60), '3.12');
   // At a width where weights keep their name, gradients keep one too.
   for (const room of [45, 50, 60, 70, 80]) {
     const w = segmentLabelText('weights', b, 'gb', room);

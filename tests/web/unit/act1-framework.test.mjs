@@ -149,6 +149,17 @@ test('view model under PyTorch defaults: sum of components and peak side by side
   assert.match(describeConfig(config), /autocast FP16.*PyTorch defaults/);
 });
 
+test('the weights row says which copy it is: 16-bit compute copy, FP32 parameters that are the master copy, or plain weights', () => {
+  const weightsLabel = (cfg) => ledgerTableRows(buildLedger(results(normalizeConfig(cfg)), 'adam')).find((x) => x.key === 'weights').label;
+  assert.equal(weightsLabel({ framework: 'pytorch', precision: 'mixed' }), 'Weights (FP32 parameters, also the master copy)');
+  assert.equal(weightsLabel({ precision: 'mixed' }), 'Weights (16-bit compute copy)');
+  assert.equal(weightsLabel({ precision: 'fp32' }), 'Weights');
+  assert.equal(weightsLabel({ framework: 'pytorch', precision: 'fp32' }), 'Weights');
+  // The chart's segment carries the same label as the table row.
+  const seg = buildLedger(results(normalizeConfig({ framework: 'pytorch', precision: 'mixed' })), 'adam').columns[2].segments.find((x) => x.key === 'weights');
+  assert.equal(seg.label, 'Weights (FP32 parameters, also the master copy)');
+});
+
 test('view model in the textbook layout: sum and peak are the same number, said once', () => {
   const rs = results(DEFAULT_CONFIG);
   const ledger = buildLedger(rs, 'adam');

@@ -122,6 +122,16 @@ test('the FP32 out-of-memory banner lists no master copy and names the reserve a
   assert.match(bannerFor(mixed, 'x').text, /FP32 master copy/);
 });
 
+test('the activations-bind banner names only what the peak holds beyond static memory', () => {
+  const text = (cfg) => plainText(bannerFor(evaluate(toScenario(normalizeConfig(cfg))), 'the device', 'gb').text);
+  // The chapter replay counts activations only (no logits, no transients, no reserve).
+  const replay = text({ replay: true, precision: 'fp32', batch_size: 32 });
+  assert.match(replay, /; activations need 65\.00 GB more at the peak\.$/);
+  // The physics model's peak also holds logits and the backward transients.
+  const physics = text({ precision: 'mixed', batch_size: 32, device: 'a100-sxm4-40gb' });
+  assert.match(physics, /; activations, logits and transients need [\d,.]+ GB more at the peak\.$/);
+});
+
 test('device names and budget lines are explained in both units (issue 10 item 6)', () => {
   const h100 = { name: 'NVIDIA H100 SXM 80 GB', capacity_bytes: 85520809984 };
   assert.equal(plainText(T.deviceNoteText(h100, 'gb')), 'The “80 GB” in the name counts binary gigabytes: 80 GiB (2^30 bytes each) = 85.90 GB (10^9 bytes each); the driver reports 85.52 GB = 79.65 GiB usable, and that is the dashed budget line.');

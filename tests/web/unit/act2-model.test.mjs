@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
-  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, floorRoundedSum,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
 
@@ -143,4 +143,15 @@ test('the design challenge records nothing before the prediction, nor for settin
   assert.equal(designRecord(rec, { ...args, counts: true }), rec, 'the same settings again change nothing');
   const lower = designRecord(rec, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
   assert.equal(lower, rec, 'a lower MFU keeps the best and the regime');
+});
+
+test('the laptop floor table says what its rounded rows add to when that is not the rounded total', () => {
+  const floor = JSON.parse(m.solve(JSON.stringify({ model: 'gpt2-xl', device: 'rtx4060-laptop-8gb' }))).floor;
+  assert.equal(floor.derivation.reduce((a, d) => a + d.bytes, 0), floor.peak_bytes); // exact bytes add up
+  // 3.12 + 3.12 + 6.23 + 0.16 + 0.18 + 0.21 + 0.21 + 0.54 = 13.77, the total reads 13.75 GB.
+  assert.equal(floorRoundedSum(floor.derivation, floor.peak_bytes, 'gb'), '13.77\u00a0GB');
+  const gib = floorRoundedSum(floor.derivation, floor.peak_bytes, 'gib');
+  assert.ok(gib === null || /^\d+\.\d\d\u00a0GiB$/.test(gib), gib);
+  // Rows that add up get no note.
+  assert.equal(floorRoundedSum([{ bytes: 1e9 }, { bytes: 2e9 }], 3e9, 'gb'), null);
 });

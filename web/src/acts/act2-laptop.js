@@ -6,9 +6,9 @@ import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { MoveChart } from '../charts/move-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
-import { describeMove, laptopMove, laptopState } from '../act2-model.js';
+import { describeMove, laptopMove, laptopState, floorRoundedSum } from '../act2-model.js';
 import { Banner } from '../ui/banner.js';
-import { formatBytes, formatInt, formatAmount, unitOf } from '../format.js';
+import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../format.js';
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
 
@@ -154,9 +154,17 @@ export function createLaptopChallenge({ engine, store, announce }) {
           h('td', { class: 'num', text: d.bytes_per_param === null ? '—' : String(d.bytes_per_param) }),
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
           h('td', { class: 'num', text: formatAmount(d.bytes, u) })))),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
+        h('tfoot', {}, roundedRow(u), h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
           h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) }))))),
       h('p', { text: LAPTOP.beyond }));
+  }
+
+  // A note row where the rounded rows do not add to the rounded total (each is rounded from bytes).
+  function roundedRow(u) {
+    const shown = floorRoundedSum(floor.derivation, floor.peak_bytes, u);
+    return shown && h('tr', { 'data-row': 'rounded-sum', class: 'row--note' },
+      h('th', { scope: 'row', text: `The rows above as shown add to ${shown}; each is rounded from its exact bytes, which add up to the total` }),
+      h('td', { text: '' }), h('td', { text: '' }), h('td', { class: 'num', text: shown.split(UNIT_SPACE)[0] }));
   }
 
   function lapFitText() {

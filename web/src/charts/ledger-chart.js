@@ -24,9 +24,10 @@ const CHAR_PX = 6.4; // average glyph width at the 11–12 px chart fonts, for "
 const BOLD_PX = 7.7; // the bold 12 px peak labels' widest digits (DejaVu Sans Bold), for "does it fit"
 const KEY_PX = 6.6; // the 11 px semi-bold key line (measured about 6.35 px a character in Chromium)
 const KEY_LINE = 14; // key lines, one under the other
-// When even the short name does not fit: one letter, as the Math Peek names them (W, M, G), or the
-// short name without its full stop.
-const TINY_LABELS = { master_weights: 'M', gradients: 'G', activations: 'act', momentum: 'mom' };
+// When even the short name does not fit: a letter, as the Math Peek names them (W, G), or the short
+// name without its full stop. The master copy is "FP32", not "M": beside Adam's "m" a case-only
+// difference reads as the same label.
+const TINY_LABELS = { master_weights: 'FP32', gradients: 'G', activations: 'act', momentum: 'mom' };
 const NBSP = '\u00a0'; // joins words that a key line must not split ("all parts")
 let chartCount = 0;
 

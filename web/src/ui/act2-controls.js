@@ -3,6 +3,7 @@
 // each labelled; instructor flags hide or lock a control (the URL's hide=/lock= keys). Reports changes
 // as config2 patches; the act decides what they mean.
 import { h, uid, setText, setAttr, setHidden } from './dom.js';
+import { deviceOptionText } from './controls.js';
 import {
   PRECISIONS2, BATCH_SIZES2, CHECKPOINTING, LABELS, EVERY_K, WORKERS, PREFETCH_DEPTH,
 } from '../scenario.js';
@@ -73,7 +74,7 @@ export function createAct2Controls({ devices, flags, onChange }) {
 
   const devId = uid('dev2');
   const dev = h('select', { id: devId, onchange: () => onChange({ device: dev.value }) },
-    devices.map((d) => h('option', { value: d.id, text: d.name })));
+    devices.map((d) => h('option', { value: d.id, text: deviceOptionText(d.name) })));
   const devPart = { el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'GPU' }), dev) };
 
   const replay = checkbox('replay', 'Chapter calibration: the chapter’s memory model and timing constants (untick for the physics model)', (on) => onChange({ replay: on }));

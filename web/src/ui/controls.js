@@ -8,6 +8,11 @@ import {
   EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf,
 } from '../scenario.js';
 
+// A device select shows the closed choice in one line, so at phone width the catalog's full names
+// ("NVIDIA GeForce RTX 4060 Laptop 8 GB") were cut off. The options drop the maker's prefix; the full
+// name is in the device note and the banners.
+export const deviceOptionText = (name) => name.replace(/^NVIDIA (GeForce )?/, '');
+
 const LOCK_NOTE = 'Locked by your instructor.';
 
 // The batch slider's spoken value: "1 sequence", "8 sequences".
@@ -96,13 +101,13 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     inputs: [ckpt, k],
   };
 
-  // Device: catalog devices plus a custom capacity.
+  // Device: catalog devices plus a custom capacity (short names: see deviceOptionText).
   const devId = uid('dev');
   const capId = uid('cap');
   const capErr = h('p', { class: 'field-error', id: uid('cap-err'), hidden: true });
   const dev = h('select', { id: devId, onchange: () => onChange({ device: dev.value }) },
-    devices.map((d) => h('option', { value: d.id, text: d.name })),
-    h('option', { value: CUSTOM_DEVICE, text: 'Custom device (H100-class, your capacity)' }));
+    devices.map((d) => h('option', { value: d.id, text: deviceOptionText(d.name) })),
+    h('option', { value: CUSTOM_DEVICE, text: 'Custom (H100-class)' }));
   const cap = h('input', {
     type: 'number', id: capId, min: CUSTOM_CAPACITY_GB.min, max: CUSTOM_CAPACITY_GB.max, step: 'any',
     inputmode: 'decimal', 'aria-describedby': capErr.id,
