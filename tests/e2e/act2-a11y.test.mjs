@@ -80,11 +80,16 @@ test('Act 2 can be done with the keyboard alone, with focus always visible', asy
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await tabTo(page, `${A2} form[data-question="fix"] button[type=submit]`);
+    // Walk finding: Act 1's reflection can be answered again, these cannot; it is said before answering.
+    const once = page.locator(`${A2} form[data-question="fix"] .reflection__once`);
+    assert.match(await once.textContent(), /^One try: your first answer is the one recorded/);
+    assert.equal(await once.isVisible(), true);
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${A2} .feedback__line--ok`);
     // Walk finding: the answered form hides its button and disables its radios; focus goes to the
     // feedback instead of falling to the page, and the next Tab continues from there.
     assert.ok(await page.evaluate(() => document.activeElement.matches('[data-act="2"] form[data-question="fix"] .feedback')));
+    assert.equal(await once.isVisible(), false, 'answered: the one-try note goes with the button');
     assert.ok(await focusIsVisible(page));
     await page.keyboard.press('Tab');
     assert.ok(await page.evaluate(() => document.activeElement.closest('form[data-question="ckpt"]') !== null), 'the next question is next');

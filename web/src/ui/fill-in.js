@@ -22,10 +22,12 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
   const groups = blanks.map((b) => ({ key: b.key, g: radioGroup(b.legend, b.options, uid(`fill-${b.key}`)) }));
   const submit = h('button', { type: 'submit', class: 'btn btn--primary', text: button });
   const error = h('p', { class: 'field-error', hidden: true, text: blanks.length > 1 ? 'Answer every blank first.' : 'Choose an answer first.' });
+  // Said before answering, since Act 1's reflection can be answered again and this one cannot.
+  const once = h('p', { class: 'reflection__once', text: 'One try: your first answer is the one recorded, and the feedback then names the right one.' });
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true', tabindex: '-1' });
   const form = h('form', { class: 'reflection', novalidate: true, 'data-question': name },
     prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
-    groups.map((x) => x.g.el), error, submit, feedback);
+    groups.map((x) => x.g.el), error, once, submit, feedback);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const answers = Object.fromEntries(groups.map((x) => [x.key, x.g.value()]));
@@ -45,6 +47,7 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
       if (answers) for (const x of groups) x.g.set(answers[x.key]);
       for (const input of form.querySelectorAll('input')) input.disabled = Boolean(answers);
       submit.hidden = Boolean(answers);
+      once.hidden = Boolean(answers);
       replaceChildren(feedback, lines.map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
         h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)));
     },
