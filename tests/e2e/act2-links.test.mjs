@@ -275,3 +275,17 @@ test('locking the prediction by keyboard brings the opened section’s heading n
     } finally { await browser.close(); }
   }
 });
+
+test('when Act 2’s code cannot arrive (network off on a hosted copy), the page says so in words, then the details', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await openLab(page, `${srv.origin}/`);
+    // Act 1 is loaded; now every file of Act 2 fails to arrive.
+    await page.route(/\/assets\/act2[^/]*$/, (route) => route.abort('internetdisconnected'));
+    await page.locator('nav a[href*="act=2"]').first().click();
+    const note = page.locator('.boot__status[role="alert"]');
+    await note.waitFor();
+    assert.match(await note.textContent(), /^Could not load Act 2: part of the lab did not arrive from the site \(the network may be off\)\. Try reloading the page\. \(Details: .+\)$/);
+  } finally { await browser.close(); }
+});

@@ -21,7 +21,9 @@ function lazyMount(load, what) {
       mounted = mod.mount(ctx);
     }, (err) => {
       note.setAttribute('role', 'alert');
-      note.textContent = `Could not load ${what} (${err && err.message ? err.message : err}). Try reloading the page.`;
+      // Usually a file that did not arrive (network off on a hosted copy): say that first, in words.
+      note.textContent = `Could not load ${what}: part of the lab did not arrive from the site (the network may be off). `
+        + `Try reloading the page. (Details: ${err && err.message ? err.message : err})`;
     });
     return {
       focus: () => (mounted ? mounted.focus() : note.focus()),
