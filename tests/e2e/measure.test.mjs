@@ -2,8 +2,9 @@
 // (its code, the worker and lab_train load only then), a short run whose progress advances and whose
 // numbers equal the same request run in Node on the same build (losses and every byte count; times
 // vary; Chromium has relaxed SIMD, so that is the fused-multiply-add build, lab_train_fma), the page
-// staying responsive during a long run that is then cancelled, the stall demo, axe-core in light and
-// dark schemes, no console errors and no request to another origin.
+// staying responsive during a long run that is then cancelled, the stall demo, a run that diverges
+// (or stalls) never looking like a success, axe-core in light and dark schemes, the panel saying the
+// link's settings are Act 1's, no console errors and no request to another origin.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -39,6 +40,23 @@ const waitState = (kind, states, timeout = 120000) => page.waitForFunction(([sel
 const until = async (fn, what, ms = 30000) => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (fn()) return;
   throw new Error(`timed out waiting for ${what}`);
+};
+// The training run status's look: its text colour, the success, failure and warning colours of the
+// page's scheme, the icon before the words and the box's border style.
+const statusLook = (p = page) => p.evaluate(() => {
+  const el = document.querySelector('.run-status:not(.run-status--stall)');
+  const text = el.querySelector('.run-status__text');
+  const probe = (v) => { const d = document.createElement('span'); d.style.color = `var(${v})`; el.append(d); const c = getComputedStyle(d).color; d.remove(); return c; };
+  return { color: getComputedStyle(text).color, ok: probe('--ok'), bad: probe('--bad'), warn: probe('--warn'),
+    icon: getComputedStyle(text, '::before').content, border: getComputedStyle(el).borderTopStyle };
+});
+// Words outside the charts meet the enhanced 7:1 contrast (as in a11y.test.mjs): here, the run status.
+const statusContrast = async (p = page) => {
+  await axeViolations(p); // loads axe-core into the page
+  return p.evaluate(async () => {
+    const r = await window.axe.run({ include: [['.run-status:not(.run-status--stall)']] }, { runOnly: { type: 'rule', values: ['color-contrast-enhanced'] } });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.any[0]?.message || v.help}`));
+  });
 };
 const noViolations = async (label) => {
   const v = await axeViolations(page);
@@ -193,7 +211,7 @@ test('the stall demo: pure BF16 leaves most weights unchanged, mixed precision k
   await page.locator('[data-control="stall_steps"] select').selectOption(String(steps));
   await page.getByRole('button', { name: 'Run the stall demo' }).click();
   await waitState('stall', ['done', 'error', 'cancelled']);
-  assert.match(await runStatus('stall').locator('.run-status__text').textContent(), /^Done: both runs trained 30 steps\.$/);
+  assert.match(await runStatus('stall').locator('.run-status__text').textContent(), /^Done: both runs ran 30 steps; the charts below compare them\.$/);
   const reqs = stallRequests('bf16', steps);
   const pure = nodeTrain(reqs.pure);
   const mixed = nodeTrain(reqs.mixed);
@@ -281,7 +299,7 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   await choose('seq_len', 32);
   await choose('steps', 20);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await waitState('train', ['done', 'error']);
+  await waitState('train', ['done', 'failed', 'error']);
   const report = nodeTrain(trainRequest({ ...DEFAULT_SETTINGS, precision: 'fp16', optimizer: 'adam', learning_rate: 0.03, batch_size: 4, seq_len: 32, steps: 20 }));
   const bad = report.losses.findIndex((x) => x === null || !Number.isFinite(x));
   assert.ok(bad >= 1, 'this request diverges in the engine');
@@ -289,8 +307,44 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   assert.equal(await chart.locator('.break--loss text').textContent(), `loss: not a number from step ${bad + 1} (diverged)`);
   assert.equal(await chart.locator('.line-label--loss').count(), 0, 'no label floating in the right-hand column');
   assert.match(await chart.getAttribute('aria-label'), /diverged/);
-  // The status line says so too, with the step, not "Done".
-  assert.match(await runStatus().locator('.run-status__text').textContent(), new RegExp(`^Diverged: from step ${bad + 1} the loss is no longer a number \\(20 steps in [\\d.]+ s of training\\)\\.$`));
+  // The status line says it failed, with the step and the skipped updates, not "Done"; it is announced
+  // so, and it does not look like a success: the failure colour (not the success one), a ✕ and a dashed border.
+  const skipped = report.skipped_steps.length;
+  assert.ok(skipped > 10, `the loss scaler skipped ${skipped} updates`);
+  const failedText = new RegExp(`^Failed — the run diverged: from step ${bad + 1} the loss is no longer a number, and the loss scaler skipped ${skipped} of 20 updates \\(20 steps in [\\d.]+ s of training\\)\\.$`);
+  assert.equal(await runStatus().getAttribute('data-state'), 'failed');
+  assert.match(await runStatus().locator('.run-status__text').textContent(), failedText);
+  assert.match(await runStatus().locator('[role="status"]').textContent(), failedText);
+  const look = await statusLook();
+  assert.notEqual(look.color, look.ok, 'not the success colour');
+  assert.equal(look.color, look.bad, 'the failure colour');
+  assert.equal(look.icon, '"✕ "');
+  assert.equal(look.border, 'dashed');
+  // The speed sentence says the speed was measured on steps that did not train, with the same numbers.
+  const speed = await page.locator('.speed-summary').textContent();
+  assert.match(speed, /^Over 20 steps the model ran at /);
+  assert.ok(speed.includes(`But these steps did not train: the loss diverged at step ${bad + 1} and the loss scaler skipped ${skipped} of 20 updates, so this is the speed of a failed run`), speed);
+  await noViolations('after a diverged run');
+  assert.deepEqual(await statusContrast(), [], 'failed run status: 7:1 contrast');
+
+  // Pure BF16 with plain SGD at the smallest learning rate: the run goes on, but most weights come out
+  // of each update unchanged. A warning (⚠, a double border), not the success look.
+  await page.locator('[data-control="precision"] input[value="bf16"]').check();
+  await page.locator('[data-control="optimizer"] input[value="sgd"]').check();
+  await choose('learning_rate', 0.0003);
+  await choose('steps', 10);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitState('train', ['done', 'failed', 'stalled', 'error']);
+  assert.equal(await runStatus().getAttribute('data-state'), 'stalled');
+  assert.match(await runStatus().locator('[role="status"]').textContent(), /^Stalled — most updates changed nothing: on average \d+% of the weights came out of each update bit-for-bit unchanged \(10 steps in [\d.]+ s of training\)\. Pure BF16 keeps no FP32 master copy/);
+  const warn = await statusLook();
+  assert.notEqual(warn.color, warn.ok, 'not the success colour');
+  assert.equal(warn.color, warn.warn);
+  assert.equal(warn.icon, '"⚠ "');
+  assert.equal(warn.border, 'double');
+  assert.doesNotMatch(await page.locator('.speed-summary').textContent(), /did not train/);
+  await noViolations('after a stalled run');
+  assert.deepEqual(await statusContrast(), [], 'stalled run status: 7:1 contrast');
 });
 
 test('Measure it at 390 px in the dark scheme: axe finds no violations before and after a run', async () => {
@@ -307,10 +361,48 @@ test('Measure it at 390 px in the dark scheme: axe finds no violations before an
     await w.page.locator('.act--measure .twin summary').first().click();
     v = await axeViolations(w.page);
     assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    const done = await statusLook(w.page);
+    assert.equal(done.color, done.ok);
+    assert.equal(done.icon, '"✓ "');
+    // A run that diverges (pure FP16 with Adam), started from the keyboard: the failure look in the
+    // dark scheme too, and still nothing for axe to find.
+    await w.page.locator('[data-control="precision"] input[value="fp16"]').check();
+    await w.page.getByRole('button', { name: 'Run', exact: true }).focus();
+    await w.page.keyboard.press('Enter');
+    await w.page.waitForSelector('.run-status:not(.run-status--stall):is([data-state="failed"], [data-state="done"], [data-state="error"])', { timeout: 60000 });
+    const failed = await statusLook(w.page);
+    assert.equal(await w.page.locator('.run-status:not(.run-status--stall)').getAttribute('data-state'), 'failed');
+    assert.notEqual(failed.color, failed.ok);
+    assert.equal(failed.color, failed.bad);
+    assert.equal(failed.icon, '"✕ "');
+    assert.equal(await w.page.evaluate(() => document.activeElement.textContent), 'Run', 'focus back on Run');
+    v = await axeViolations(w.page);
+    assert.deepEqual(v, [], JSON.stringify(v, null, 1));
+    assert.deepEqual(await statusContrast(w.page), [], 'failed run status, dark: 7:1 contrast');
     const sideways = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(sideways <= 0, `page scrolls sideways by ${sideways}px`);
     assert.deepEqual(w.problems.consoleErrors, []);
   } finally { await phone.close(); }
+});
+
+test('a link setting of Act 1 that is not valid (batch=1e308) is reported, and the panel says its own settings are not the link’s', async () => {
+  const b = await launch();
+  try {
+    const w = await watchedPage(b.context, srv.origin);
+    await openLab(w.page, `${srv.origin}/?act=measure&batch=1e308`);
+    await w.page.waitForSelector('.act--measure');
+    // The notice at the top is the app's (about Act 1's batch sizes); next to its controls the panel
+    // says that the link's settings are Act 1's and do not change it.
+    assert.match(await w.page.locator('[data-notice="url"] li[data-param="batch"]').textContent(), /^batch=1e308: /);
+    assert.match(await w.page.locator('[data-notice="url"] strong').textContent(), /^Some of the acts’ settings in the link could not be used \(they do not change this page\):$/);
+    const note = w.page.locator('.act--measure [data-note="settings-scope"]');
+    assert.equal(await note.isVisible(), true);
+    assert.match(await note.textContent(), /^The lab’s link carries the acts’ settings \(optimizer, precision, batch size and so on\), not these: they change nothing here\.$/);
+    // …and it sits in the settings panel, before the controls it is about.
+    assert.equal(await note.evaluate((n) => Boolean(n.compareDocumentPosition(document.querySelector('.act--measure [data-control="batch_size"]')) & Node.DOCUMENT_POSITION_FOLLOWING)), true);
+    assert.equal(await w.page.locator('[data-control="batch_size"] select').inputValue(), String(DEFAULT_SETTINGS.batch_size));
+    assert.deepEqual(w.problems.consoleErrors, []);
+  } finally { await b.close(); }
 });
 
 test('Measure it at 390 px: the loss, bytes and timeline charts are drawn at their box’s width, every label inside and none overlapping, the whole curve on screen', async () => {

@@ -226,28 +226,39 @@ export function speedRows(report) {
   return rows;
 }
 
+// A speed measured on steps that did not train (diverged, or updates skipped) says so, with the
+// report's own numbers: those steps are not what a run that learns does.
 export function speedSummary(report) {
   const tp = report.throughput || {};
   if (!Number.isFinite(tp.model_flops_per_s)) return 'No step has been timed yet.';
-  const base = `Over ${report.time.steps} steps the model ran at ${formatFlopRate(tp.model_flops_per_s)} (${formatInt(tp.tokens_per_s)} tokens/s)`;
-  if (!report.peak) return `${base}.`;
-  return `${base}: ${formatPercent(tp.mfu, 1)} of the ${formatFlopRate(report.peak.flops_per_s)} this engine’s matmul kernel reached on its own on this CPU.`;
+  const base = `Over ${formatInt(report.time.steps)} steps the model ran at ${formatFlopRate(tp.model_flops_per_s)} (${formatInt(tp.tokens_per_s)} tokens/s)`;
+  const speed = report.peak
+    ? `${base}: ${formatPercent(tp.mfu, 1)} of the ${formatFlopRate(report.peak.flops_per_s)} this engine’s matmul kernel reached on its own on this CPU.`
+    : `${base}.`;
+  const o = trainOutcome(report);
+  if (!o.failed) return speed;
+  const reasons = [o.divergedAt ? `the loss diverged at step ${formatInt(o.divergedAt)}` : '', o.skipped ? skippedWords(o) : ''].filter(Boolean).join(' and ');
+  return `${speed} But these steps did not train: ${reasons}, so this is the speed of a failed run${o.skipped ? ' (a skipped update leaves out the optimizer’s work)' : ''}.`;
 }
 
 // The speed figures while a run is going: the first report (after one chunk) carries the FLOPs and
 // tokens per step and the measured peak; the step times so far (progress messages, the engine's own
 // per-step seconds) give the median. Without this the cards would show the first chunk, JIT warm-up
 // included, until the run ends. Returns a report-shaped object for speedRows / speedSummary.
-export function liveSpeedReport(report, stepSeconds) {
+// losses (optional): every step's loss so far, so a run that diverged after the first report is
+// described as diverged while it goes; the updates skipped since then are not known yet.
+export function liveSpeedReport(report, stepSeconds, losses = null) {
   const times = stepSeconds.filter((t) => Number.isFinite(t) && t > 0).sort((a, b) => a - b);
   if (!report || !times.length) return report;
+  const live = losses && losses.length > (report.losses || []).length
+    ? { losses, steps_done: losses.length, skipped_steps: undefined } : {};
   const mid = times.length >> 1;
   const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
   const f = report.flops;
   const tokens = report.model.tokens_per_step;
   const tp = { ...(report.throughput || {}), model_flops_per_s: f.model_per_step / median, executed_flops_per_s: f.executed_per_step / median, tokens_per_s: tokens / median };
   if (report.peak) { tp.mfu = tp.model_flops_per_s / report.peak.flops_per_s; tp.hfu = tp.executed_flops_per_s / report.peak.flops_per_s; }
-  return { ...report, time: { ...report.time, steps: times.length, median_seconds_per_step: median }, throughput: tp };
+  return { ...report, ...live, time: { ...report.time, steps: times.length, median_seconds_per_step: median }, throughput: tp };
 }
 
 // ---- progress
@@ -255,11 +266,61 @@ export function progressText(done, total, what = 'Step') {
   return `${what} ${formatInt(done)} of ${formatInt(total)}`;
 }
 
-// The status line once a run finished: a run whose loss stopped being a number says so, and from
-// which step, not just "Done" (the loss panel is not the only place a reader looks).
-export function trainDoneText(stepsDone, seconds, losses = []) {
-  const time = `${formatInt(stepsDone)} steps in ${seconds.toFixed(1)} s of training`;
-  const bad = losses.findIndex((v) => !Number.isFinite(v));
-  if (bad < 0) return `Done: ${time}.`;
-  return `Diverged: from step ${formatInt(bad + 1)} the loss is no longer a number (${time}).`;
+// ---- did the run train? (one judgement for the status line, its colour and the speed summary)
+// A run whose loss stopped being a finite number ('diverged'), or whose loss scaler skipped more than
+// half of its updates because a gradient overflowed ('skipped'), did not train: that is a failure,
+// never shown as success. A run whose updates mostly changed nothing ('stalled': on average more than
+// STALL_SHARE of the weights came out of an applied update bit-for-bit unchanged; the FP32 master
+// when there is one, since that is the copy that keeps the update) ran, but barely moved: a warning.
+// Everything comes from the report (losses, skipped_steps, steps_done, stall); `losses` may be the
+// live list while a run goes.
+export const STALL_SHARE = 0.5;
+
+export function trainOutcome(report, losses = report ? report.losses : []) {
+  const ls = losses || [];
+  const steps = report && Number.isFinite(report.steps_done) ? Math.max(report.steps_done, ls.length) : ls.length;
+  const bad = ls.findIndex((v) => !Number.isFinite(v));
+  const skippedSteps = report && Array.isArray(report.skipped_steps) ? report.skipped_steps : null;
+  const skipped = skippedSteps ? skippedSteps.length : null;
+  let unchanged = null;
+  const st = report && report.stall;
+  const perStep = st && (st.master_unchanged_per_step || st.weights_unchanged_per_step);
+  if (perStep && st.weight_elements > 0) {
+    const off = new Set(skippedSteps || []);
+    const applied = perStep.filter((n, i) => !off.has(i) && Number.isFinite(n));
+    if (applied.length) unchanged = applied.reduce((a, b) => a + b, 0) / applied.length / st.weight_elements;
+  }
+  let kind = 'trained';
+  if (bad >= 0) kind = 'diverged';
+  else if (skipped !== null && steps > 0 && skipped * 2 > steps) kind = 'skipped';
+  else if (unchanged !== null && unchanged > STALL_SHARE) kind = 'stalled';
+  return {
+    kind, failed: kind === 'diverged' || kind === 'skipped', divergedAt: bad >= 0 ? bad + 1 : null, skipped, steps, unchanged,
+    pure16: Boolean(report && report.storage && !report.storage.master_weights && ['fp16', 'bf16'].includes(report.storage.weights)),
+    weights: report && report.storage ? report.storage.weights : null,
+  };
+}
+
+const skippedWords = (o) => `the loss scaler skipped ${formatInt(o.skipped)} of ${formatInt(o.steps)} updates`;
+
+// The status line once a run ends (outcome 'done' or 'cancelled'), and the run status's state:
+// 'done' (✓), 'failed' (✕: diverged, or most updates skipped), 'stalled' (⚠) or 'cancelled'. A run
+// that failed says so first ("Failed"), and from which step, not just "Done" or "Cancelled".
+export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, seconds, report = null, losses = null }) {
+  const o = trainOutcome(report, losses || (report ? report.losses : []));
+  const what = outcome === 'cancelled'
+    ? `cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps`
+    : `${formatInt(stepsDone)} steps in ${seconds.toFixed(1)} s of training`;
+  if (o.kind === 'diverged') {
+    return { state: 'failed', outcome: o, text: `Failed — the run diverged: from step ${formatInt(o.divergedAt)} the loss is no longer a number${o.skipped ? `, and ${skippedWords(o)}` : ''} (${what}).` };
+  }
+  if (o.kind === 'skipped') {
+    return { state: 'failed', outcome: o, text: `Failed — the run did not train: ${skippedWords(o)} because a gradient overflowed (${what}).` };
+  }
+  if (o.kind === 'stalled') {
+    const why = o.pure16 ? ` Pure ${o.weights.toUpperCase()} keeps no FP32 master copy, so updates smaller than half the gap between neighbouring 16-bit numbers round away.` : '';
+    return { state: 'stalled', outcome: o, text: `Stalled — most updates changed nothing: on average ${formatPercent(o.unchanged)} of the weights came out of each update bit-for-bit unchanged (${what}).${why}` };
+  }
+  if (outcome === 'cancelled') return { state: 'cancelled', outcome: o, text: `Cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps.` };
+  return { state: 'done', outcome: o, text: `Done: ${what}.` };
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
   trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows, arithmeticSentence,
-  speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport, trainDoneText,
+  speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport, trainEndStatus, trainOutcome, STALL_SHARE,
 } from '../../../web/src/measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallStats, stallLossSummary, stallUnchangedSummary,
@@ -195,9 +195,59 @@ test('a diverged run (pure FP16 with Adam) is described as diverged, and its tab
   assert.equal(table.rows[bad].cells[0].text, 'not a number (diverged)');
   assert.equal(table.rows[bad].cells[0].value, undefined);
   assert.equal(table.rows[0].cells[0].value, r.losses[0]);
-  // The run's status line says it diverged, and from which step (not "Done").
-  assert.equal(trainDoneText(6, 8.25, r.losses), `Diverged: from step ${bad + 1} the loss is no longer a number (6 steps in 8.3 s of training).`);
-  assert.equal(trainDoneText(40, 8.25, [4.1, 3.9]), 'Done: 40 steps in 8.3 s of training.');
+  // The run's status line says it failed, that it diverged and from which step (not "Done"), with the
+  // loss scaler's skipped updates from the same report; its state is 'failed', never 'done'.
+  const end = trainEndStatus({ outcome: 'done', stepsDone: 6, stepsTotal: 6, seconds: 8.25, report: r });
+  assert.equal(end.state, 'failed');
+  assert.ok(r.skipped_steps.length > 0, 'the loss scaler skipped updates');
+  assert.equal(end.text, `Failed — the run diverged: from step ${bad + 1} the loss is no longer a number, and the loss scaler skipped ${r.skipped_steps.length} of 6 updates (6 steps in 8.3 s of training).`);
+  // Cancelled after it diverged: still a failure, and says where it stopped.
+  const cut = trainEndStatus({ outcome: 'cancelled', stepsDone: 6, stepsTotal: 80, report: r });
+  assert.equal(cut.state, 'failed');
+  assert.match(cut.text, /^Failed — the run diverged: .* \(cancelled after 6 of 80 steps\)\.$/);
+  // The speed sentence says these steps did not train, with the same report's numbers.
+  const speed = speedSummary(r);
+  assert.ok(speed.startsWith(`Over 6 steps the model ran at ${formatFlopRate(r.throughput.model_flops_per_s)}`), speed);
+  assert.ok(speed.includes(`But these steps did not train: the loss diverged at step ${bad + 1} and the loss scaler skipped ${r.skipped_steps.length} of 6 updates`), speed);
+});
+
+test('a run that trained ends as done; one whose loss scaler skipped most updates, or whose updates mostly changed nothing, does not', () => {
+  const r = train(small({ steps: 4 }));
+  assert.equal(trainOutcome(r).kind, 'trained');
+  const ok = trainEndStatus({ outcome: 'done', stepsDone: 4, stepsTotal: 4, seconds: 8.25, report: r });
+  assert.deepEqual([ok.state, ok.text], ['done', 'Done: 4 steps in 8.3 s of training.']);
+  assert.doesNotMatch(speedSummary(r), /did not train/);
+  const cancelled = trainEndStatus({ outcome: 'cancelled', stepsDone: 4, stepsTotal: 40, report: r });
+  assert.deepEqual([cancelled.state, cancelled.text], ['cancelled', 'Cancelled after 4 of 40 steps.']);
+  // The same report with 3 of its 4 updates skipped (finite losses): the run did not train.
+  const skipped = { ...r, skipped_steps: [1, 2, 3] };
+  const s = trainEndStatus({ outcome: 'done', stepsDone: 4, stepsTotal: 4, seconds: 1, report: skipped });
+  assert.equal(s.state, 'failed');
+  assert.equal(s.text, 'Failed — the run did not train: the loss scaler skipped 3 of 4 updates because a gradient overflowed (4 steps in 1.0 s of training).');
+  assert.match(speedSummary(skipped), /But these steps did not train: the loss scaler skipped 3 of 4 updates, so this is the speed of a failed run \(a skipped update leaves out the optimizer’s work\)\.$/);
+  // One skipped update of four (the dynamic scaler finding its level) is not a failure.
+  assert.equal(trainEndStatus({ stepsDone: 4, seconds: 1, report: { ...r, skipped_steps: [0] } }).state, 'done');
+  // Pure BF16, plain SGD, a small learning rate: most weights come out of each update unchanged.
+  const pure = train(small({ precision: 'bf16', optimizer: 'sgd', learning_rate: 0.0003, steps: 4 }));
+  const st = pure.stall;
+  const share = st.weights_unchanged_per_step.reduce((a, b) => a + b, 0) / st.weights_unchanged_per_step.length / st.weight_elements;
+  assert.ok(share > STALL_SHARE, `pure BF16 unchanged share ${share}`);
+  const stalled = trainEndStatus({ stepsDone: 4, stepsTotal: 4, seconds: 1, report: pure });
+  assert.equal(stalled.state, 'stalled');
+  assert.equal(stalled.text, `Stalled — most updates changed nothing: on average ${formatPercent(share)} of the weights came out of each update bit-for-bit unchanged (4 steps in 1.0 s of training). `
+    + 'Pure BF16 keeps no FP32 master copy, so updates smaller than half the gap between neighbouring 16-bit numbers round away.');
+  // Mixed precision at the same settings: its 16-bit copy also barely moves, but the FP32 master
+  // (the copy that keeps the update) does, so that run trained.
+  const mixed = train(small({ precision: 'mixed', optimizer: 'sgd', learning_rate: 0.0003, steps: 4 }));
+  assert.equal(trainOutcome(mixed).kind, 'trained');
+  assert.equal(trainEndStatus({ stepsDone: 4, seconds: 1, report: mixed }).state, 'done');
+});
+
+test('while a run goes, a loss that stopped being a number makes the speed sentence say the steps did not train', () => {
+  const r = train({ ...small({ steps: 2 }), measure_peak: false });
+  const live = liveSpeedReport(r, [0.03, 0.03, 0.03, 0.03], [r.losses[0], r.losses[1], null, null]);
+  assert.match(speedSummary(live), /But these steps did not train: the loss diverged at step 3, so this is the speed of a failed run\.$/);
+  assert.doesNotMatch(speedSummary(liveSpeedReport(r, [0.03, 0.03, 0.03], [...r.losses, 3.9])), /did not train/);
 });
 
 test('while a run goes the speed figures follow the steps so far (median), not the first chunk', () => {

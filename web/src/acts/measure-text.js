@@ -15,6 +15,9 @@ export const INTRO = [
 ];
 
 export const SETTINGS_LEAD = 'Choose a configuration and press Run. The settings apply to the next run; they stay on this page and are not part of the shared link.';
+// The lab keeps the acts' settings in its link on every page, this one included (and a notice at the
+// top names any that is not valid); this line says those are not this panel's settings.
+export const SETTINGS_SCOPE = 'The lab’s link carries the acts’ settings (optimizer, precision, batch size and so on), not these: they change nothing here.';
 
 export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats. The dashed lines are a uniform guess over the vocabulary '
   + '(the loss of a model that has learned nothing) and the task’s floor (the lowest loss any model can reach, because the '

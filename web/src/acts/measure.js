@@ -14,7 +14,7 @@ import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
-  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport, trainDoneText,
+  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport, trainEndStatus,
 } from '../measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
@@ -52,7 +52,8 @@ export function mount({ root, engine, store }) {
   const trainStatus = createRunStatus({ startLabel: 'Run', progressLabel: 'Training progress', onStart: () => runTrain(), onCancel: () => cancel('train') });
   const sandboxNote = engine.trainingMayBeRefused && engine.trainingMayBeRefused()
     ? h('p', { class: 'notice notice--warn', 'data-notice': 'sandboxed-worker', text: T.SANDBOXED_WORKER }) : null;
-  const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }), sandboxNote,
+  const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }),
+    h('p', { class: 'panel__note settings-scope', 'data-note': 'settings-scope', text: T.SETTINGS_SCOPE }), sandboxNote,
     createMeasureControls({ settings, onChange: (patch) => Object.assign(settings, patch) }), trainStatus.el, modelLine);
 
   // ---- 2–5. results
@@ -163,7 +164,7 @@ export function mount({ root, engine, store }) {
     const key = `${tr.reportSeq}|${running ? tr.seconds.length : 'final'}`;
     if (key === drawnSpeedKey) return;
     drawnSpeedKey = key;
-    const shown = running ? liveSpeedReport(r, tr.seconds) : r;
+    const shown = running ? liveSpeedReport(r, tr.seconds, tr.losses) : r;
     speedEmpty.hidden = true;
     speedList.hidden = false;
     speedList.dataset.live = String(running);
@@ -232,9 +233,12 @@ export function mount({ root, engine, store }) {
     try {
       const out = await handle.promise;
       if (out.report) setReport(out.report);
-      if (out.outcome === 'done') end('train', trainDoneText(out.stepsDone || tr.losses.length, out.report.time.total_seconds, out.report.losses || tr.losses), 'done');
-      else if (out.outcome === 'cancelled') end('train', `Cancelled after ${formatInt(out.stepsDone)} of ${formatInt(tr.total)} steps.`, 'cancelled');
-      else end('train', refused(out.error), 'error');
+      if (out.outcome === 'done' || out.outcome === 'cancelled') {
+        // A run that diverged or skipped most of its updates ends as 'failed' (✕), never as 'done'.
+        const s = trainEndStatus({ outcome: out.outcome, stepsDone: out.stepsDone || tr.losses.length, stepsTotal: tr.total,
+          seconds: out.report ? out.report.time.total_seconds : 0, report: out.report || tr.report, losses: out.report ? out.report.losses : tr.losses });
+        end('train', s.text, s.state);
+      } else end('train', refused(out.error), 'error');
     } catch (err) {
       end('train', broken(err, tr.losses.length), 'error');
     }
@@ -280,7 +284,7 @@ export function mount({ root, engine, store }) {
         }
         offset += out.stepsDone;
       }
-      end('stall', `Done: both runs trained ${formatInt(st.stepsRun)} steps.`, 'done');
+      end('stall', `Done: both runs ran ${formatInt(st.stepsRun)} steps; the charts below compare them.`, 'done');
     } catch (err) {
       end('stall', broken(err, st.live.pure.length + st.live.mixed.length), 'error');
     }
