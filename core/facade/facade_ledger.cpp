@@ -17,7 +17,8 @@ namespace {
 const char* const kCanProve =
     "Every engine value this ledger records was re-computed from the ledger's own recorded settings. A match "
     "shows those values are what the engine gives for those settings: they were not edited by hand, and the "
-    "settings, results and the plan's summary fields agree with each other.";
+    "settings, results and the summary of your choices (optimizer, precision, best MFU, laptop floor) agree "
+    "with each other.";
 const char* const kCannotProve =
     "It cannot prove who made the ledger or when, nor that the predictions and reflection answers are the "
     "student's own: they are choices with no engine value to re-compute, and a ledger is a plain file that "

@@ -340,7 +340,10 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   act2_prediction(c, act2);
   act2_design(c, act2);
   act2_laptop(c, act2, scenarios);
-  c.skip("lab_state.acts.act2.reflection_fix", "a multiple-choice answer: its scoring is recorded by the page, not re-computed");
+  const json* fix = act2.contains("reflection_fix") ? &act2["reflection_fix"] : nullptr;
+  c.skip("lab_state.acts.act2.reflection_fix", fix && !fix->is_null()
+      ? "a multiple-choice answer: its scoring is recorded by the page, not re-computed"
+      : "no answer to the fix question recorded yet");
   act2_reflection_ckpt(c, act2);
 }
 

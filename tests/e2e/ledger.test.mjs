@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../web/src/ledger-check.js';
+import { LAPTOP_START, toLaptopScenario } from '../../web/src/scenario.js';
+import { laptopMove } from '../../web/src/act2-model.js';
 
 const KEY = 'lab08-model-train/state';
 const finished = JSON.parse(fixtureText('valid-complete.json'));
@@ -291,4 +293,86 @@ test('axe-core finds no violations on the panel, with and without a verification
       clean(problems);
     } finally { await browser.close(); }
   }
+});
+
+// The new-student walk: the finished lab as the Act 2 page records it (the laptop challenge starts with
+// the chapter's baseline settings, which the page shows as "start"), in GiB.
+function pageState() {
+  const state = structuredClone(finished.lab_state);
+  state.config.units = 'gib';
+  state.acts.act2.laptop.moves.unshift(laptopMove('start: the chapter’s baseline settings', LAPTOP_START, engine.evaluate(toLaptopScenario(LAPTOP_START))));
+  return state;
+}
+
+test('a student in GiB: every amount in the summary is in GiB, and its laptop moves are counted as Act 2 counts them', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, pageState());
+    await page.locator('.ledger-readable summary').click();
+    const summary = await page.locator('.ledger-summary').inputValue();
+    const panelLines = await page.locator('.ledger-cal__list li').allTextContents();
+    for (const line of panelLines) assert.ok(summary.includes(`- ${line.replace(/\u00a0/g, ' ')}`), `the summary repeats the panel's line: ${line}`);
+    assert.match(summary, /the engine says 11\.61 GiB/);
+    const amounts = summary.replace(/NVIDIA [^.,;]*? \d+ GB/g, 'DEVICE').replace('Laptop challenge (8 GB)', 'Laptop challenge');
+    assert.doesNotMatch(amounts, /\d GB\b/, summary);
+    assert.match(summary, /least memory that can train GPT-2 XL \(the laptop floor\) 12\.81 GiB\.$/);
+    assert.match(summary, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\.\n {2}Start \(the chapter’s baseline settings\): peak [0-9.]+ GiB, does not fit\n {2}1\. precision → mixed/);
+    assert.doesNotMatch(summary, /Plan:|6 moves/);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('the verification table reads in a student’s words: rows, engine values, what was not re-computed, what the check proves', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, pageState());
+    // The verification table: every row named in words, the field path beside it; engine values in words.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.deepEqual(JSON.parse(text).calibration, finished.calibration, 'the saved ledger keeps its GB lines');
+    await importText(page, text, 'mine.json');
+    await page.waitForSelector('.ledger-result:not([hidden]) .ledger-same caption:has-text("mine.json")', { state: 'attached' });
+    const labels = await page.locator('.verify-table th[scope=row] .ledger-label').allTextContents();
+    assert.equal(labels.length, checkLedger(text, engine).checked);
+    for (const label of labels) {
+      assert.doesNotMatch(label, /the plan|recorded twice|\b[a-z0-9]+_[a-z0-9_]+\b|\s=\s/, label);
+      assert.match(label, /^[A-Z]/, label);
+    }
+    assert.equal(await page.locator('tr[data-row="final_mfu_pct"] .ledger-label').textContent(), 'Best MFU reached in the design challenge (%)');
+    assert.equal(await page.locator('tr[data-row="final_mfu_pct"] .ledger-field').textContent(), 'final_mfu_pct');
+    assert.equal(await page.locator('tr[data-row="reflections[1].correct"] .ledger-label').textContent(), 'Act 2 fix question: score (also stored in the reflections list)');
+    assert.equal(await page.locator('tr[data-row="result_snapshot.act2.bottleneck_axis"] td .ledger-value').first().textContent(), 'Algorithm-bound (compute, the desired state)');
+    assert.equal(await page.locator('tr[data-row="binding_constraints[1].kind"] td .ledger-value').first().textContent(), 'nothing binds (it fits)');
+    assert.equal(await page.locator('tr[data-row="lab_state.acts.act2.laptop.moves[1].peak_bytes"] .ledger-label').textContent(), 'Laptop challenge, move 1: peak memory after it');
+    await page.locator('.ledger-proves summary').click();
+    assert.doesNotMatch(await page.locator('.ledger-proves').textContent(), /the plan/);
+    await page.locator('.ledger-notre summary').click();
+    for (const li of await page.locator('.ledger-notre li .ledger-label').allTextContents()) assert.match(li, /^[A-Z][^_]*$/, li);
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('a bad file names its field and what is allowed; an empty file says so; nothing in the file runs and progress stays', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openPanel(browser.context, pageState());
+    const before = await saved(page);
+    let dialogs = 0;
+    page.on('dialog', (d) => { dialogs += 1; d.dismiss(); });
+    const xss = structuredClone(finished);
+    xss.lab_state.acts.act1.prediction.choice = '<img src=x onerror=alert(1)>';
+    for (const [name, body, message] of [
+      ['b-xss.json', JSON.stringify(xss), 'b-xss.json cannot be used: lab_state.acts.act1.prediction.choice: is not one of the allowed values: it is a string ("<img src=x onerror=alert(1)>"), but must be "a", "b", "c" or "d". Your progress is unchanged.'],
+      ['empty.json', '', 'empty.json cannot be used: the file is empty (it holds no ledger). Your progress is unchanged.'],
+      ['v.json', JSON.stringify({ ...finished, ledger_schema_version: '2' }), 'v.json cannot be used: ledger_schema_version: has the wrong type: it is a string ("2"), but must be a whole number from 1 (2, without quotes). Your progress is unchanged.']]) {
+      await importText(page, body, name);
+      await page.waitForSelector(`.ledger-error .banner:has-text("${name}")`);
+      assert.equal(await page.locator('.ledger-error').textContent(), message);
+      assert.equal(await page.locator('.ledger-result').isHidden(), true);
+      assert.deepEqual(await saved(page), before);
+    }
+    assert.equal(await page.locator('.ledger-error img').count(), 0);
+    assert.equal(dialogs, 0);
+    clean(problems);
+  } finally { await browser.close(); }
 });

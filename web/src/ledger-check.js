@@ -8,9 +8,10 @@ import { DEFAULT_CONFIG2, toScenario2 } from './scenario.js';
 import { CKPT_QUESTION } from './acts/act2-text.js';
 import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
 import { nearestOption } from './scoring.js';
+import { validate } from './schema/validate.js';
 import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
-import { savedCalibration, must, validateLedger, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
+import { savedCalibration, must, validateLedger, fieldLabel, LEDGER_SCHEMA, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
 
 // ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
 // { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
@@ -69,10 +70,76 @@ function valueAt(root, path) {
   return cur;
 }
 
+// The schema node for a path ("lab_state.acts.act1.prediction"); inside a oneOf, the alternative that
+// has properties or items (the schema's alternatives are null or one object/array shape).
+function schemaAt(schema, path) {
+  let node = schema;
+  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
+    if (node && node.oneOf) node = node.oneOf.find((alt) => alt.properties || alt.items) || node;
+    node = node && (/^\d+$/.test(part) ? node.items : node.properties && node.properties[part]);
+    if (!node) return null;
+  }
+  return node;
+}
+const TYPE_OF = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const orList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items[0]);
+// Patterns the schema uses, in words.
+const PATTERN_WORDS = { '^[a-d]$': 'one of the letters a, b, c or d', '^[a-z0-9-]{1,40}$': 'a device name of up to 40 lowercase letters, digits and hyphens' };
+
+// validate.js's first "path: message" → { field, message } in words, naming the innermost field: a value
+// that matches none of a oneOf's shapes (null or a record) is checked against the shape of its own type,
+// so "prediction: must match exactly one alternative" becomes what is wrong inside the prediction.
+function schemaError(ledger, errors) {
+  let [first] = errors;
+  let more = errors.length - 1;
+  for (let depth = 0; depth < 8; depth++) {
+    const [where] = first.split(': ');
+    const path = where.replace(/^\$\.?/, '');
+    if (!/^must match exactly one alternative/.test(first.slice(where.length + 2))) break;
+    const node = schemaAt(LEDGER_SCHEMA, path);
+    const value = valueAt(ledger, path);
+    const alts = node && node.oneOf ? node.oneOf : [];
+    const own = alts.find((alt) => alt.type && [].concat(alt.type).includes(TYPE_OF(value)) && TYPE_OF(value) !== 'null');
+    if (!own) {
+      const allowed = alts.flatMap((alt) => [].concat(alt.type || [])).map((t) => TYPE_WORDS[t] || t);
+      return { field: path, message: `has the wrong type: it is ${typeName(value)}, but must be ${orList(allowed)}`, more };
+    }
+    const inner = validate(own, value, where);
+    if (!inner.length) break;
+    more += inner.length - 1;
+    first = inner[0];
+  }
+  const [where, ...rest] = first.split(': ');
+  let message = rest.join(': ');
+  const path = where.replace(/^\$\.?/, '');
+  const extra = /^unexpected property '(.*)'$/.exec(message);
+  const missing = /^missing required '(.*)'$/.exec(message);
+  const value = valueAt(ledger, path);
+  // "must be of type object" → name what the file holds instead, so a wrong type reads as one.
+  const type = /^must be of type (\w+)(?: or (\w+))?$/.exec(message);
+  const oneOf = /^must be one of (.*)$/.exec(message);
+  const pattern = /^must match (.*)$/.exec(message);
+  if (type) message = `has the wrong type: it is ${typeName(value)}, but must be ${orList(type.slice(1).filter(Boolean).map((t) => TYPE_WORDS[t] || t))}`;
+  else if (oneOf) {
+    // A number written as text ("32" for 32) is a wrong type, and says so.
+    const allowed = (schemaAt(LEDGER_SCHEMA, path) || {}).enum || [];
+    const kinds = [...new Set(allowed.map((a) => TYPE_OF(a)))];
+    message = allowed.length && !kinds.includes(TYPE_OF(value))
+      ? `has the wrong type: it is ${typeName(value)}, but must be ${kinds.length === 1 && kinds[0] === 'number' ? 'one of the numbers' : 'one of'} ${orList(allowed.map((a) => JSON.stringify(a)))}`
+      : `is not one of the allowed values: it is ${typeName(value)}, but must be ${orList(oneOf[1].split(', '))}`;
+  }
+  else if (pattern) message = `is not in the allowed form: it is ${typeName(value)}, but must be ${PATTERN_WORDS[pattern[1]] || `text matching ${pattern[1]}`}`;
+  else if (extra) message = 'is not part of a design ledger: the lab never writes this field here';
+  else if (missing) message = 'is missing: a design ledger always records it here';
+  const named = extra || missing;
+  return { field: named ? (path ? `${path}.${named[1]}` : named[1]) : path, message, more };
+}
+
 export function readLedger(text) {
   const fail = (field, message) => ({ error: { field, message } });
   if (typeof text !== 'string') return fail('', 'the file could not be read as text');
   text = stripBom(text);
+  if (!text.trim()) return fail('', text.length ? 'the file is empty (it holds only blank space, no ledger)' : 'the file is empty (it holds no ledger)');
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > LEDGER_MAX_BYTES) return fail('', tooLargeMessage(bytes));
   if (nestingDepth(text, LEDGER_MAX_DEPTH) > LEDGER_MAX_DEPTH) return fail('', `the file nests arrays or objects more than ${LEDGER_MAX_DEPTH} levels deep; a design ledger nests about 8`);
@@ -82,7 +149,12 @@ export function readLedger(text) {
   if (!('lab_id' in raw) && !('ledger_schema_version' in raw)) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
   if (raw.lab_id !== LAB_ID) return fail('lab_id', `this ledger belongs to ${typeof raw.lab_id === 'string' ? `'${raw.lab_id.slice(0, 60)}'` : 'no lab'}, not to Lab 08 ("${LAB_ID}")`);
   const v = raw.ledger_schema_version;
-  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', 'must be a whole number from 1');
+  if (v === undefined) return fail('ledger_schema_version', 'is missing: a design ledger records its version, a whole number from 1');
+  if (typeof v !== 'number') {
+    const hint = typeof v === 'string' && /^\d+$/.test(v.trim()) ? ` (${v.trim()}, without quotes)` : '';
+    return fail('ledger_schema_version', `has the wrong type: it is ${typeName(v)}, but must be a whole number from 1${hint}`);
+  }
+  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number from 1; it is ${typeName(v)}`);
   if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this page reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
   let ledger = raw;
   try {
@@ -92,14 +164,8 @@ export function readLedger(text) {
   }
   const errors = validateLedger(ledger);
   if (errors.length) {
-    const [where, ...rest] = errors[0].split(': ');
-    let message = rest.join(': ');
-    const extra = /^unexpected property '(.*)'$/.exec(message);
-    const path = where.replace(/^\$\.?/, '');
-    // "must be of type object" → name what the file holds instead, so a wrong type reads as one.
-    const type = /^must be of type (\w+)$/.exec(message);
-    if (type) message = `has the wrong type: it is ${typeName(valueAt(ledger, path))}, but must be ${TYPE_WORDS[type[1]] || type[1]}`;
-    return fail(extra ? (path ? `${path}.${extra[1]}` : extra[1]) : path, `${message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`);
+    const { field, message, more } = schemaError(ledger, errors);
+    return fail(field, `${message}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''})` : ''}`);
   }
   return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
 }
@@ -128,17 +194,18 @@ function rescore(ledger, verified, engine) {
   const notRecomputed = [];
   const verifiedFields = new Map((verified.fields || []).map((f) => [f.field, f]));
   const isVerified = (field) => { const f = verifiedFields.get(field); return Boolean(f) && !f.differs; };
-  const row = (field, label, recorded, recomputed) => rows.push({ field, label, recorded, recomputed, differs: !sameJson(recorded, recomputed) });
+  // Each row is labelled in the words the verification table uses (design-ledger.js fieldLabel).
+  const row = (field, recorded, recomputed) => rows.push({ field, label: fieldLabel(field, field, { ledger }), recorded, recomputed, differs: !sameJson(recorded, recomputed) });
   const skip = (field, reason) => notRecomputed.push({ field, reason });
   const st = ledger.lab_state;
   const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
 
   // Calibration: rebuilt from the lab state's predictions, whose engine values verify_ledger checks.
   const cal = savedCalibration(st);
-  row('calibration.sentence', 'calibration sentence, rebuilt from the recorded predictions', ledger.calibration.sentence, cal.sentence);
+  row('calibration.sentence', ledger.calibration.sentence, cal.sentence);
   ledger.calibration.items.forEach((it, i) => {
     const rebuilt = cal.items.find((c) => c.id === it.id);
-    row(`calibration.items[${i}].phrase`, 'calibration line, rebuilt from the recorded prediction', it.phrase, rebuilt ? rebuilt.phrase : null);
+    row(`calibration.items[${i}].phrase`, it.phrase, rebuilt ? rebuilt.phrase : null);
   });
 
   // Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
@@ -146,17 +213,17 @@ function rescore(ledger, verified, engine) {
   if (r1) {
     const p = 'lab_state.acts.act1.reflection';
     const reasonOk = r1.reason_choice === REFLECTION1.correctReason;
-    row(`${p}.reason_correct`, 'Act 1 reflection: the reason, re-scored', r1.reason_correct, reasonOk);
+    row(`${p}.reason_correct`, r1.reason_correct, reasonOk);
     let ratioOk = null;
     if (isVerified(`${p}.engine_ratio`)) {
       const best = REFLECTION1.ratioOptions[nearestOption(REFLECTION1.ratioOptions.map((o) => o.value), r1.engine_ratio)].id;
       ratioOk = r1.ratio_choice === best;
-      row(`${p}.ratio_correct`, 'Act 1 reflection: the ratio, re-scored against the engine’s ratio', r1.ratio_correct, ratioOk);
+      row(`${p}.ratio_correct`, r1.ratio_correct, ratioOk);
     } else skip(`${p}.ratio_correct`, 'scored against an engine ratio that did not verify');
     const i = refl('act1');
     if (i >= 0) {
       if (ratioOk === null) skip(`reflections[${i}].correct`, 'its ratio part could not be re-scored');
-      else row(`reflections[${i}].correct`, 'Act 1 reflection right in every part, recorded twice', ledger.reflections[i].correct, ratioOk && reasonOk);
+      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && reasonOk);
     }
   }
 
@@ -176,8 +243,8 @@ function rescore(ledger, verified, engine) {
       skip(p, 'the fix question is scored by timing each change with the engine, which this check was not given');
       if (i >= 0) skip(`reflections[${i}].correct`, 'a copy of the fix question’s score');
     } else {
-      row(p, 'Act 2 fix question, re-scored by timing each change with the engine', a2.reflection_fix.correct, ok);
-      if (i >= 0) row(`reflections[${i}].correct`, 'Act 2 fix question’s score, recorded twice', ledger.reflections[i].correct, ok);
+      row(p, a2.reflection_fix.correct, ok);
+      if (i >= 0) row(`reflections[${i}].correct`, ledger.reflections[i].correct, ok);
     }
   }
 
@@ -187,7 +254,7 @@ function rescore(ledger, verified, engine) {
   if (rc) {
     const p = 'lab_state.acts.act2.reflection_ckpt';
     const reasonOk = rc.reason_choice === CKPT_QUESTION.correctReason;
-    row(`${p}.reason_correct`, 'checkpointing reflection: the reason, re-scored', rc.reason_correct, reasonOk);
+    row(`${p}.reason_correct`, rc.reason_correct, reasonOk);
     let ratioOk = null;
     let overheadOk = null;
     if (isVerified(`${p}.engine_ratio`) && isVerified(`${p}.engine_overhead`)) {
@@ -195,8 +262,8 @@ function rescore(ledger, verified, engine) {
       const oi = nearestByRatio(CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), rc.engine_overhead);
       ratioOk = rc.ratio_choice === CKPT_QUESTION.ratioOptions[ri].id;
       overheadOk = rc.overhead_choice === CKPT_QUESTION.overheadOptions[oi].id;
-      row(`${p}.ratio_correct`, 'checkpointing reflection: the memory ratio, re-scored against the engine’s', rc.ratio_correct, ratioOk);
-      row(`${p}.overhead_correct`, 'checkpointing reflection: the extra compute, re-scored against the engine’s', rc.overhead_correct, overheadOk);
+      row(`${p}.ratio_correct`, rc.ratio_correct, ratioOk);
+      row(`${p}.overhead_correct`, rc.overhead_correct, overheadOk);
     } else {
       skip(`${p}.ratio_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
       skip(`${p}.overhead_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
@@ -204,7 +271,7 @@ function rescore(ledger, verified, engine) {
     const i = refl('act2_ckpt');
     if (i >= 0) {
       if (ratioOk === null) skip(`reflections[${i}].correct`, 'a copy of the checkpointing reflection’s score, which could not be re-scored in full');
-      else row(`reflections[${i}].correct`, 'checkpointing reflection right in every part, recorded twice', ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
+      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
     }
   }
 

@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validateLedger, verificationRows, verificationHeadline,
-  LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue }
+  LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue, notRecomputedItems }
   from '../../../web/src/design-ledger.js';
-import { readLedger } from '../../../web/src/ledger-check.js';
+import { readLedger, checkLedger } from '../../../web/src/ledger-check.js';
+import { LAPTOP_START, toLaptopScenario } from '../../../web/src/scenario.js';
+import { laptopMove } from '../../../web/src/act2-model.js';
 import { plainText } from '../../../web/src/format.js';
 import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
 
@@ -18,6 +20,9 @@ const engine = {
   solve: (r) => JSON.parse(raw.solve(JSON.stringify(r))),
   version: () => raw.version(),
 };
+// With the ledger check and the catalog, as the page's checkLedger is given them.
+const checker = { ...engine, verifyLedger: (text) => JSON.parse(raw.verify_ledger(text)), catalog: () => JSON.parse(raw.catalog()) };
+const devices = deviceNames(raw.catalog());
 const fixture = (name) => readFileSync(new URL(`../../fixtures/ledger/${name}`, import.meta.url), 'utf8');
 const COMMON = ['lab_id', 'predictions', 'knob_settings', 'binding_constraints', 'decisions', 'reflections', 'result_snapshot', 'timestamp', 'ledger_schema_version'];
 const PLAN = ['chapter', 'optimizer_chosen', 'precision_chosen', 'gradient_checkpointing', 'final_mfu_pct', 'baseline_mfu_estimate_pct',
@@ -104,7 +109,7 @@ test('the readable summary states the predictions, each laptop move and the floo
   // The lab's words: catalog device names, the knobs' labels, a readable date; no internal ids or raw timestamp.
   assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24\sGB\./);
   assert.match(text, /on NVIDIA H100 SXM 80\sGB/);
-  assert.match(text, /Plan: chapter 8; optimizer Adam\(W\); precision Mixed/);
+  assert.match(text, /Your choices \(chapter 8\): optimizer Adam\(W\) \(Act 1\); precision Mixed \(16-bit compute \+ FP32 master\) and gradient checkpointing on \(your best design\); best MFU in the design challenge 25\.8%; your MFU estimate 40–50% \(recorded as 44\.7%\); least memory that can train GPT-2 XL \(the laptop floor\) 13\.75 GB\.$/);
   assert.doesNotMatch(text, /h100-sxm-80gb|rtx4090-24gb|checkpointing none|B\/param|Volume 2|mixed \+ sgd|\d{4}-\d\d-\d\dT/);
   assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
   assert.equal(readableDate('soon'), 'soon');
@@ -164,4 +169,155 @@ test('the verification table lists differing rows first with exact values, and t
   assert.equal(verificationHeadline(result), '✕ 1 of 3 engine values differ from the re-computation: same engine version: the differing values were edited after export.');
   assert.equal(verificationHeadline({ status: 'ok', checked: 69 }), '✓ Verified: all 69 engine values in this ledger re-computed identically.');
   assert.equal(verificationHeadline({ status: 'invalid', error: { field: 'lab_id', message: 'not ours' } }), '✕ This file cannot be used: lab_id: not ours.');
+});
+
+// ---- The new-student walk (design ledger panel): findings 1-5.
+
+// The finished lab as the Act 2 page records it: the laptop challenge starts with the chapter's baseline
+// settings ("start: …"), which the page shows as "start", not as a move ("5 moves so far").
+function pageState(units = 'gb') {
+  const state = structuredClone(JSON.parse(fixture('valid-complete.json')).lab_state);
+  state.config.units = units;
+  const start = laptopMove('start: the chapter’s baseline settings', LAPTOP_START, engine.evaluate(toLaptopScenario(LAPTOP_START)));
+  state.acts.act2.laptop.moves.unshift(start);
+  return state;
+}
+// Device names carry their catalog capacity ("RTX 4090 24 GB") and the laptop challenge is "(8 GB)":
+// names, not amounts. Everything else with GB or GiB after it is an amount.
+const amounts = (text) => Object.values(devices).reduce((t, name) => t.split(name).join('DEVICE'), text).replace('Laptop challenge (8 GB)', 'Laptop challenge');
+
+test('walk 1: the readable summary in GiB gives every amount in GiB, the predictions and the laptop floor included; the saved ledger does not change', () => {
+  const state = pageState('gib');
+  const ledger = buildDesignLedger(state, engine, { now: new Date('2026-11-23T19:00:00Z') });
+  const text = ledgerText(ledger, 'gib', { devices });
+  assert.doesNotMatch(amounts(text), /\d GB\b/, text);
+  // The prediction line as the panel shows it in GiB, and the floor from the engine's bytes.
+  const panelLine = plainText(calibrationSummary(state, 'gib').items[0].phrase);
+  assert.ok(text.includes(`- ${panelLine}`), panelLine);
+  assert.match(panelLine, /you chose about 6 GiB \(5\.80 GiB\), the engine says 11\.61 GiB \(2\.0× too low\)/);
+  assert.match(text, /least memory that can train GPT-2 XL \(the laptop floor\) 12\.81 GiB\.$/);
+  assert.match(text, /The least memory that can train GPT-2 XL at all is 12\.81 GiB; 11\.61 GiB of it/);
+  // A prediction of nothing (answer d), as the walker had it: "0.00 GiB", not "0.00 GB".
+  const zero = structuredClone(state);
+  zero.acts.act1.prediction = { ...zero.acts.act1.prediction, choice: 'd', predicted_bytes: 0, error_ratio: null, direction: 'zero' };
+  assert.match(ledgerText(buildDesignLedger(zero, engine), 'gib', { devices }), /you chose 0\.00 GiB, the engine says 11\.61 GiB/);
+  // The file itself keeps its GB lines whatever the units on screen, as every earlier version wrote them.
+  const gb = buildDesignLedger({ ...state, config: { ...state.config, units: 'gb' } }, engine, { now: new Date('2026-11-23T19:00:00Z') });
+  assert.deepEqual(ledger.calibration, gb.calibration);
+  assert.match(ledger.calibration.items[0].phrase, /the engine says 12\.46 GB/);
+  assert.equal(ledger.laptop_minimum_memory_gb, ledger.result_snapshot.laptop.floor_peak_bytes / 1e9);
+});
+
+test('walk 5: the summary counts and numbers the laptop moves as the Act 2 page does, the start unnumbered', () => {
+  const state = pageState();
+  const moves = state.acts.act2.laptop.moves;
+  const text = ledgerText(buildDesignLedger(state, engine), 'gb', { devices });
+  assert.match(text, new RegExp(`Laptop challenge \\(8\\sGB\\): ${moves.length - 1} moves, fit achieved: no\\.`)); // the page: "5 moves so far"
+  assert.match(text, /\n {2}Start \(the chapter’s baseline settings\): peak [0-9.]+ GB, does not fit\n {2}1\. precision → mixed: peak/);
+  assert.match(text, /\n {2}5\. precision → pure FP16: peak 7\.52 GB, fits, but cannot train \(updates stall\)\n/);
+  assert.doesNotMatch(text, /\d\. start/);
+  // A ledger whose moves have no start entry (older exports) numbers every move from 1, as before.
+  assert.match(ledgerText(JSON.parse(fixture('valid-complete.json'))), /5 moves[^]*\n {2}1\. precision → mixed/);
+});
+
+// Words a student can read: no "the plan", no snake_case names, no "recorded twice", no "a = b".
+const JARGON = /the plan|recorded twice|\b[a-z0-9]+_[a-z0-9_]+\b|\s=\s/;
+
+test('walk 2: the verification table names every row in a student’s words, values in words, field paths kept beside them', () => {
+  const state = pageState('gib');
+  const text = JSON.stringify(buildDesignLedger(state, engine));
+  for (const [name, ledgerText_] of [['page state', text], ['valid-complete', fixture('valid-complete.json')],
+    ['valid-act1-only', fixture('valid-act1-only.json')], ['older-version-1', fixture('older-version-1.json')]]) {
+    const checked = checkLedger(ledgerText_, checker);
+    assert.equal(checked.status, 'ok', name);
+    const rows = verificationRows(checked, { units: 'gib', devices, ledger: checked.ledger });
+    for (const r of rows) {
+      assert.doesNotMatch(r.label, JARGON, `${name}: ${r.field}: ${r.label}`);
+      assert.match(r.label, /^[A-Z]/, `${name}: ${r.field}: ${r.label}`);
+      assert.notEqual(r.label, r.field);
+      assert.ok(r.field, 'the field path stays, for instructors');
+    }
+    assert.equal(new Set(rows.map((r) => r.label)).size, rows.length, `${name}: two rows share a label`);
+    for (const n of notRecomputedItems(checked, { ledger: checked.ledger })) {
+      assert.doesNotMatch(n.label, JARGON, `${name}: ${n.field}`);
+      assert.match(n.label, /^[A-Z]/, `${name}: ${n.field}`);
+    }
+    assert.doesNotMatch(checked.can_prove, /the plan/, name);
+    assert.doesNotMatch(checked.cannot_prove, /the plan/, name);
+  }
+  const checked = checkLedger(text, checker);
+  const rows = verificationRows(checked, { units: 'gib', devices, ledger: checked.ledger });
+  const row = (field) => rows.find((r) => r.field === field);
+  const label = (field) => row(field).label;
+  assert.equal(label('final_mfu_pct'), 'Best MFU reached in the design challenge (%)');
+  assert.equal(label('optimizer_chosen'), 'Optimizer chosen in Act 1');
+  assert.equal(label('reflections[1].correct'), 'Act 2 fix question: score (also stored in the reflections list)');
+  assert.equal(label('binding_constraints[0].kind'), 'Act 1 settings: what binds (also stored in the list of what binds)');
+  assert.equal(label('lab_state.acts.act2.laptop.moves[0].peak_bytes'), 'Laptop challenge, the start (the chapter’s baseline settings): peak memory');
+  assert.equal(label('lab_state.acts.act2.laptop.moves[1].peak_bytes'), 'Laptop challenge, move 1: peak memory after it');
+  // Engine values in the lab's words.
+  assert.equal(row('result_snapshot.act2.bottleneck_axis').recorded.text, 'Algorithm-bound (compute, the desired state)');
+  assert.equal(row('binding_constraints[1].kind').recorded.text, 'nothing binds (it fits)');
+  assert.equal(row('result_snapshot.act1.binding_kind').recorded.text, 'activations bind');
+  assert.equal(row('lab_state.acts.act1.prediction.direction').recorded.text, 'too low');
+  assert.equal(row('predictions[1].direction').recorded.text, 'too high');
+  // The floor in the chosen units, though the file records it in GB.
+  assert.equal(plainText(row('laptop_minimum_memory_gb').recorded.text), '12.81 GiB');
+  // Blank summary fields say why they are blank.
+  const act1 = checkLedger(fixture('valid-act1-only.json'), checker);
+  const blank = verificationRows(act1, { ledger: act1.ledger }).find((r) => r.field === 'final_mfu_pct');
+  assert.equal(blank.label, 'Best MFU reached in the design challenge (%): blank until the design challenge has a result');
+  assert.equal(notRecomputedItems(act1, { ledger: act1.ledger }).find((n) => n.field === 'lab_state.acts.act2.reflection_fix').reason, 'no answer to the fix question recorded yet');
+});
+
+test('walk 2: the readable summary ends with the student’s choices in words, not "Plan:" and field names', () => {
+  const text = ledgerText(buildDesignLedger(pageState(), engine), 'gb', { devices });
+  const last = text.split('\n').at(-1);
+  assert.match(last, /^Your choices \(chapter 8\): /);
+  assert.doesNotMatch(text, /Plan:|final MFU|the plan/);
+  assert.doesNotMatch(last, JARGON);
+});
+
+test('walk 3: a value the schema does not allow names its field and what is allowed', () => {
+  const ledger = JSON.parse(fixture('valid-complete.json'));
+  ledger.lab_state.acts.act1.prediction.choice = '<img src=x onerror=alert(1)>';
+  const { error } = readLedger(JSON.stringify(ledger));
+  assert.equal(error.field, 'lab_state.acts.act1.prediction.choice');
+  assert.equal(error.message, 'is not one of the allowed values: it is a string ("<img src=x onerror=alert(1)>"), but must be "a", "b", "c" or "d"');
+  // Inside any other record that may also be null (oneOf null | object): the innermost field, in words.
+  const edits = [
+    [(l) => { l.lab_state.acts.act2.reflection_ckpt.ratio_choice = 'z'; }, 'lab_state.acts.act2.reflection_ckpt.ratio_choice',
+      'is not in the allowed form: it is a string ("z"), but must be one of the letters a, b, c or d'],
+    [(l) => { l.lab_state.acts.act2.design.best.mfu = 'high'; }, 'lab_state.acts.act2.design.best.mfu',
+      'has the wrong type: it is a string ("high"), but must be a number'],
+    [(l) => { delete l.lab_state.acts.act1.reflection.attempts; }, 'lab_state.acts.act1.reflection.attempts', 'is missing: a design ledger always records it here'],
+    [(l) => { l.lab_state.acts.act1.prediction = 'lots'; }, 'lab_state.acts.act1.prediction',
+      'has the wrong type: it is a string ("lots"), but must be null or an object ({…})'],
+    [(l) => { l.lab_state.acts.act1.prediction.grade = 'A'; }, 'lab_state.acts.act1.prediction.grade', 'is not part of a design ledger: the lab never writes this field here'],
+    [(l) => { l.lab_state.config2.batch_size = '32'; }, 'lab_state.config2.batch_size',
+      'has the wrong type: it is a string ("32"), but must be one of the numbers 16, 32, 64, 128 or 256'],
+  ];
+  for (const [edit, field, message] of edits) {
+    const l = JSON.parse(fixture('valid-complete.json'));
+    edit(l);
+    assert.deepEqual(readLedger(JSON.stringify(l)).error, { field, message });
+  }
+  for (const l of [JSON.stringify(ledger), fixture('junk-decision.json')]) {
+    const c = checkLedger(l, checker);
+    assert.equal(c.status, 'invalid');
+    assert.doesNotMatch(c.error.message, /alternative|matched \d/);
+  }
+});
+
+test('walk 4: an empty file says it is empty; a version written as a string says it is a string', () => {
+  for (const text of ['', '\ufeff', '  \n']) assert.match(readLedger(text).error.message, /^the file is empty/, JSON.stringify(text));
+  assert.equal(checkLedger('', checker).error.message, 'the file is empty (it holds no ledger)');
+  const l = JSON.parse(fixture('valid-complete.json'));
+  assert.deepEqual(readLedger(JSON.stringify({ ...l, ledger_schema_version: '2' })).error,
+    { field: 'ledger_schema_version', message: 'has the wrong type: it is a string ("2"), but must be a whole number from 1 (2, without quotes)' });
+  assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: 'two' })).error.message, /^has the wrong type: it is a string \("two"\), but must be a whole number from 1$/);
+  assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: 2.5 })).error.message, /it is a number \(2\.5\)/);
+  assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: null })).error.message, /it is null/);
+  // Not JSON at all is still called that.
+  assert.match(readLedger('{"lab_id":').error.message, /not valid JSON/);
 });

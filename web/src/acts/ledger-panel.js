@@ -7,7 +7,7 @@ import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { formatCount } from '../format.js';
 import {
-  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, readableDate, verificationRows, verificationHeadline,
+  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, notRecomputedItems, readableDate, verificationRows, verificationHeadline,
   LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
 import { checkLedger, tooLargeMessage } from '../ledger-check.js';
@@ -159,9 +159,12 @@ export function mount({ root, engine, store, announce }) {
       h('li', { text: `Exported ${readableDate(ledger.timestamp)} (the student’s clock). ${from ? `Written by an older version of the lab (ledger version ${from}) and read through its migration.` : ''}`.trim() }),
       // The sentence rebuilt from the verified predictions (checkLedger flags a recorded one that differs).
       h('li', { text: `Calibration: ${calibrationSummary(ledger.lab_state, units).sentence}` }));
-    const notRe = verified.not_recomputed.length ? h('details', { class: 'ledger-notre' },
-      h('summary', { text: `Not re-computed (${verified.not_recomputed.length})` }),
-      h('ul', {}, verified.not_recomputed.map((n) => h('li', {}, h('code', { class: 'ledger-field', text: n.field }), `: ${n.reason}`)))) : null;
+    // Each in words first, the reason, then the field path (for instructors) in small type.
+    const notReItems = notRecomputedItems(verified, { ledger });
+    const notRe = notReItems.length ? h('details', { class: 'ledger-notre' },
+      h('summary', { text: `Not re-computed (${notReItems.length})` }),
+      h('ul', {}, notReItems.map((n) => h('li', {}, h('span', { class: 'ledger-label', text: n.label }), `: ${n.reason} `,
+        h('code', { class: 'ledger-field', text: n.field }))))) : null;
     const proves = h('details', { class: 'ledger-proves' }, h('summary', { text: 'What this check can and cannot prove' }),
       h('p', { text: verified.can_prove }), h('p', { text: verified.cannot_prove }));
     const confirmBox = h('div', { class: 'reset-confirm', role: 'group', 'aria-label': 'Confirm continuing from the ledger', hidden: true });
