@@ -1,14 +1,14 @@
 // The design ledger (the lab's output), DOM-free: buildDesignLedger(state, engine) is the one builder that
-// export, verify and the embedding's postMessage share; plus the calibration summary, the readable text
-// and the verification table's rows. Reading a ledger back and checking it (checkLedger) are in
-// ledger-check.js; the re-computation itself is the engine's verify_ledger
+// export, verify and the embedding's postMessage share; plus the calibration summary and the readable
+// text. Reading a ledger back and checking it (checkLedger) are in ledger-check.js, the verification
+// table's rows and words in ledger-verify-view.js; the re-computation itself is the engine's verify_ledger
 // (core/facade/facade_ledger.cpp). The page parts live in acts/ledger-panel.js.
 import ledgerSchemaRaw from './schema/design-ledger.schema.json' with { type: 'json' };
 import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
 import { LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatInt, formatPercent, formatRatio, formatCount, plainText } from './format.js';
+import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, plainText } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
@@ -215,12 +215,12 @@ function calibrationSentence(items) {
 // ---- The readable summary a student pastes into a report (plain text, one fact a line).
 const yesNo = (b) => (b ? 'yes' : 'no');
 const deviceName = (id, devices) => (devices && devices[id]) || id;
-function settings1(c, devices) {
+export function settings1(c, devices) {
   const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
   const device = c.replay ? 'the chapter’s replay (V100 32 GB)' : c.device === 'custom' ? `a custom ${c.custom_capacity_gb} GB device` : deviceName(c.device, devices);
   return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${device}`;
 }
-function settings2(c, devices) {
+export function settings2(c, devices) {
   const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
   return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${formatCount(c.data_workers, 'data worker')}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
 }
@@ -297,206 +297,4 @@ export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
     + `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);
   return plainText(lines.join('\n')); // a report's plain text: no no-break spaces
-}
-
-// ---- The verification table's words. The engine (verify_ledger) and the re-scoring (ledger-check.js)
-// name each row by its field; these are the labels a student reads, keyed by field, with the field path
-// kept beside them for instructors. A row the table does not know keeps the checker's own label.
-const ACT_OF = { act1: 'Act 1', act2: 'Act 2' };
-const QUESTION_OF = { act1: 'Act 1 reflection', act2_fix: 'Act 2 fix question', act2_ckpt: 'Act 2 checkpointing question' };
-const ALSO = (list) => ` (also stored in the ${list} list)`;
-const SUMMARY = 'summary of your choices';
-// The record an indexed field points at ("predictions[1]" → the ledger's predictions[1].id), or, without
-// the ledger, what the checker's label says.
-function entryId(ledger, list, i, label, guess) {
-  const e = ledger && Array.isArray(ledger[list]) ? ledger[list][i] : null;
-  return e && typeof e.id === 'string' ? e.id : guess(String(label || ''));
-}
-const guessAct = (label) => (/Act 2/.test(label) ? 'act2' : 'act1');
-const guessQuestion = (label) => (/fix/i.test(label) ? 'act2_fix' : /checkpoint/i.test(label) ? 'act2_ckpt' : 'act1');
-const SETTINGS_WORDS = {
-  peak_bytes: 'peak memory', total_bytes: 'all memory components added up', static_bytes: 'static memory (weights, gradients, optimizer state)',
-  usable_device_bytes: 'the device’s usable memory', fits: 'fits on the device', binding_kind: 'what binds',
-  step_seconds: 'seconds per step', busy_fraction: 'GPU busy', pipeline_efficiency: 'pipeline efficiency', mfu: 'MFU',
-  hfu: 'HFU (MFU counting recomputed FLOPs too)', tokens_per_second: 'tokens per second', bottleneck_axis: 'the bottleneck',
-};
-const PREDICTION_WORDS = { predicted: 'your answer', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
-const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
-const LABEL_RULES = [
-  [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
-  [/^binding_constraints\[(\d+)\]\.kind$/, (m, c) => {
-    const act = entryId(c.ledger, 'binding_constraints', Number(m[1]), c.label, guessAct);
-    return `${ACT_OF[act] || 'These'} settings: what binds${act === 'act1' ? ' (also stored in the list of what binds)' : ''}`;
-  }],
-  [/^knob_settings\.(act[12])$/, (m) => `${ACT_OF[m[1]]} settings as you left them (also stored with your saved progress)`],
-  [/^optimizer_chosen$/, () => 'Optimizer chosen in Act 1'],
-  [/^precision_chosen$/, () => 'Precision chosen (from your best design, or your current settings before you have one)'],
-  [/^gradient_checkpointing$/, () => 'Gradient checkpointing chosen (from your best design, or your current settings before you have one)'],
-  [/^final_mfu_pct$/, (m, c) => `Best MFU reached in the design challenge (%)${c.blank ? ': blank until the design challenge has a result' : ''}`],
-  [/^baseline_mfu_estimate_pct$/, (m, c) => `Your MFU estimate in Act 2 (%)${c.blank ? ': blank until you make the Act 2 prediction' : ''}`],
-  [/^laptop_fit_achieved$/, () => `Laptop challenge: fit achieved (${SUMMARY})`],
-  [/^laptop_minimum_memory_gb$/, (m, c) => `Least memory that can train GPT-2 XL, the laptop floor (${SUMMARY}, recorded in GB)${c.blank ? ': blank until the laptop challenge' : ''}`],
-  [/^laptop_floor_derivation$/, (m, c) => `How the engine derives the laptop floor (${SUMMARY})${c.blank ? ': blank until the laptop challenge' : ''}`],
-  [/^lab_state\.acts\.act1\.prediction\.truth_bytes$/, () => 'Act 1 prediction: the engine’s answer (extra memory Adam needs over SGD, FP32)'],
-  [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings you predicted for'],
-  [/^lab_state\.acts\.act1\.prediction\.error_ratio$/, () => 'Act 1 prediction: how far off your answer was'],
-  [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, () => 'Act 2 prediction: how far off, from the nearer end of your range'],
-  [/^lab_state\.acts\.act1\.prediction\.direction$/, () => 'Act 1 prediction: too low, too high or spot on'],
-  [/^lab_state\.acts\.act2\.prediction\.direction$/, () => 'Act 2 prediction: too low, too high or inside your range'],
-  [/^predictions\[(\d+)\]\.(predicted|truth|error_ratio|direction)$/, (m, c) => {
-    const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
-    const words = act === 'act2' && m[2] === 'direction' ? 'too low, too high or inside your range' : PREDICTION_WORDS[m[2]];
-    return `${ACT_OF[act] || 'A'} prediction: ${words}${ALSO('predictions')}`;
-  }],
-  [/^lab_state\.acts\.act1\.reflection\.engine_ratio$/, () => 'Act 1 reflection: the engine’s ratio, FP32 total ÷ mixed-precision total (the chapter’s replay)'],
-  [/^lab_state\.acts\.act1\.reflection\.reason_correct$/, () => 'Act 1 reflection: score for the reason'],
-  [/^lab_state\.acts\.act1\.reflection\.ratio_correct$/, () => 'Act 1 reflection: score for the ratio (against the engine’s ratio)'],
-  [/^lab_state\.acts\.act2\.reflection_fix\.correct$/, () => 'Act 2 fix question: score (re-scored by timing each fix with the engine)'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt\.engine_ratio$/, () => 'Act 2 checkpointing question: the engine’s ratio, activation memory without ÷ with checkpointing'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt\.engine_overhead$/, () => 'Act 2 checkpointing question: the engine’s extra compute, recomputed FLOPs ÷ model FLOPs'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt\.reason_correct$/, () => 'Act 2 checkpointing question: score for the reason'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt\.ratio_correct$/, () => 'Act 2 checkpointing question: score for the memory ratio (against the engine’s)'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt\.overhead_correct$/, () => 'Act 2 checkpointing question: score for the extra compute (against the engine’s)'],
-  [/^reflections\[(\d+)\]\.(engine_values\.ratio|engine_values\.overhead|correct)$/, (m, c) => {
-    const id = entryId(c.ledger, 'reflections', Number(m[1]), c.label, guessQuestion);
-    const what = m[2] === 'engine_values.ratio' ? 'the engine’s ratio' : m[2] === 'engine_values.overhead' ? 'the engine’s extra compute'
-      : id === 'act2_fix' ? 'score' : 'right in every part';
-    return `${QUESTION_OF[id] || 'Reflection'}: ${what}${ALSO('reflections')}`;
-  }],
-  [/^lab_state\.acts\.act2\.design\.best\.mfu$/, () => 'Design challenge: MFU of your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.busy_fraction$/, () => 'Design challenge: GPU busy in your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.pipeline_efficiency$/, () => 'Design challenge: pipeline efficiency of your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.shares\.(\w+)$/, (m) => SHARE_WORDS[m[1]] && `Design challenge: ${SHARE_WORDS[m[1]]} share of the step in your best design`],
-  [/^lab_state\.acts\.act2\.laptop\.moves\[(\d+)\]\.(peak_bytes|fits|trainable)$/, (m, c) => {
-    const moves = c.ledger && c.ledger.lab_state && c.ledger.lab_state.acts.act2 ? c.ledger.lab_state.acts.act2.laptop.moves : [];
-    const n = moves.length ? laptopMoveNumbers(moves).numbers[Number(m[1])] : Number(m[1]) + 1;
-    const who = n === 0 ? 'the start (the chapter’s baseline settings)' : `move ${n}`;
-    return `Laptop challenge, ${who}: ${{ peak_bytes: n === 0 ? 'peak memory' : 'peak memory after it', fits: 'fits in the laptop’s memory',
-      trainable: 'can train (FP32, or 16-bit with an FP32 master copy)' }[m[2]]}`;
-  }],
-  [/^lab_state\.acts\.act2\.laptop\.fit_achieved$/, () => 'Laptop challenge: some move fits and can train'],
-  [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, () => 'Laptop challenge: the floor you reached (the least memory that can train GPT-2 XL)'],
-  [/^result_snapshot\.laptop\.floor_peak_bytes$/, () => 'Laptop floor: the least memory that can train GPT-2 XL at all'],
-  [/^result_snapshot\.laptop\.static_floor_bytes$/, () => 'Laptop floor: of which weights, gradients and optimizer state'],
-  [/^result_snapshot\.laptop\.floor_text$/, () => 'Laptop floor: how the engine derives it'],
-  [/^calibration\.sentence$/, () => 'Calibration sentence (rebuilt from your predictions)'],
-  [/^calibration\.items\[(\d+)\]\.phrase$/, (m, c) => {
-    const items = c.ledger && c.ledger.calibration && Array.isArray(c.ledger.calibration.items) ? c.ledger.calibration.items : [];
-    const id = items[Number(m[1])] && items[Number(m[1])].id;
-    return `Calibration line for the ${ACT_OF[id] || 'recorded'} prediction (rebuilt from it)`;
-  }],
-];
-
-// The label a student reads for `field`; `label`: the checker's own (kept when no rule knows the field).
-function ruleLabel(field, context) {
-  for (const [re, make] of LABEL_RULES) {
-    const m = re.exec(field);
-    const text = m && make(m, context);
-    if (text) return text;
-  }
-  return null;
-}
-export function fieldLabel(field, label, { ledger = null, blank = false } = {}) {
-  const known = ruleLabel(field, { ledger, label, blank });
-  if (known) return known;
-  const own = String(label || field);
-  return own.charAt(0).toUpperCase() + own.slice(1);
-}
-
-// What the check did not re-compute, named in words (the field path stays beside it for instructors).
-const NOT_RECOMPUTED_WORDS = [
-  [/^lab_state\.acts\.act1\.prediction$/, 'Act 1 prediction'],
-  [/^lab_state\.acts\.act1\.reflection$/, 'Act 1 reflection'],
-  [/^lab_state\.acts\.act2$/, 'Act 2'],
-  [/^result_snapshot\.act2$/, 'Act 2 settings: results'],
-  [/^lab_state\.acts\.act2\.prediction$/, 'Act 2 prediction'],
-  [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, 'Act 2 prediction: how far off'],
-  [/^lab_state\.acts\.act2\.design\.best$/, 'Design challenge: your best design'],
-  [/^lab_state\.acts\.act2\.laptop$/, 'Laptop challenge'],
-  [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, 'Laptop challenge: the floor'],
-  [/^lab_state\.acts\.act2\.reflection_fix$/, 'Act 2 fix question'],
-  [/^lab_state\.acts\.act2\.reflection_ckpt$/, 'Act 2 checkpointing question'],
-  [/^predictions \(/, 'Predictions and answers'],
-  [/^timestamp/, 'Times of export and of each answer'],
-  [/^decisions/, 'Moves and decisions'],
-  [/^lab_state progress/, 'Progress through the lab'],
-];
-export function notRecomputedItems(result, { ledger = null } = {}) {
-  return (result.not_recomputed || []).map((n) => {
-    const known = NOT_RECOMPUTED_WORDS.find(([re]) => re.test(n.field));
-    return { field: n.field, label: known ? known[1] : ruleLabel(n.field, { ledger, label: '', blank: false }) || 'Another part of the ledger', reason: n.reason };
-  });
-}
-
-// ---- The verification table (checkLedger's answer → rows): differing rows first. Each value is shown
-// in the lab's format (bytes in the student's units, fractions as percentages, settings in words) with
-// the exact recorded value beside it (`exact`), since an edit may sit below the shown digits.
-const exact = (v) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
-const BYTES_FIELD = /(_bytes|\.predicted|\.truth)$/;
-const FRACTION_FIELD = /(\.mfu|\.hfu|busy_fraction|pipeline_efficiency|\.shares\.\w+|truth_mfu|predicted_mfu)$/;
-const RATIO_FIELD = /(error_ratio|engine_ratio|\.ratio)$/;
-const SCORE_FIELD = /(_correct|\.correct)$/;
-
-// The engine's values in the lab's words: what binds as Act 1's banner says it, the bottleneck as Act 2's
-// gauges name it (the engine's "Algorithm-bound (compute, …)" sentences), a direction as the calibration line.
-const BINDING_WORDS = { none: 'nothing binds (it fits)', static: 'static memory binds', activations: 'activations bind' };
-const BOTTLENECK_WORDS = { data: 'Data-bound (loading and copying input)', algorithm: 'Algorithm-bound (compute, the desired state)',
-  machine: 'Machine-bound (memory)' };
-const DIRECTION_WORDS = { under: 'too low', over: 'too high', exact: 'spot on', zero: 'you expected none' };
-
-export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
-  if (v === null || v === undefined) return '—';
-  if (typeof v === 'boolean') {
-    if (SCORE_FIELD.test(field)) return v ? 'right' : 'not right';
-    if (/fits$/.test(field)) return v ? 'fits' : 'does not fit';
-    return v ? 'yes' : 'no';
-  }
-  if (field === 'optimizer_chosen' && LABELS.optimizer[v]) return LABELS.optimizer[v];
-  if (field === 'precision_chosen' && LABELS.precision[v]) return LABELS.precision[v];
-  if (typeof v === 'string') {
-    const words = /binding_kind$|^binding_constraints\[\d+\]\.kind$/.test(field) ? BINDING_WORDS
-      : /bottleneck_axis$/.test(field) ? BOTTLENECK_WORDS : /\.direction$/.test(field) ? DIRECTION_WORDS : null;
-    return words ? words[v] || v.replace(/_/g, ' ') : v;
-  }
-  if (typeof v === 'object') {
-    if (field === 'knob_settings.act1') return settings1(v, devices);
-    if (field === 'knob_settings.act2') return settings2(v, devices);
-    return JSON.stringify(v);
-  }
-  const pred = /^predictions\[(\d+)\]\.(predicted|truth)$/.exec(field);
-  const predUnit = pred && ledger && ledger.predictions[Number(pred[1])] ? ledger.predictions[Number(pred[1])].unit : null;
-  if (predUnit === 'fraction') return formatPercent(v, 1);
-  if (BYTES_FIELD.test(field) && (predUnit === 'bytes' || !pred) && Number.isInteger(v)) return formatBytes(v, units);
-  if (pred && predUnit === null) return v >= 1000 ? formatBytes(v, units) : formatPercent(v, 1);
-  if (FRACTION_FIELD.test(field)) return formatPercent(v, 1);
-  if (/engine_overhead$|\.overhead$/.test(field)) return formatPercent(v, 1);
-  if (RATIO_FIELD.test(field)) return formatRatio(v);
-  if (/_pct$/.test(field)) return `${v.toFixed(1)}%`;
-  if (/_gb$/.test(field)) return formatBytes(Math.round(v * 1e9), units); // recorded in GB (10^9 B), shown in the chosen units
-  if (/seconds$/.test(field)) return `${v.toFixed(2)}\u00a0s`;
-  if (/tokens_per_second$/.test(field)) return `${formatInt(v)}\u00a0tokens/s`;
-  return Number.isInteger(v) ? formatInt(v) : String(Number(v.toPrecision(6)));
-}
-// The exact value, readable: whole numbers with separators (bytes: "37,901,118,464 B"), others as recorded.
-function exactValue(field, v) {
-  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) >= 1000) return `${formatInt(v)}${BYTES_FIELD.test(field) && !/_gb$/.test(field) ? '\u00a0B' : ''}`;
-  return exact(v);
-}
-
-export function verificationRows(result, options = {}) {
-  const cell = (field, v) => {
-    const text = shownValue(field, v, options);
-    const x = exactValue(field, v);
-    return { text, exact: x, showExact: typeof v !== 'boolean' && x !== text && x.length <= 60 };
-  };
-  const blank = (f) => f.recorded === null && f.recomputed === null;
-  const rows = (result.fields || []).map((f) => ({ key: f.field, label: fieldLabel(f.field, f.label, { ledger: options.ledger, blank: blank(f) }), field: f.field, differs: f.differs,
-    recorded: cell(f.field, f.recorded), recomputed: cell(f.field, f.recomputed) }));
-  return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
-}
-
-export function verificationHeadline(result) {
-  if (result.status === 'ok') return `✓ Verified: all ${result.checked} engine values in this ledger re-computed identically.`;
-  if (result.status === 'differs') return `✕ ${result.differing} of ${result.checked} engine values differ from the re-computation: ${result.cause}.`;
-  return `✕ This file cannot be used: ${result.error.field ? `${result.error.field}: ` : ''}${result.error.message}.`;
 }

@@ -11,7 +11,8 @@ import { nearestOption } from './scoring.js';
 import { validate } from './schema/validate.js';
 import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
-import { savedCalibration, must, validateLedger, fieldLabel, LEDGER_SCHEMA, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
+import { savedCalibration, must, validateLedger, LEDGER_SCHEMA, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
+import { fieldLabel } from './ledger-verify-view.js';
 
 // ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
 // { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.

@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validateLedger, verificationRows, verificationHeadline,
-  LEDGER_SCHEMA_VERSION, deviceNames, readableDate, shownValue, notRecomputedItems }
+import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validateLedger, LEDGER_SCHEMA_VERSION, deviceNames, readableDate }
   from '../../../web/src/design-ledger.js';
+import { verificationRows, verificationHeadline, shownValue, notRecomputedItems } from '../../../web/src/ledger-verify-view.js';
 import { readLedger, checkLedger } from '../../../web/src/ledger-check.js';
 import { LAPTOP_START, toLaptopScenario } from '../../../web/src/scenario.js';
 import { laptopMove } from '../../../web/src/act2-model.js';

@@ -7,9 +7,9 @@ import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { formatCount } from '../format.js';
 import {
-  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, notRecomputedItems, readableDate, verificationRows, verificationHeadline,
-  LEDGER_MAX_BYTES,
+  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, readableDate, LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
+import { notRecomputedItems, verificationRows, verificationHeadline } from '../ledger-verify-view.js';
 import { checkLedger, tooLargeMessage } from '../ledger-check.js';
 import '../ledger-panel.css';
 
