@@ -196,7 +196,7 @@ test('at 390 px no amount is split from its unit anywhere in the text', async ()
       const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
         if (n.parentElement.closest('svg, script, style')) continue;
-        for (const m of n.data.matchAll(/\S*\d (GB|GiB|MB|MiB|kB|KiB|B|tokens\/s|GFLOP\/s|MFLOP\/s)(?![\w/])/g)) found.push(m[0]);
+        for (const m of n.data.matchAll(/\S*\d (GB|GiB|MB|MiB|kB|KiB|B|bytes|tokens\/s|tokens|[PTGM]?FLOP\/s|FLOP|s|ms|h)(?![\w/])/g)) found.push(m[0]);
       }
       return found;
     });

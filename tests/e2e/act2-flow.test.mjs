@@ -103,6 +103,11 @@ test('the chapter’s tuned loop reaches the tuned regime and records the best M
   await page.goto(`${srv.origin}/?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1`);
   await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
   const r = await expectStep(CHAPTER_TUNED2);
+  // The link's settings are not the student's until they change one (even after exploring before).
+  assert.match(await page.locator(`${A2} .design`).textContent(), /came with the page/);
+  await page.locator(`${A2} [data-control="workers"] input`).fill('7');
+  await settle(page);
+  await page.locator(`${A2} [data-control="workers"] input`).fill('8');
   await page.waitForSelector(`${A2} [data-regime="reached"]`);
   await page.waitForSelector(`${A2} [data-step="design"].step--done`);
   const best = Number(await page.locator(`${A2} [data-best-mfu]`).getAttribute('data-best-mfu'));

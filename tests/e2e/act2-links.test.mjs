@@ -289,3 +289,28 @@ test('when Act 2’s code cannot arrive (network off on a hosted copy), the page
     assert.match(await note.textContent(), /^Could not load Act 2: part of the lab did not arrive from the site \(the network may be off\)\. Try reloading the page\. \(Details: .+\)$/);
   } finally { await browser.close(); }
 });
+
+test('a link opened after an earlier visit (prediction locked, step explored) still earns nothing until the student moves', async () => {
+  const { browser, page, problems } = await open('?act=2');
+  try {
+    await lock(page);
+    await page.locator(`${A2} [data-control="workers"] input`).fill('2'); // explored, far from the tuned loop
+    await settle(page);
+    await page.waitForTimeout(300); // saved
+    assert.equal((await saved(page)).acts.act2.explored, true);
+    // Walk finding: the tuned loop's link, opened now, was counted at once as the student's design.
+    await openLab(page, `${srv.origin}/${TUNED_LINK}`);
+    await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
+    await settle(page);
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator(`${A2} [data-step="design"].step--done`).count(), 0, 'the link’s settings are not the student’s');
+    assert.match(await page.locator(`${A2} .design`).textContent(), /came with the page/);
+    assert.equal((await saved(page)).acts.act2.design.best.config.data_workers, 2, 'the best is still the student’s own (2 workers)');
+    await page.locator(`${A2} [data-control="workers"] input`).fill('7');
+    await settle(page);
+    await page.locator(`${A2} [data-control="workers"] input`).fill('8');
+    await page.waitForSelector(`${A2} [data-regime="reached"]`);
+    assert.equal(await page.locator(`${A2} [data-best-mfu]`).count(), 1);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

@@ -94,7 +94,7 @@ test('a short run advances its progress and shows the engine’s losses and byte
   await watchProgress();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await waitState('train', ['done', 'error']);
-  assert.match(await runStatus().locator('.run-status__text').textContent(), /^Done: 40 steps in [\d.]+ s of training\.$/);
+  assert.match(await runStatus().locator('.run-status__text').textContent(), /^Done: 40 steps in [\d.]+\ss of training\.$/);
   const progress = await page.evaluate(() => window.__progress);
   assert.ok(progress.length >= 2, `progress updates: ${progress}`);
   assert.deepEqual(progress, [...progress].sort((a, b) => a - b), 'progress never goes back');
@@ -311,7 +311,7 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   // so, and it does not look like a success: the failure colour (not the success one), a ✕ and a dashed border.
   const skipped = report.skipped_steps.length;
   assert.ok(skipped > 10, `the loss scaler skipped ${skipped} updates`);
-  const failedText = new RegExp(`^Failed — the run diverged: from step ${bad + 1} the loss is no longer a number, and the loss scaler skipped ${skipped} of 20 updates \\(20 steps in [\\d.]+ s of training\\)\\.$`);
+  const failedText = new RegExp(`^Failed — the run diverged: from step ${bad + 1} the loss is no longer a number, and the loss scaler skipped ${skipped} of 20 updates \\(20 steps in [\\d.]+\\ss of training\\)\\.$`);
   assert.equal(await runStatus().getAttribute('data-state'), 'failed');
   assert.match(await runStatus().locator('.run-status__text').textContent(), failedText);
   assert.match(await runStatus().locator('[role="status"]').textContent(), failedText);
@@ -336,7 +336,7 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await waitState('train', ['done', 'failed', 'stalled', 'error']);
   assert.equal(await runStatus().getAttribute('data-state'), 'stalled');
-  assert.match(await runStatus().locator('[role="status"]').textContent(), /^Stalled — most updates changed nothing: on average \d+% of the weights came out of each update bit-for-bit unchanged \(10 steps in [\d.]+ s of training\)\. Pure BF16 keeps no FP32 master copy/);
+  assert.match(await runStatus().locator('[role="status"]').textContent(), /^Stalled — most updates changed nothing: on average \d+% of the weights came out of each update bit-for-bit unchanged \(10 steps in [\d.]+\ss of training\)\. Pure BF16 keeps no FP32 master copy/);
   const warn = await statusLook();
   assert.notEqual(warn.color, warn.ok, 'not the success colour');
   assert.equal(warn.color, warn.warn);

@@ -138,8 +138,10 @@ export function betterBest(best, config, result) {
 // The design challenge counts only settings the student reached: after the prediction is locked and
 // after a change of their own (a link's or the defaults' settings on arrival do not count, walk
 // finding MAJOR-2). nothingToExplore: an instructor locked every control, so what is shown counts.
-export function designCounts(act2, nothingToExplore = false) {
-  return Boolean(act2.prediction) && Boolean(act2.explored || nothingToExplore);
+// fromLink: the settings on screen came with this page's link and the student has not changed one
+// since (explored may be true from an earlier visit; the link's settings are still not theirs).
+export function designCounts(act2, nothingToExplore = false, fromLink = false) {
+  return Boolean(act2.prediction) && (nothingToExplore || (Boolean(act2.explored) && !fromLink));
 }
 
 // The design record after the settings on screen: the same object when nothing changes (or nothing

@@ -10,7 +10,7 @@ import { serializeUrlState } from './url-state.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
-export function startApp({ doc, root = doc, win, engine, store, urlState, notes, navigate = null, syncUrl = true, share: showShare = true,
+export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
   settingsSource = 'in the link', extraNotices = [] }) {
   const flags = { hide: urlState.hide, lock: urlState.lock };
   const announcer = root.getElementById('announcer');
@@ -83,7 +83,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
 
   root.getElementById('boot').hidden = true;
   const actRoot = root.getElementById('act-root');
-  const mounted = act.mount({ root: actRoot, engine, store, flags, announce });
+  const mounted = act.mount({ root: actRoot, engine, store, flags, announce, arrival });
   // In-place navigation: links inside the acts to another act (?act=2, ?act=measure) switch too.
   const onLinkClick = (event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href^="?"]') : null;

@@ -120,7 +120,9 @@ test('keepUnits joins a number to a unit written by hand, and nothing else', asy
   assert.equal(keepUnits('the V100 32 GB has 34.36 GB (10^9 B) and 500,000 tokens/s'),
     'the V100 32\u00a0GB has 34.36\u00a0GB (10^9\u00a0B) and 500,000\u00a0tokens/s');
   assert.equal(keepUnits('16 B per parameter; 2 GiB; 3 MiB; 7.00 GFLOP/s'), '16\u00a0B per parameter; 2\u00a0GiB; 3\u00a0MiB; 7.00\u00a0GFLOP/s');
+  assert.equal(keepUnits('the 125 TFLOP/s peak, 1,024 tokens, 10^14 FLOP/s, 1.05 s and 2 h'),
+    'the 125\u00a0TFLOP/s peak, 1,024\u00a0tokens, 10^14\u00a0FLOP/s, 1.05\u00a0s and 2\u00a0h');
   // Not a unit: words that only start like one, option letters after words, units after letters.
-  for (const text of ['48 Bytes', '4 GBs', 'answer B', 'FP32 Bfloat', '2 Batches', 'in GB', 'Locked in: B']) assert.equal(keepUnits(text), text);
+  for (const text of ['48 Bytes', '4 GBs', 'answer B', 'FP32 Bfloat', '2 Batches', 'in GB', 'Locked in: B', 'Act 2 shows 3 steps', '4 heads']) assert.equal(keepUnits(text), text);
   assert.equal(keepUnits(''), '');
 });

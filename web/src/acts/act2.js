@@ -42,7 +42,7 @@ const STEPS = [
 
 const describeSegment = (s) => `${PHASE_WORDS[s.phase]} for step ${s.step}, ${T.secs(s.start_seconds)} to ${T.secs(s.end_seconds)}`;
 
-export function mount({ root, engine, store, flags, announce }) {
+export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const evaluate = (s) => engine.evaluate(s);
   const catalog = engine.catalog();
   const n = fixedNumbers(evaluate, catalog);
@@ -67,7 +67,10 @@ export function mount({ root, engine, store, flags, announce }) {
   const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the step timing, the gauges and the challenges open once you lock in a prediction.');
 
   // ---- 2. the step: controls, bar, timeline
-  const controls = createAct2Controls({ devices, flags, onChange: (patch) => store.update((s) => withAct2(withConfig2(s, patch), { explored: true })) });
+  const controls = createAct2Controls({ devices, flags, onChange: (patch) => {
+    arrival.act2FromLink = false; // a change of the student's own: from now on the settings are theirs
+    store.update((s) => withAct2(withConfig2(s, patch), { explored: true }));
+  } });
   const calibNote = h('div', { class: 'control__note calib-note' });
   const stepBanner = new Banner();
   const status = stepBanner.el;
@@ -275,7 +278,7 @@ export function mount({ root, engine, store, flags, announce }) {
     // constants the loader is fast enough from the start) and in a step that fits, and only for
     // settings the student reached after the prediction (designCounts).
     const reached = regimeReached(r.pipeline) && r.memory.fits && state.config2.replay;
-    const counts = designCounts(a, nothingToExplore);
+    const counts = designCounts(a, nothingToExplore, Boolean(arrival.act2FromLink));
     const next = designRecord(a.design, { counts, reached, config: state.config2, result: r });
     if (next !== a.design) {
       queueMicrotask(() => store.update((s) => withAct2(s, { design: designRecord(s.acts.act2.design, { counts, reached, config: state.config2, result: r }) })));
@@ -362,7 +365,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const configChanged = configKey !== last.config;
     if (configChanged) { controls.update(state.config2); r = renderInstrument(state); }
     const a = state.acts.act2;
-    const designKey = JSON.stringify([configKey, a.design, Boolean(a.prediction), a.explored]);
+    const designKey = JSON.stringify([configKey, a.design, Boolean(a.prediction), a.explored, Boolean(arrival.act2FromLink)]);
     // A settings change renders the design panel after the paint (renderInstrument schedules it).
     if (designKey !== last.design && !(configChanged && r)) renderDesign(state, r);
     const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, state.config.units]);

@@ -58,11 +58,15 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   const catalog = engine.catalog();
   // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
   const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs(), current: store.getState() });
+  const config2Before = JSON.stringify(store.getState().config2);
   if (urlState.hasConfig) store.update((s) => withConfig2(withConfig(s, urlState.config), urlState.config2));
+  // Act 2 settings a link changed are the link's until the student changes one (Act 2's design
+  // challenge does not count them); one object for every act mounted from this page load.
+  const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };
   const notes = store.status().notes;
   let app = null;
   const start = (act) => {
-    app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes,
+    app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes, arrival,
       navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices });
   };
   function navigate(actId) {
