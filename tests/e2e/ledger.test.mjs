@@ -364,7 +364,7 @@ test('a bad file names its field and what is allowed; an empty file says so; not
     for (const [name, body, message] of [
       ['b-xss.json', JSON.stringify(xss), 'b-xss.json cannot be used: lab_state.acts.act1.prediction.choice: is not one of the allowed values: it is a string ("<img src=x onerror=alert(1)>"), but must be "a", "b", "c" or "d". Your progress is unchanged.'],
       ['empty.json', '', 'empty.json cannot be used: the file is empty (it holds no ledger). Your progress is unchanged.'],
-      ['v.json', JSON.stringify({ ...finished, ledger_schema_version: '2' }), 'v.json cannot be used: ledger_schema_version: has the wrong type: it is a string ("2"), but must be a whole number from 1 (2, without quotes). Your progress is unchanged.']]) {
+      ['v.json', JSON.stringify({ ...finished, ledger_schema_version: '2' }), 'v.json cannot be used: ledger_schema_version: has the wrong type: it is a string ("2"), but must be a whole number (1 or more): write 2, without quotes. Your progress is unchanged.']]) {
       await importText(page, body, name);
       await page.waitForSelector(`.ledger-error .banner:has-text("${name}")`);
       assert.equal(await page.locator('.ledger-error').textContent(), message);

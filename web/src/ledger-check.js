@@ -150,12 +150,12 @@ export function readLedger(text) {
   if (!('lab_id' in raw) && !('ledger_schema_version' in raw)) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
   if (raw.lab_id !== LAB_ID) return fail('lab_id', `this ledger belongs to ${typeof raw.lab_id === 'string' ? `'${raw.lab_id.slice(0, 60)}'` : 'no lab'}, not to Lab 08 ("${LAB_ID}")`);
   const v = raw.ledger_schema_version;
-  if (v === undefined) return fail('ledger_schema_version', 'is missing: a design ledger records its version, a whole number from 1');
+  if (v === undefined) return fail('ledger_schema_version', 'is missing: a design ledger records its version, a whole number (1 or more)');
   if (typeof v !== 'number') {
-    const hint = typeof v === 'string' && /^\d+$/.test(v.trim()) ? ` (${v.trim()}, without quotes)` : '';
-    return fail('ledger_schema_version', `has the wrong type: it is ${typeName(v)}, but must be a whole number from 1${hint}`);
+    const hint = typeof v === 'string' && /^\d+$/.test(v.trim()) ? `: write ${v.trim()}, without quotes` : '';
+    return fail('ledger_schema_version', `has the wrong type: it is ${typeName(v)}, but must be a whole number (1 or more)${hint}`);
   }
-  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number from 1; it is ${typeName(v)}`);
+  if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number (1 or more); it is ${typeName(v)}`);
   if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this page reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
   let ledger = raw;
   try {
@@ -166,7 +166,10 @@ export function readLedger(text) {
   const errors = validateLedger(ledger);
   if (errors.length) {
     const { field, message, more } = schemaError(ledger, errors);
-    return fail(field, `${message}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''})` : ''}`);
+    // Name where the other problems are (up to three), so "1 more problem" can be found.
+    const others = [...new Set(errors.slice(1).map((e) => e.split(': ')[0].replace(/^\$\.?/, '') || 'the top level'))];
+    const where = others.length ? `, at ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}` : '';
+    return fail(field, `${message}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''}${where})` : ''}`);
   }
   return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
 }

@@ -194,8 +194,14 @@ export function bannerFor(result, deviceName, units = 'gb') {
       + `${sumText(liveAtPeak(m), units, m.peak_bytes)}, more than the ${f(m.usable_device_bytes)} usable on the ${deviceName}.`;
   } else {
     title = 'Out of memory: activations bind';
-    text = `${staticSum.charAt(0).toUpperCase()}${staticSum.slice(1)} fits on the ${deviceName}, leaving ${f(m.usable_device_bytes - staticAll)} of its ${f(m.usable_device_bytes)}; `
-      + `${aboveStaticWords(m, staticAll)} ${f(m.peak_bytes - staticAll)} more at the peak.`;
+    // "need X at the peak, Y more than is left": Y is the shortfall (peak − usable), and says "about"
+    // when the two shown amounts do not subtract to it.
+    const left = m.usable_device_bytes - staticAll;
+    const need = m.peak_bytes - staticAll;
+    const short = m.peak_bytes - m.usable_device_bytes;
+    const about = shownHundredths(need, units) - shownHundredths(left, units) === shownHundredths(short, units) ? '' : 'about ';
+    text = `${staticSum.charAt(0).toUpperCase()}${staticSum.slice(1)} fits on the ${deviceName}, leaving ${f(left)} of its ${f(m.usable_device_bytes)}; `
+      + `${aboveStaticWords(m, staticAll)} ${f(need)} at the peak, ${about}${f(short)} more than is left.`;
   }
   const invalid = m.numerically_valid ? null
     : `${kind === 'none' ? 'It fits, but it cannot train' : 'Even on a larger device it could not train'}: ${INVALID_WHY}. Mixed precision (16-bit compute with an FP32 master copy) can.`;

@@ -18,6 +18,8 @@ const ACT1_ONLY = ['opt', 'cap', 'off', 'fw'];
 const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
+// The choices a value must be one of: "gb or gib", "fp32, mixed, fp16 or bf16".
+const choices = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items.join(''));
 // Values are echoed in messages; a very long one is cut so the notice stays readable, and invisible
 // characters (controls, zero-width and direction marks such as U+202E, which would reverse the rest
 // of the notice) are shown by their code instead.
@@ -48,7 +50,7 @@ function parseShared(params, config, bad, { precisions, batches, devices, readK 
   if (params.has('prec')) {
     const v = params.get('prec');
     if (precisions.includes(v)) config.precision = v;
-    else bad('prec', `not a precision here (use ${list(precisions)})`);
+    else bad('prec', `not a precision here (use ${choices(precisions)})`);
   }
   if (params.has('batch')) {
     const n = wholeNumber(params.get('batch'));
@@ -58,7 +60,7 @@ function parseShared(params, config, bad, { precisions, batches, devices, readK 
   if (params.has('ckpt')) {
     const v = params.get('ckpt');
     if (Object.hasOwn(CKPT_FROM_PARAM, v)) config.checkpointing = CKPT_FROM_PARAM[v];
-    else bad('ckpt', `not a checkpointing scheme (use ${list(Object.keys(CKPT_FROM_PARAM))})`);
+    else bad('ckpt', `not a checkpointing scheme (use ${choices(Object.keys(CKPT_FROM_PARAM))})`);
   }
   if (params.has('k') && readK) { // Act 2 reads k itself (dependent(), below)
     const n = wholeNumber(params.get('k'));
@@ -69,7 +71,7 @@ function parseShared(params, config, bad, { precisions, batches, devices, readK 
   if (params.has('dev')) {
     const v = params.get('dev');
     if (devices.includes(v)) config.device = v;
-    else bad('dev', `not a device here (use ${list(devices)})`);
+    else bad('dev', `not a device here (use ${choices(devices)})`);
   }
   if (params.has('replay')) {
     const v = params.get('replay');
@@ -83,7 +85,7 @@ function parseAct1(params, config, bad, errors, deviceIds, current = null) {
   if (params.has('opt')) {
     const v = params.get('opt');
     if (OPTIMIZERS.includes(v)) config.optimizer = v;
-    else bad('opt', `not an optimizer (use ${list(OPTIMIZERS)})`);
+    else bad('opt', `not an optimizer (use ${choices(OPTIMIZERS)})`);
   }
   if (params.has('cap')) {
     const v = params.get('cap');
@@ -212,7 +214,7 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
   if (usable.has('units')) {
     const v = usable.get('units');
     if (UNIT_IDS.includes(v)) config.units = v;
-    else bad('units', `units must be ${list(UNIT_IDS)}`);
+    else bad('units', `units must be ${choices(UNIT_IDS)}`);
   }
   const hide = parseFlagList(usable, 'hide', errors);
   const lock = parseFlagList(usable, 'lock', errors);

@@ -314,10 +314,18 @@ test('walk 4: an empty file says it is empty; a version written as a string says
   assert.equal(checkLedger('', checker).error.message, 'the file is empty (it holds no ledger)');
   const l = JSON.parse(fixture('valid-complete.json'));
   assert.deepEqual(readLedger(JSON.stringify({ ...l, ledger_schema_version: '2' })).error,
-    { field: 'ledger_schema_version', message: 'has the wrong type: it is a string ("2"), but must be a whole number from 1 (2, without quotes)' });
-  assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: 'two' })).error.message, /^has the wrong type: it is a string \("two"\), but must be a whole number from 1$/);
+    { field: 'ledger_schema_version', message: 'has the wrong type: it is a string ("2"), but must be a whole number (1 or more): write 2, without quotes' });
+  assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: 'two' })).error.message, /^has the wrong type: it is a string \("two"\), but must be a whole number \(1 or more\)$/);
   assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: 2.5 })).error.message, /it is a number \(2\.5\)/);
   assert.match(readLedger(JSON.stringify({ ...l, ledger_schema_version: null })).error.message, /it is null/);
   // Not JSON at all is still called that.
   assert.match(readLedger('{"lab_id":').error.message, /not valid JSON/);
+});
+
+test('walk 2: "and 1 more problem" says where that problem is', () => {
+  const l = JSON.parse(fixture('valid-complete.json'));
+  l.predictions[0].choice = 'zz';
+  l.lab_state.acts.act1.prediction.choice = 'zz';
+  assert.deepEqual(readLedger(JSON.stringify(l)).error, { field: 'predictions[0].choice',
+    message: 'is not one of the allowed values: it is a string ("zz"), but must be "a", "b", "c" or "d" (and 1 more problem, at lab_state.acts.act1.prediction)' });
 });

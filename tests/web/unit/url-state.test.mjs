@@ -44,7 +44,8 @@ test('each bad parameter becomes a message, and the good ones still apply', () =
   const params = r.errors.map((e) => e.param).sort();
   assert.deepEqual(params, ['batch', 'cap', 'ckpt', 'dev', 'hide', 'k', 'off', 'opt', 'prec', 'replay', 'units']);
   for (const e of r.errors) assert.ok(e.message.length > 20, e.message);
-  assert.match(r.errors.find((e) => e.param === 'opt').message, /opt=lion: not an optimizer \(use sgd, momentum, adam\); that setting was left as it was\./);
+  assert.match(r.errors.find((e) => e.param === 'opt').message, /opt=lion: not an optimizer \(use sgd, momentum or adam\); that setting was left as it was\./);
+  assert.match(parseUrlState('?units=mb').errors[0].message, /^units=mb: units must be gb or gib; /);
   assert.deepEqual(r.config, { hidden_components: ['weights'] });
   assert.deepEqual(r.hide, ['dev']);
   assert.deepEqual(r.lock, ['prec']);
