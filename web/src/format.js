@@ -57,7 +57,7 @@ export const plainText = (text) => text.replace(/\u00a0/g, ' ');
 // The same for words written by hand ("the V100 32 GB", "(10^9 bytes)", "1,024 tokens", "125 TFLOP/s",
 // "1.05 s"): a digit, a space and a unit become digit, no-break space, unit. ui/dom.js applies it to all
 // text it writes. A unit must stand alone ("2 s" is seconds, "2 steps" is not).
-export const UNIT_WORDS = ['GB', 'GiB', 'MB', 'MiB', 'kB', 'KiB', 'B', 'bytes', 'tokens/s', 'tokens', 'PFLOP/s', 'TFLOP/s', 'GFLOP/s',
+const UNIT_WORDS = ['GB', 'GiB', 'MB', 'MiB', 'kB', 'KiB', 'B', 'bytes', 'tokens/s', 'tokens', 'PFLOP/s', 'TFLOP/s', 'GFLOP/s',
   'MFLOP/s', 'FLOP/s', 'FLOP', 's', 'ms', 'h'];
 const UNIT_GAP = new RegExp(String.raw`(\d) (?=(?:${UNIT_WORDS.map((u) => u.replace('/', '\\/')).join('|')})(?![\w/]))`, 'g');
 export const keepUnits = (text) => (text.includes(' ') ? text.replace(UNIT_GAP, `$1${UNIT_SPACE}`) : text);
