@@ -4,7 +4,7 @@
 // total shown (largest remainder). Tested in tests/web/unit/act2-model.test.mjs.
 
 import { fitState } from './fit-state.js';
-import { formatCount, formatSum, shownHundredths, formatNumber2, UNIT_SPACE, unitOf } from './format.js';
+import { formatCount, formatSum, shownSumText } from './format.js';
 
 // Phase order on the step bar, with the words a student reads.
 export const STEP_SEGMENTS = [
@@ -226,9 +226,7 @@ export function laptopMove(move, config, result) {
 // ledger table does); null when they add up. derivation: the solver's floor.derivation.
 export function floorRoundedSum(derivation, peakBytes, units = 'gb') {
   const bytes = derivation.map((d) => d.bytes);
-  if (formatSum(bytes, units, peakBytes).exact) return null;
-  const hundredths = bytes.reduce((a, b) => a + shownHundredths(b, units), 0);
-  return `${formatNumber2(hundredths / 100)}${UNIT_SPACE}${unitOf(units).label}`;
+  return formatSum(bytes, units, peakBytes).exact ? null : shownSumText(bytes, units);
 }
 
 export function laptopState(result) {

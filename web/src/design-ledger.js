@@ -8,7 +8,7 @@ import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' 
 import { validate } from './schema/validate.js';
 import { LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, plainText } from './format.js';
+import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
@@ -209,7 +209,7 @@ function calibrationSentence(items) {
   const exact = items.filter((it) => it.direction === 'exact').map((it) => NOUN[it.id]);
   const parts = [...(exact.length ? [`were spot on about ${exact.join(' and ')}`] : []),
     ...items.filter((it) => it.direction !== 'exact').map(clause)];
-  return `You ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
+  return `You ${wordList(parts)}.`;
 }
 
 // ---- The readable summary a student pastes into a report (plain text, one fact a line).

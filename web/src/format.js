@@ -42,6 +42,13 @@ export function formatSum(termBytes, units = 'gb', totalBytes = termBytes.reduce
   return { terms: termBytes.map((b) => formatBytes(b, units)), total: formatBytes(totalBytes, units), op: exact ? '=' : '≈', exact };
 }
 
+// What the terms add to as a reader adds the shown amounts ("13.77 GB" where each is rounded from
+// bytes): the note a table shows when that is not its rounded total.
+export function shownSumText(termBytes, units = 'gb') {
+  const hundredths = termBytes.reduce((a, b) => a + shownHundredths(b, units), 0);
+  return `${formatNumber2(hundredths / 100)}${UNIT_SPACE}${unitOf(units).label}`;
+}
+
 // "a + b = c" (or "a + b ≈ c") from labelled terms: [{ label?, bytes }]; labels go before amounts.
 export function sumText(terms, units = 'gb', totalBytes) {
   const s = formatSum(terms.map((t) => t.bytes), units, totalBytes);
@@ -138,6 +145,11 @@ export function formatTickBytes(bytes, units = 'gb') {
   if (Math.abs(bytes) >= big / 10) return `${Number((bytes / big).toFixed(2))} ${bin ? 'MiB' : 'MB'}`;
   const small = bin ? 1024 : 1e3;
   return `${Number((bytes / small).toFixed(1))} ${bin ? 'KiB' : 'kB'}`;
+}
+
+// "a, b and c" / "a, b or c": items in a sentence, the last joined by `last`.
+export function wordList(items, last = 'and') {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}` : items.join('');
 }
 
 // "1 layer", "4 layers", "1,024 tokens": a count with its noun, singular for exactly one.

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG2, toScenario2 } from './scenario.js';
 import { CKPT_QUESTION } from './acts/act2-text.js';
 import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
 import { nearestOption } from './scoring.js';
+import { wordList } from './format.js';
 import { validate } from './schema/validate.js';
 import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
@@ -83,7 +84,7 @@ function schemaAt(schema, path) {
   return node;
 }
 const TYPE_OF = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-const orList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items[0]);
+const orList = (items) => wordList(items, 'or');
 // Patterns the schema uses, in words.
 const PATTERN_WORDS = { '^[a-d]$': 'one of the letters a, b, c or d', '^[a-z0-9-]{1,40}$': 'a device name of up to 40 lowercase letters, digits and hyphens' };
 

@@ -3,7 +3,7 @@
 // summary and the "what binds" banner. Only arithmetic on engine values (sums, differences) happens
 // here; every byte count comes from the engine. Tested against the real engine in tests/web/unit.
 import { OPTIMIZERS, LABELS, COMPONENT_KEYS, frameworkOf } from './scenario.js';
-import { formatBytes, formatRatio, formatSum, shownHundredths, sumText, formatCount } from './format.js';
+import { formatBytes, formatRatio, formatSum, shownHundredths, sumText, formatCount, wordList } from './format.js';
 import { fitState, STATE_ICONS, INVALID_WHY } from './fit-state.js';
 import { scenarioFacts, staticTerms, staticWords } from './sentences.js';
 
@@ -216,8 +216,7 @@ export function bannerFor(result, deviceName, units = 'gb') {
 function aboveStaticWords(m, staticAll) {
   const transients = m.peak_bytes - staticAll - m.components.activations - m.components.logits;
   const parts = ['activations', m.components.logits > 0 ? 'logits' : null, transients > 0 ? 'transients' : null].filter(Boolean);
-  const joined = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
-  return `${joined} need`; // every part is plural
+  return `${wordList(parts)} need`; // every part is plural
 }
 
 const CKPT_WORDS = {

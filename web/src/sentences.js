@@ -4,7 +4,7 @@
 // another model or activation model) in one sentence and returns the family's name for the text.
 // Variants of one family (optimizer, precision, batch, checkpointing, device) may share a sentence.
 // Sums go through format.js's sumText, so the terms shown add up or say "≈". Used by Act 1 and Act 2.
-import { formatInt } from './format.js';
+import { formatInt, wordList } from './format.js';
 
 const VECTOR_WORDS = { momentum: 'momentum', adam_m: 'Adam m', adam_v: 'Adam v' };
 
@@ -61,5 +61,5 @@ export function staticTerms(f, { splitVectors = false } = {}) {
 // "weights, gradients and optimizer state": the static components present, in words.
 export function staticWords(f) {
   const words = staticTerms(f).map((t) => t.label);
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0];
+  return wordList(words);
 }

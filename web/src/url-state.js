@@ -8,6 +8,7 @@ import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, UNIT_IDS, COMPONENT_KEYS, CUSTOM_DEVICE,
   CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH, FRAMEWORKS, frameworkOf,
 } from './scenario.js';
+import { wordList } from './format.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
 export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'fw', 'workers', 'prefetch', 'pin'];
@@ -19,7 +20,7 @@ const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
 
 const list = (items) => items.join(', ');
 // The choices a value must be one of: "gb or gib", "fp32, mixed, fp16 or bf16".
-const choices = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items.join(''));
+const choices = (items) => wordList(items, 'or');
 // Values are echoed in messages; a very long one is cut so the notice stays readable, and invisible
 // characters (controls, zero-width and direction marks such as U+202E, which would reverse the rest
 // of the notice) are shown by their code instead.

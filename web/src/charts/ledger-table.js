@@ -3,7 +3,7 @@
 // with exact byte counts in data attributes. Hidden components stay listed and say so, because the
 // engine's totals still include them.
 import { h, replaceChildren, scrollBox, setText } from '../ui/dom.js';
-import { formatBytes, formatSum, shownHundredths, formatNumber2, unitOf, UNIT_SPACE } from '../format.js';
+import { formatBytes, formatSum, shownSumText } from '../format.js';
 import { ledgerTableRows } from '../ledger-model.js';
 
 export class LedgerTable {
@@ -37,7 +37,6 @@ export class LedgerTable {
     // total by 0.01. Then a row under the total says what the rows add up to as shown, so no sum in
     // the table silently fails.
     const parts = all.filter((r) => !['total', 'peak', 'phase', 'budget', 'transient'].includes(r.key));
-    const shownSums = ledger.columns.map((c, i) => parts.reduce((a, r) => a + shownHundredths(r.values[i], units), 0));
     if (ledger.columns.some((c, i) => !formatSum(parts.map((r) => r.values[i]), units, c.total_bytes).exact)) {
       const at = rows.findIndex((tr) => tr.dataset.row === 'total');
       // The transient row sits among the rows above but is not part of the steady-state total; the
@@ -46,7 +45,7 @@ export class LedgerTable {
       const sumLabel = transient ? `The rows above except “${transient.label}”, as shown, add to` : 'The rows above as shown add to';
       rows.splice(at, 0, h('tr', { 'data-row': 'rounded-sum', class: 'row--note' },
         h('th', { scope: 'row', text: sumLabel }),
-        shownSums.map((hs, i) => h('td', { 'data-optimizer': ledger.columns[i].optimizer, 'data-label': ledger.columns[i].label, text: `${formatNumber2(hs / 100)}${UNIT_SPACE}${unitOf(units).label}` }))));
+        ledger.columns.map((c, i) => h('td', { 'data-optimizer': c.optimizer, 'data-label': c.label, text: shownSumText(parts.map((r) => r.values[i]), units) }))));
     }
     replaceChildren(this.tbody, rows);
   }
