@@ -305,7 +305,10 @@ test('a link opened after an earlier visit (prediction locked, step explored) st
     await page.waitForTimeout(300);
     assert.equal(await page.locator(`${A2} [data-step="design"].step--done`).count(), 0, 'the link’s settings are not the student’s');
     assert.match(await page.locator(`${A2} .design`).textContent(), /came with the page/);
+    // Walk 3: the bold words opened with 'In the tuned regime', which a skimming student read as done.
+    assert.equal(await page.locator(`${A2} [data-regime] strong`).first().textContent(), 'Not counted yet: these settings are in the tuned regime. ');
     assert.equal((await saved(page)).acts.act2.design.best.config.data_workers, 2, 'the best is still the student’s own (2 workers)');
+    assert.match(await page.locator(`${A2} .design`).textContent(), /Your best so far: .*checkpoint every 4 layers, batch 32, 2 workers, /);
     await page.locator(`${A2} [data-control="workers"] input`).fill('7');
     await settle(page);
     await page.locator(`${A2} [data-control="workers"] input`).fill('8');

@@ -373,6 +373,15 @@ test('a bad file names its field and what is allowed; an empty file says so; not
     }
     assert.equal(await page.locator('.ledger-error img').count(), 0);
     assert.equal(dialogs, 0);
+    // Walk 3: at 320 px a long field path ran past the error box; it wraps inside it.
+    const long = structuredClone(finished);
+    long.predictions[0].choice = 'zz';
+    long.lab_state.acts.act1.prediction.choice = 'zz';
+    await page.setViewportSize({ width: 320, height: 700 });
+    await importText(page, JSON.stringify(long), 'a-rather-long-file-name-from-a-student-download.json');
+    await page.waitForSelector('.ledger-error .banner:has-text("at lab_state.acts.act1.prediction")');
+    const box = await page.locator('.ledger-error .banner').evaluate((b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
+    assert.ok(box.scroll <= box.client, JSON.stringify(box));
     clean(problems);
   } finally { await browser.close(); }
 });

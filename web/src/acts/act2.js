@@ -14,7 +14,7 @@ import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
-import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2 } from '../scenario.js';
+import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, LABELS, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, PHASE_WORDS, REGIME } from '../act2-model.js';
 import { smallestStep } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
@@ -288,7 +288,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const ceiling = r.pipeline.mfu_ceiling;
     const k = r.pipeline.gpu.kernel_efficiency;
     const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
-    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'In the tuned regime, not yet counted. ') : 'Not there yet. ';
+    // Settings that do not count yet never open with words of success (walk: 'In the tuned regime' read as done).
+    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ') : 'Not there yet. ';
     replaceChildren(designBody,
       h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
@@ -325,7 +326,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const bestTokens = (c) => evaluate(toScenario2(c, { schedule_steps: 0 })).pipeline.tokens_per_second;
 
   function describe2(c) {
-    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${c.checkpointing === 'every_k' ? `checkpoint every ${c.every_k} layers` : `${c.checkpointing} checkpointing`}, batch ${c.batch_size}, ${c.data_workers} workers${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
+    const ck = c.checkpointing === 'every_k' ? `checkpoint every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
+    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
   }
 
   function renderWords(state) {

@@ -122,8 +122,8 @@ export function mount({ root, engine, store, announce }) {
     showResult();
   }
   function showError(message) {
+    // importError is role="alert": screen readers read it once; the page's announcer would read it twice.
     replaceChildren(importError, h('p', { class: 'banner banner--error' }, h('span', { class: 'banner__title', text: message })));
-    announce(message);
   }
 
   // One table per group: the values that differ (shown), and those that re-computed identically
