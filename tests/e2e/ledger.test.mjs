@@ -187,7 +187,9 @@ test('a ledger exported after working through both acts in the page verifies in 
       'lab_state.acts.act2.laptop.moves[4].peak_bytes', 'lab_state.acts.act1.prediction.truth_bytes']) {
       assert.ok(r.fields.some((x) => x.field === f), `${f} was re-computed`);
     }
-    assert.match(await page.locator('.ledger-cal__sentence').textContent(), /^You .*memory.* and .*MFU/);
+    // Act 1 was predicted but not revealed: the page holds its answer, the file (the record) has both.
+    assert.match(await page.locator('.ledger-cal__sentence').textContent(), /^You .*MFU by about [0-9.]+×\. Your Act 1 prediction waits for Act 1’s Reveal\.$/);
+    assert.match(ledger.calibration.sentence, /^You .*memory.* and .*MFU/);
     clean(problems);
   } finally { await browser.close(); }
 });
@@ -382,6 +384,45 @@ test('a bad file names its field and what is allowed; an empty file says so; not
     await page.waitForSelector('.ledger-error .banner:has-text("at lab_state.acts.act1.prediction")');
     const box = await page.locator('.ledger-error .banner').evaluate((b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
     assert.ok(box.scroll <= box.client, JSON.stringify(box));
+    clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('the ledger page holds Act 2’s answer until Act 2’s Reveal, then shows it', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?act=2`);
+    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
+    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) || '{}').acts?.act2?.prediction, KEY); // saved after a short delay
+    const truth = (await saved(page)).acts.act2.prediction.truth_mfu;
+    const shownTruth = `${(truth * 100).toFixed(1)}%`;
+    const readLedgerPage = async () => {
+      await openLab(page, `${srv.origin}/?act=ledger`);
+      await page.waitForSelector('[data-act="ledger"]');
+      await page.locator('.ledger-readable summary').click();
+      return { line: await page.locator('[data-prediction="act2"]').textContent(), sentence: await page.locator('.ledger-cal__sentence').textContent(),
+        summary: await page.locator('.ledger-summary').inputValue() };
+    };
+    let seen = await readLedgerPage();
+    assert.match(seen.line, /you chose 60–70%; the engine’s answer shows here after the Reveal in Act 2\.$/);
+    assert.equal(seen.sentence, 'Your Act 2 prediction waits for Act 2’s Reveal.');
+    for (const text of [seen.line, seen.sentence, seen.summary]) assert.ok(!text.includes(shownTruth), `no ${shownTruth} before the reveal: ${text}`);
+    // The downloaded file is the record: it keeps the engine's value.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
+    const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.match(file.calibration.items[0].phrase, new RegExp(`the engine says ${shownTruth.replace('.', '\\.')}`));
+    // Explore, reveal in Act 2, and the ledger page shows the answer.
+    await openLab(page, `${srv.origin}/?act=2`);
+    await page.locator('[data-act="2"] [data-control="workers"] input').fill('6');
+    await page.getByRole('button', { name: /Reveal/ }).click();
+    await page.waitForSelector('[data-act="2"] .reveal:not(:empty)');
+    seen = await readLedgerPage();
+    assert.match(seen.line, new RegExp(`you chose 60–70%, the engine says ${shownTruth.replace('.', '\\.')}`));
+    assert.ok(seen.summary.includes(seen.line.replace(/\u00a0/g, ' ')), seen.summary);
+    assert.doesNotMatch(seen.sentence, /waits/);
     clean(problems);
   } finally { await browser.close(); }
 });

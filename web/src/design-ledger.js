@@ -185,18 +185,30 @@ export function savedCalibration(state) {
   return { items: cal.items.map((it) => ({ ...it, phrase: plainText(it.phrase) })), sentence: plainText(cal.sentence) };
 }
 
-export function calibrationSummary(state, units = 'gb') {
+// holdUnrevealed: the student's own page, where a prediction's answer waits for its act's Reveal (the
+// saved ledger and an imported one show every answer: they are the record, read by an instructor).
+export function calibrationSummary(state, units = 'gb', { holdUnrevealed = false } = {}) {
   const items = predictionsOf(state).map((p) => {
+    if (holdUnrevealed && !state.acts[p.id].revealed) {
+      return { id: p.id, act: p.act, held: true, quantity: p.quantity, predicted: p.predicted, unit: p.unit,
+        phrase: `${p.quantity}: you chose ${answerText(p, units)}; the engine’s answer shows here after the Reveal in Act ${p.act}.` };
+    }
     const said = `you chose ${answerText(p, units)}, the engine says ${shown(p.truth, p.unit, units)}`;
-    const how = howFar(p);
+    // The keys and their order are those every saved ledger's calibration items have (savedCalibration).
     return { id: p.id, quantity: p.quantity, predicted: p.predicted, truth: p.truth, unit: p.unit,
-      error_ratio: p.error_ratio, direction: p.direction, phrase: `${p.quantity}: ${said} (${how}).` };
+      error_ratio: p.error_ratio, direction: p.direction, phrase: `${p.quantity}: ${said} (${howFar(p)}).` };
   });
   return { items, sentence: calibrationSentence(items) };
 }
 
-function calibrationSentence(items) {
-  if (!items.length) return 'No predictions recorded yet.';
+function calibrationSentence(allItems) {
+  if (!allItems.length) return 'No predictions recorded yet.';
+  const held = allItems.filter((it) => it.held);
+  const items = allItems.filter((it) => !it.held);
+  const waiting = held.length === 1 ? `Your Act ${held[0].act} prediction waits for Act ${held[0].act}’s Reveal.`
+    : `Your ${wordList(held.map((it) => `Act ${it.act}`))} predictions wait for each act’s Reveal.`;
+  if (!items.length) return waiting;
+  if (held.length) return `${calibrationSentence(items)} ${waiting}`;
   const clause = (it) => {
     const noun = NOUN[it.id];
     switch (it.direction) {
@@ -251,10 +263,10 @@ const STATE_OF_MOVE = (m) => (m.fits ? (m.trainable ? 'fits and trains' : 'fits,
 // `devices`: { id: name } from the engine's catalog (deviceNames), so devices read as the lab names them.
 // Every amount is in `units`: the prediction lines are rebuilt from the lab state in those units (as the
 // panel shows them; the saved ledger keeps its GB lines), the laptop floor comes from the engine's bytes.
-export function ledgerText(ledger, units = 'gb', { devices = null } = {}) {
+export function ledgerText(ledger, units = 'gb', { devices = null, holdUnrevealed = false } = {}) {
   const s = ledger.result_snapshot;
   const st = ledger.lab_state;
-  const cal = calibrationSummary(st, units);
+  const cal = calibrationSummary(st, units, { holdUnrevealed });
   const lines = [`Lab 08 (Model Training): design ledger, exported ${readableDate(ledger.timestamp)} (engine ${ledger.engine_version})`, '', 'Predictions'];
   if (!cal.items.length) lines.push('- none yet');
   for (const it of cal.items) lines.push(`- ${it.phrase}`);

@@ -98,6 +98,29 @@ test('the calibration sentence says which way and how far each prediction was of
   assert.equal(c.items.length, 2);
 });
 
+test('on the student’s own page a prediction’s answer waits for its act’s Reveal; the saved ledger keeps it', () => {
+  const both = withPredictions({ predicted_bytes: 4e9, truth_bytes: 12e9, error_ratio: 3, direction: 'under' },
+    { choice: 'c', predicted_mfu: 0.447, truth_mfu: 0.257, error_ratio: 1.6, direction: 'over' });
+  let c = calibrationSummary(both, 'gb', { holdUnrevealed: true });
+  assert.equal(c.sentence, 'Your Act 1 and Act 2 predictions wait for each act’s Reveal.');
+  assert.match(c.items[1].phrase, /you chose 40–50%; the engine’s answer shows here after the Reveal in Act 2\.$/);
+  for (const it of c.items) assert.doesNotMatch(it.phrase, /engine says|12\.00|25\.7/);
+  // Act 1 revealed, Act 2 not: Act 1's line and clause, Act 2's held.
+  const act1Shown = withAct1(both, { revealed: true });
+  c = calibrationSummary(act1Shown, 'gb', { holdUnrevealed: true });
+  assert.equal(c.sentence, 'You under-estimated memory by about 3.0×. Your Act 2 prediction waits for Act 2’s Reveal.');
+  assert.match(c.items[0].phrase, /the engine says 12\.00\sGB/);
+  // Both revealed: as without the hold.
+  const all = withAct2(act1Shown, { revealed: true });
+  assert.deepEqual(calibrationSummary(all, 'gb', { holdUnrevealed: true }), calibrationSummary(all));
+  // The readable summary on the page holds it too; the record (the saved ledger, an imported one) does not.
+  const l = buildDesignLedger(act1Shown, engine);
+  assert.match(ledgerText(l, 'gb', { holdUnrevealed: true }), /Act 2: MFU of a well-configured GPT-2 XL training loop: you chose 40–50%; the engine’s answer shows here/);
+  assert.match(ledgerText(l), /you chose 40–50%, the engine says 25\.7%/);
+  assert.match(l.calibration.items[1].phrase, /the engine says 25\.7%/);
+  assert.deepEqual(Object.keys(l.calibration.items[1]), ['id', 'quantity', 'predicted', 'truth', 'unit', 'error_ratio', 'direction', 'phrase']);
+});
+
 test('the readable summary states the predictions, each laptop move and the floor in words a report can use', () => {
   const l = JSON.parse(fixture('valid-complete.json'));
   const text = ledgerText(l, 'gb', { devices: deviceNames(raw.catalog()) });
