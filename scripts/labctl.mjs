@@ -9,6 +9,7 @@ import path from 'node:path';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma, wasmDir } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { checkLedger, tooLargeMessage } from '../web/src/ledger-check.js';
+import { labelledFields } from '../web/src/ledger-verify-view.js';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
@@ -110,7 +111,11 @@ async function loadVerifier() {
   const evaluate = (scenario) => JSON.parse(mod.evaluate(JSON.stringify(scenario)));
   let catalog = null;
   const engine = { verifyLedger, evaluate, catalog: () => (catalog ||= JSON.parse(mod.catalog())) };
-  return { verify: (text) => { const { ledger, from, ...r } = checkLedger(text, engine); return { ...r, grades: ledger ? gradeCells(ledger) : null }; },
+  // Each field's label is the page's (labelledFields), so the terminal and the page name a row alike.
+  return { verify: (text) => {
+    const { ledger, from, ...r } = checkLedger(text, engine);
+    return { ...r, ...(r.fields ? { fields: labelledFields(r, { ledger }) } : {}), grades: ledger ? gradeCells(ledger) : null };
+  },
     version: () => mod.version() };
 }
 

@@ -134,7 +134,7 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
   scenarios["act1"] = r["scenario"];
   for (const auto& k : kMemoryKeys) c.value(std::string("result_snapshot.act1.") + k[0], r.at(json::json_pointer(k[1])), k[2]);
   c.value("knob_settings.act1", state["config"], "Act 1 settings, as recorded in the lab state");
-  c.value("optimizer_chosen", state["config"]["optimizer"], "the plan's optimizer_chosen = Act 1's optimizer");
+  c.value("optimizer_chosen", state["config"]["optimizer"], "optimizer chosen: Act 1's optimizer");
   if (const int b = c.entry("binding_constraints", "act1"); b >= 0)
     c.value("binding_constraints[" + std::to_string(b) + "].kind", r["memory"]["binding"]["kind"], "what binds at Act 1's settings");
 
@@ -159,10 +159,10 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
     c.value(p + ".direction", e["direction"], "Act 1 prediction: direction of the error");
     if (const int i = c.entry("predictions", "act1"); i >= 0) {
       const std::string q = "predictions[" + std::to_string(i) + "]";
-      c.value(q + ".predicted", pred["predicted_bytes"], "Act 1 prediction, recorded twice");
-      c.value(q + ".truth", truth, "Act 1 prediction's truth, recorded twice");
-      c.value(q + ".error_ratio", e["ratio"], "Act 1 prediction's error ratio, recorded twice");
-      c.value(q + ".direction", e["direction"], "Act 1 prediction's direction, recorded twice");
+      c.value(q + ".predicted", pred["predicted_bytes"], "Act 1 prediction: the answer (predictions list)");
+      c.value(q + ".truth", truth, "Act 1 prediction: the engine's answer (predictions list)");
+      c.value(q + ".error_ratio", e["ratio"], "Act 1 prediction: error ratio (predictions list)");
+      c.value(q + ".direction", e["direction"], "Act 1 prediction: direction (predictions list)");
     }
   }
   const json& refl = need(act1, "reflection", "lab_state.acts.act1");
@@ -172,7 +172,7 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
     const double ratio = replay("fp32")["total_bytes"].get<double>() / replay("mixed")["total_bytes"].get<double>();
     c.value("lab_state.acts.act1.reflection.engine_ratio", ratio, "Act 1 reflection: FP32 / mixed total in the chapter replay");
     if (const int i = c.entry("reflections", "act1"); i >= 0)
-      c.value("reflections[" + std::to_string(i) + "].engine_values.ratio", ratio, "Act 1 reflection's engine ratio, recorded twice");
+      c.value("reflections[" + std::to_string(i) + "].engine_values.ratio", ratio, "Act 1 reflection: the engine's ratio (reflections list)");
   }
 }
 
@@ -188,7 +188,7 @@ void act2_prediction(Checks& c, const json& act2) {
   const json* pred = record(act2, "prediction");
   if (!pred) {
     c.skip("lab_state.acts.act2.prediction", "no Act 2 prediction recorded yet");
-    c.value("baseline_mfu_estimate_pct", nullptr, "the plan's baseline_mfu_estimate_pct: blank until the Act 2 prediction");
+    c.value("baseline_mfu_estimate_pct", nullptr, "MFU estimate (%): blank until the Act 2 prediction");
     return;
   }
   const std::string p = "lab_state.acts.act2.prediction";
@@ -196,7 +196,7 @@ void act2_prediction(Checks& c, const json& act2) {
   const double truth = r["pipeline"]["mfu"].get<double>();
   const double predicted = fields::to_number(need(*pred, "predicted_mfu", p), p + ".predicted_mfu", 0, 1);
   c.value(p + ".truth_mfu", truth, "Act 2 prediction: the engine's MFU for the scenario on screen");
-  c.value("baseline_mfu_estimate_pct", predicted * 100, "the plan's baseline_mfu_estimate_pct = the Act 2 prediction × 100");
+  c.value("baseline_mfu_estimate_pct", predicted * 100, "MFU estimate (%): the Act 2 prediction × 100");
   // The page scores the chosen option's range (act2-model.js rangeError); the lab state keeps only its
   // middle, the ledger's predictions entry the range itself. Without it, only the copies are compared.
   const int i = c.entry("predictions", "act2");
@@ -212,10 +212,10 @@ void act2_prediction(Checks& c, const json& act2) {
     c.skip(p + ".error_ratio", "scored against the chosen option's range, which this ledger does not record");
   }
   if (i >= 0) {
-    c.value(q + ".predicted", need(*pred, "predicted_mfu", p), "Act 2 prediction, recorded twice");
-    c.value(q + ".truth", truth, "Act 2 prediction's truth, recorded twice");
-    c.value(q + ".error_ratio", e["ratio"], "Act 2 prediction's error ratio, recorded twice");
-    c.value(q + ".direction", e["direction"], "Act 2 prediction's direction, recorded twice");
+    c.value(q + ".predicted", need(*pred, "predicted_mfu", p), "Act 2 prediction: the answer (predictions list)");
+    c.value(q + ".truth", truth, "Act 2 prediction: the engine's MFU (predictions list)");
+    c.value(q + ".error_ratio", e["ratio"], "Act 2 prediction: error ratio (predictions list)");
+    c.value(q + ".direction", e["direction"], "Act 2 prediction: direction (predictions list)");
   }
 }
 
@@ -224,7 +224,7 @@ void act2_design(Checks& c, const json& act2) {
   const json* best = design ? &need(*design, "best", "lab_state.acts.act2.design") : nullptr;
   if (!best || best->is_null()) {
     c.skip("lab_state.acts.act2.design.best", "no design-challenge result recorded yet");
-    c.value("final_mfu_pct", nullptr, "the plan's final_mfu_pct: blank until the design challenge has a best configuration");
+    c.value("final_mfu_pct", nullptr, "best MFU (%): blank until the design challenge has a best configuration");
     return;
   }
   const std::string p = "lab_state.acts.act2.design.best";
@@ -235,7 +235,7 @@ void act2_design(Checks& c, const json& act2) {
   c.value(p + ".pipeline_efficiency", pipe["pipeline_efficiency"], "design challenge: pipeline efficiency");
   for (const char* k : {"data_loading", "transfers", "compute"})
     c.value(p + ".shares." + k, pipe["chapter_shares"][k], "design challenge: share of the step");
-  c.value("final_mfu_pct", pipe["mfu"].get<double>() * 100, "the plan's final_mfu_pct = the best design's MFU × 100");
+  c.value("final_mfu_pct", pipe["mfu"].get<double>() * 100, "best MFU (%): the best design's MFU × 100");
 }
 
 void act2_laptop(Checks& c, const json& act2, json& scenarios) {
@@ -245,8 +245,8 @@ void act2_laptop(Checks& c, const json& act2, json& scenarios) {
   if (laptop && !moves.is_array()) throw InputError(p + ".moves", "must be an array of moves");
   if (!laptop || (moves.empty() && need(*laptop, "floor_bytes", p).is_null())) {
     c.skip(p, "the laptop challenge has not started");
-    for (const char* k : {"laptop_minimum_memory_gb", "laptop_floor_derivation"}) c.value(k, nullptr, "the plan's laptop fields: blank until the laptop challenge");
-    c.value("laptop_fit_achieved", false, "the plan's laptop_fit_achieved");
+    for (const char* k : {"laptop_minimum_memory_gb", "laptop_floor_derivation"}) c.value(k, nullptr, "laptop summary: blank until the laptop challenge");
+    c.value("laptop_fit_achieved", false, "laptop summary: fit achieved");
     return;
   }
   if (moves.size() > kLedgerMaxMoves)
@@ -265,7 +265,7 @@ void act2_laptop(Checks& c, const json& act2, json& scenarios) {
   scenarios["laptop"] = s["scenario"];
   const json& floor = s["floor"];
   c.value(p + ".fit_achieved", fit, "laptop challenge: some move fits and trains");
-  c.value("laptop_fit_achieved", fit, "the plan's laptop_fit_achieved");
+  c.value("laptop_fit_achieved", fit, "laptop summary: fit achieved");
   if (need(*laptop, "floor_bytes", p).is_null())
     c.skip(p + ".floor_bytes", "the student has not reached the laptop floor yet");
   else
@@ -273,8 +273,8 @@ void act2_laptop(Checks& c, const json& act2, json& scenarios) {
   c.value("result_snapshot.laptop.floor_peak_bytes", floor["peak_bytes"], "laptop floor: least peak that trains");
   c.value("result_snapshot.laptop.static_floor_bytes", floor["static_floor_bytes"], "laptop floor: static part");
   c.value("result_snapshot.laptop.floor_text", floor["text"], "laptop floor: the solver's derivation");
-  c.value("laptop_minimum_memory_gb", floor["peak_bytes"].get<double>() / 1e9, "the plan's laptop_minimum_memory_gb = the floor in GB (10^9 B)");
-  c.value("laptop_floor_derivation", floor["text"], "the plan's laptop_floor_derivation = the solver's text");
+  c.value("laptop_minimum_memory_gb", floor["peak_bytes"].get<double>() / 1e9, "laptop summary: the floor in GB (10^9 B)");
+  c.value("laptop_floor_derivation", floor["text"], "laptop summary: the solver's derivation of the floor");
 }
 
 // The checkpointing reflection's engine values (act2-numbers.js ckptNumbers): the recorded Act 2
@@ -316,8 +316,8 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   }
   const json& chosen = best ? *best : has_act2 ? state["config2"] : state["config"];
   const std::string cp = best ? "lab_state.acts.act2.design.best.config" : has_act2 ? "lab_state.config2" : "lab_state.config";
-  c.value("precision_chosen", need(chosen, "precision", cp), "the plan's precision_chosen = the best design's (else the current) precision");
-  c.value("gradient_checkpointing", need(chosen, "checkpointing", cp) != "none", "the plan's gradient_checkpointing");
+  c.value("precision_chosen", need(chosen, "precision", cp), "precision chosen: the best design's (else the current) precision");
+  c.value("gradient_checkpointing", need(chosen, "checkpointing", cp) != "none", "gradient checkpointing chosen: the best design's (else the current)");
   if (!has_act2) {
     c.skip("lab_state.acts.act2", "this ledger has no Act 2 record (ledger version 1 was made before Act 2)");
     return;

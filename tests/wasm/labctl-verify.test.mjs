@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureText, manifest } from './ledger-engine.mjs';
+import { verificationRows } from '../../web/src/ledger-verify-view.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = path.join(root, 'tests', 'fixtures', 'ledger');
@@ -103,6 +104,13 @@ test('--json reports every ledger with recorded and recomputed values and the co
   assert.deepEqual([row.recorded, row.differs], [85, true]);
   assert.equal(invalid.error.field, 'lab_id');
   assert.equal(typeof ok.cannot_prove, 'string');
+  // Rows are named as the page names them (one source of labels: ledger-verify-view.js), not with
+  // the engine's own working labels.
+  const ledger = JSON.parse(fixtureText('valid-complete.json'));
+  const pageRows = verificationRows({ fields: ok.fields }, { ledger });
+  assert.deepEqual(Object.fromEntries(ok.fields.map((f) => [f.field, f.label])), Object.fromEntries(pageRows.map((x) => [x.field, x.label])));
+  assert.equal(row.label, 'Best MFU reached in the design challenge (%)');
+  for (const f of [...ok.fields, ...differs.fields]) assert.doesNotMatch(f.label, /\bplan\b|recorded twice|^[a-z]/, f.field);
 });
 
 test('--csv has one row per ledger with the plan’s fields and the status, safe for spreadsheets', () => {

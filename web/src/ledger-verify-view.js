@@ -189,14 +189,20 @@ function exactValue(field, v) {
   return exact(v);
 }
 
+// The check's fields, each labelled in the words above: the page's table and `labctl verify --json`
+// both name rows this way, so an instructor reads the same label in either.
+export function labelledFields(result, { ledger = null } = {}) {
+  const blank = (f) => f.recorded === null && f.recomputed === null;
+  return (result.fields || []).map((f) => ({ ...f, label: fieldLabel(f.field, f.label, { ledger, blank: blank(f) }) }));
+}
+
 export function verificationRows(result, options = {}) {
   const cell = (field, v) => {
     const text = shownValue(field, v, options);
     const x = exactValue(field, v);
     return { text, exact: x, showExact: typeof v !== 'boolean' && x !== text && x.length <= 60 };
   };
-  const blank = (f) => f.recorded === null && f.recomputed === null;
-  const rows = (result.fields || []).map((f) => ({ key: f.field, label: fieldLabel(f.field, f.label, { ledger: options.ledger, blank: blank(f) }), field: f.field, differs: f.differs,
+  const rows = labelledFields(result, options).map((f) => ({ key: f.field, label: f.label, field: f.field, differs: f.differs,
     recorded: cell(f.field, f.recorded), recomputed: cell(f.field, f.recomputed) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
 }
