@@ -37,6 +37,30 @@ std::string describe(const TrainingConfig& c) {
          " checkpointing, batch " + std::to_string(c.batch_size);
 }
 
+namespace {
+// A configuration in a student's words, as the lab's controls name it: "mixed precision, SGD and full
+// activation checkpointing at batch 1".
+std::string config_words(const TrainingConfig& c) {
+  const char* precision = c.precision == Precision::fp32 ? "FP32" : c.precision == Precision::mixed ? "mixed precision"
+                          : c.precision == Precision::fp16 ? "pure FP16" : "pure BF16";
+  const char* optimizer = c.optimizer == Optimizer::sgd ? "SGD" : c.optimizer == Optimizer::momentum ? "SGD with momentum" : "Adam";
+  const std::string ckpt = c.checkpointing.kind == CheckpointKind::every_k
+                               ? "activation checkpointing every " + std::to_string(c.checkpointing.every_k_layers) + " layers"
+                           : c.checkpointing.kind == CheckpointKind::none ? "no activation checkpointing"
+                                                                          : std::string(to_string(c.checkpointing.kind)) + " activation checkpointing";
+  return std::string(precision) + ", " + optimizer + " and " + ckpt + " at batch " + std::to_string(c.batch_size);
+}
+
+// A device whose name says "8 GB" for 8 GiB (8.59 GB): say so where its bytes are given in GB.
+std::string gib_name_note(const DeviceSpec& d, std::int64_t capacity) {
+  const double gib = static_cast<double>(capacity) / static_cast<double>(1LL << 30);
+  const long long whole = std::llround(gib);
+  if (std::fabs(gib - static_cast<double>(whole)) >= 0.01) return "";
+  const std::string named = std::to_string(whole) + " GB";
+  return d.name.find(named) == std::string::npos ? "" : "; its “" + named + "” counts GiB, 2^30 bytes";
+}
+}  // namespace
+
 namespace solver_detail {
 
 bool same_checkpointing(const Checkpointing& a, const Checkpointing& b) {
@@ -217,10 +241,13 @@ Floor find_floor(const Sweep& sw) {
   add_component(f, "logits_gradient", -1, m.logits_gradient, N, "their gradient, live at the start of backward");
   add_component(f, "reserve", -1, m.reserve, N, "CUDA context and allocator reserve (scenario reserve_bytes)");
   const BytesPerParam bpp = m.per_param;
+  // Words a student reads. Ledgers record them; verify_ledger also accepts the first wording
+  // (facade_ledger_earlier.cpp), so a ledger exported before they changed still verifies.
   f.text = "The least memory that can train " + s.model.name + " at all is " + gb_text(f.peak_bytes) + " (" +
-           thousands_text(f.peak_bytes) + " B) with " + describe(f.config) + ": static " + std::to_string(bpp.total()) +
-           " B/param x " + thousands_text(N) + " = " + thousands_text(f.static_bytes) + " B, plus activations, logits and reserve. " +
-           "No numerically valid configuration needs less static memory than " + thousands_text(f.static_floor_bytes) + " B.";
+           thousands_text(f.peak_bytes) + " B), with " + config_words(f.config) + ". Its weights, gradients and optimizer state take " +
+           std::to_string(bpp.total()) + " B per parameter × " + thousands_text(N) + " parameters = " + thousands_text(f.static_bytes) +
+           " B; activations, logits and the framework’s reserve take the rest. Every configuration that can train needs at least " +
+           thousands_text(f.static_floor_bytes) + " B for weights, gradients and optimizer state.";
   return f;
 }
 
@@ -283,11 +310,13 @@ SolverResult solve(const Scenario& s, const SolverOptions& o) {
   r.configurations_evaluated = 4 * 3 * r.checkpointing_options;
   r.floor = find_floor(sw);
   r.device_fits_floor = r.floor.peak_bytes <= sw.capacity;
+  const std::string has = " The " + s.device.name + " has " + gb_text(sw.capacity) + " (" + thousands_text(sw.capacity) + " B" +
+                          gib_name_note(s.device, sw.capacity) + ")";
   if (!r.device_fits_floor && r.floor.peak_bytes != kTooLarge)
-    r.floor.text += " " + s.device.name + " has " + gb_text(sw.capacity) + " (" + thousands_text(sw.capacity) +
-                    " B): no numerically valid configuration fits; sharding or offloading (Volume 2) is needed.";
+    r.floor.text += has + ": nothing that can train fits, so training this model there needs sharding or offloading "
+                          "across devices, which a later volume covers.";
   else if (r.device_fits_floor)
-    r.floor.text += " " + s.device.name + " has " + gb_text(sw.capacity) + ", so it can train this model.";
+    r.floor.text += has + ", so it can train this model.";
   r.largest = find_largest(sw);
   r.path = find_cheapest_path(sw, r.floor);
   find_best(sw, o.max_batch_size, r);

@@ -65,6 +65,27 @@ TEST_CASE("a differing value says whether the engine version changed, and names 
   CHECK(other["engine_version"]["recorded"] == "0.0.9");
 }
 
+TEST_CASE("the laptop floor's text verifies in today's words and in the solver's first wording, and nothing else") {
+  // valid-complete.json was exported before the floor's text was reworded: it records the first wording.
+  json ledger = json::parse(read_text(kFixtures + "valid-complete.json"));
+  const std::string first = ledger["laptop_floor_derivation"];
+  REQUIRE(first.find("mixed + sgd + full checkpointing, batch 1: static 8 B/param x 1,557,611,200") != std::string::npos);
+  CHECK(verify(ledger.dump())["status"] == "ok");
+  const std::string now = json::parse(facade::solve(R"({"model":"gpt2-xl","device":"rtx4060-laptop-8gb"})"))["floor"]["text"];
+  REQUIRE(now != first);
+  for (const char* path : {"/laptop_floor_derivation", "/result_snapshot/laptop/floor_text"}) ledger[json::json_pointer(path)] = now;
+  CHECK(verify(ledger.dump())["status"] == "ok");
+  // Either wording with one number changed, or a third wording, differs.
+  for (const std::string& edited : {std::string(now).replace(now.find("13.75 GB"), 8, "12.75 GB"),
+                                    std::string(first).replace(first.find("13.75 GB"), 8, "12.75 GB"), now + " "}) {
+    json e = ledger;
+    e["laptop_floor_derivation"] = edited;
+    const json r = verify(e.dump());
+    CHECK(r["status"] == "differs");
+    CHECK(r["differing_fields"] == json::array({"laptop_floor_derivation"}));
+  }
+}
+
 TEST_CASE("the result says plainly what verification can and cannot prove") {
   const json r = verify(read_text(kFixtures + "valid-complete.json"));
   CHECK(r["can_prove"].get<std::string>().find("re-computed") != std::string::npos);

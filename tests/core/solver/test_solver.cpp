@@ -73,6 +73,18 @@ TEST_CASE("GPT-2 XL cannot be trained in 8 GB: the floor is 12,460,889,600 B sta
   CHECK(r.floor.derivation[2].bytes_per_param == 4);
   CHECK(r.floor.derivation[2].words.find("1,557,611,200") != std::string::npos);
   CHECK(r.floor.text.find("12,460,889,600") != std::string::npos);
+  // The floor in a student's words (ledgers record this text): the configuration as the lab's controls
+  // name it, the static arithmetic, and what the laptop's "8 GB" name means in bytes.
+  CHECK(r.floor.text ==
+        "The least memory that can train GPT-2 XL (1.5B) at all is 13.75 GB (13,750,253,056 B), with mixed precision, SGD "
+        "and full activation checkpointing at batch 1. Its weights, gradients and optimizer state take 8 B per parameter "
+        "× 1,557,611,200 parameters = 12,460,889,600 B; activations, logits and the framework’s reserve take the rest. "
+        "Every configuration that can train needs at least 12,460,889,600 B for weights, gradients and optimizer state. "
+        "The NVIDIA GeForce RTX 4060 Laptop 8 GB has 8.59 GB (8,585,740,288 B; its “8 GB” counts GiB, 2^30 bytes): "
+        "nothing that can train fits, so training this model there needs sharding or offloading across devices, which a "
+        "later volume covers.");
+  for (const char* jargon : {" + sgd", "B/param", "Volume 2", "numerically valid", " x "})
+    CHECK_MESSAGE(r.floor.text.find(jargon) == std::string::npos, jargon);
   CHECK_FALSE(r.path.reaches_fit);
   CHECK(r.path.reason.find("13750253056") != std::string::npos);
   REQUIRE_FALSE(r.path.moves.empty());
