@@ -46,6 +46,45 @@ test('a URL with a configuration is restored, with hidden and locked controls', 
   } finally { await browser.close(); }
 });
 
+test('with every control locked or hidden, each act’s reveal opens at once; with some open, the hint names only those', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    const fresh = async (query) => { // each case starts from a lab with no saved progress
+      await openLab(page, `${srv.origin}/`);
+      await page.evaluate(() => localStorage.clear());
+      await openLab(page, `${srv.origin}/${query}`);
+    };
+    // Act 1, everything locked or hidden (walk 4: the reveal never opened).
+    for (const flags of ['lock=opt,prec,batch,ckpt,dev,units,replay,comp,fw', 'hide=opt,prec,batch,ckpt&lock=dev,replay,comp,fw,units']) {
+      await fresh(`?act=1&${flags}`);
+      await unlock(page, 'a');
+      assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false, flags);
+      assert.equal(await page.locator('.reveal-hint').textContent(), 'When you are ready, compare your prediction with the engine.');
+      assert.match(await page.locator('[data-step="explore"]').getAttribute('class'), /step--done/, flags);
+      await page.getByRole('button', { name: /Reveal/ }).click();
+      await page.waitForSelector('.reveal[data-revealed="true"]');
+    }
+    // Some locked: the hint lists what is left, and the reveal waits for it.
+    await fresh('?act=1&lock=opt,prec,ckpt,dev,replay,fw&hide=comp');
+    await unlock(page, 'a');
+    assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), true);
+    assert.equal(await page.locator('.reveal-hint').textContent(), 'Not yet: explore the ledger first. Change the setting above (batch), and watch the chart answer. Then the reveal opens.');
+    await page.locator('[data-control="batch"] input').fill('3');
+    await page.waitForFunction(() => [...document.querySelectorAll('button')].find((b) => /^Reveal/.test(b.textContent))?.disabled === false);
+    assert.equal(await page.locator('.reveal-hint').isHidden(), true);
+    // Act 2, everything locked: its reveal and its explore step are open too.
+    await fresh('?act=2&lock=workers,prefetch,pin,prec,ckpt,batch,dev,replay');
+    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
+    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false);
+    assert.match(await page.locator('[data-act="2"] [data-step="explore"]').getAttribute('class'), /step--done/);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});
+
 test('bad URL parameters are explained on the page and the good ones still apply', async () => {
   const browser = await launch();
   try {

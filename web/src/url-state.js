@@ -33,6 +33,9 @@ const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units'
   'workers', 'prefetch', 'depth', 'pin'];
 const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
+// The controls of `keys` an instructor has neither locked nor hidden: what a student can still explore.
+export const openControls = (keys, { hide = [], lock = [] } = {}) => keys.filter((k) => !hide.includes(k) && !lock.includes(k));
+
 function parseFlagList(params, name, errors) {
   const raw = params.get(name);
   if (raw === null || raw === '') return [];

@@ -206,3 +206,11 @@ test('the Reflect hint quotes the peaks, the measure the chart and the banner sh
   const mixed = evaluate(toScenario(config, { precision: 'mixed' }));
   assert.ok(text.includes(`mixed precision at ${formatBytes(mixed.memory.peak_bytes)}`), text);
 });
+
+test('the reveal hint names only the controls a student can still use, and opens when none is left', () => {
+  const all = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw', 'comp'];
+  assert.equal(T.revealHint(all), 'Not yet: explore the ledger first. Change at least one setting above (optimizer, precision, batch, checkpointing, device, Chapter replay or framework) or hide a component, and watch the chart answer. Then the reveal opens.');
+  assert.equal(T.revealHint(['batch']), 'Not yet: explore the ledger first. Change the setting above (batch), and watch the chart answer. Then the reveal opens.');
+  assert.equal(T.revealHint(['comp']), 'Not yet: explore the ledger first. Hide a component, and watch the chart answer. Then the reveal opens.');
+  assert.equal(T.revealHint([]), 'When you are ready, compare your prediction with the engine.');
+});

@@ -2,7 +2,7 @@
 // messages without losing the rest of the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, CONTROL_KEYS } from '../../../web/src/url-state.js';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls } from '../../../web/src/url-state.js';
 import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/scenario.js';
 
 const deviceIds = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb', 'rtx4090-24gb', 'rtx4060-laptop-8gb'];
@@ -227,4 +227,11 @@ test('an empty off= un-hides every component, and a stored PyTorch mode is named
   // With fw=textbook in the link, the stored mode does not matter.
   assert.equal(parseUrlState('?act=1&replay=1&fw=textbook', { ...ctx, current: stored }).config.replay, true);
   assert.equal(parseUrlState('?act=1&replay=1', { ...ctx, current: { config: DEFAULT_CONFIG } }).errors.length, 0);
+});
+
+test('openControls: what an instructor has neither locked nor hidden', () => {
+  const keys = ['opt', 'prec', 'comp'];
+  assert.deepEqual(openControls(keys, { hide: [], lock: [] }), keys);
+  assert.deepEqual(openControls(keys, { hide: ['comp'], lock: ['opt'] }), ['prec']);
+  assert.deepEqual(openControls(keys, { hide: ['opt', 'comp'], lock: ['prec', 'units'] }), []);
 });

@@ -3,7 +3,7 @@
 // filled in from engine results passed as `n` (see act1-numbers.js); nothing here is a typed-in value
 // except the chapter's own claims, which are quoted as the chapter's. A sentence quotes one scenario
 // (n.facts.*, checked by oneScenario) and its sums add up on screen (sumText).
-import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS } from '../format.js';
+import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS, wordList } from '../format.js';
 import { oneScenario, staticTerms, familyName } from '../sentences.js';
 
 export const TITLE = 'Act 1 — The optimizer memory tax';
@@ -48,8 +48,15 @@ function totalTerms(f) {
   return terms;
 }
 
-export const REVEAL_HINT = 'Not yet: explore the ledger first. Change at least one setting above (optimizer, precision, batch, '
-  + 'checkpointing, device or Chapter replay) or hide a component, and watch the chart answer. Then the reveal opens.';
+// What opens the reveal, naming only the controls the student can use (an instructor may lock some).
+const EXPLORE_WORDS = { opt: 'optimizer', prec: 'precision', batch: 'batch', ckpt: 'checkpointing', dev: 'device', replay: 'Chapter replay', fw: 'framework' };
+export function revealHint(open) {
+  const settings = open.filter((k) => EXPLORE_WORDS[k]).map((k) => EXPLORE_WORDS[k]);
+  const ways = [...(settings.length ? [`change ${settings.length > 1 ? 'at least one setting above' : 'the setting above'} (${wordList(settings, 'or')})`] : []),
+    ...(open.includes('comp') ? ['hide a component'] : [])];
+  if (!ways.length) return 'When you are ready, compare your prediction with the engine.';
+  return `Not yet: explore the ledger first. ${ways.join(' or ').replace(/^./, (c) => c.toUpperCase())}, and watch the chart answer. Then the reveal opens.`;
+}
 
 export function revealText(n, choiceLabel, errorSentence, u) {
   const { adamFp32: a, sgdFp32: s, momFp32: mom } = n.facts;

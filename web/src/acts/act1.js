@@ -19,6 +19,7 @@ import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, LABELS } from '../s
 import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
+import { openControls } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
 import * as T from './act1-text.js';
@@ -26,6 +27,9 @@ import * as T from './act1-text.js';
 export const id = 1;
 export const title = T.TITLE;
 export const shortTitle = T.SHORT_TITLE;
+
+// The controls whose change counts as exploring (component toggles included): ui/controls.js's keys.
+const ACT1_CONTROLS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw', 'comp'];
 
 const STEPS = [
   { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
@@ -112,11 +116,14 @@ export function mount({ root, engine, store, flags, announce }) {
   // ---- reveal and reflection
   const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
   const revealHintId = uid('reveal-hint');
-  const revealHint = h('p', { class: 'reveal-hint', id: revealHintId, text: T.REVEAL_HINT });
+  // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
+  const open = openControls(ACT1_CONTROLS, flags);
+  const nothingToExplore = open.length === 0;
+  const revealHint = h('p', { class: 'reveal-hint', id: revealHintId, text: T.revealHint(open) });
   const revealButton = h('button', { type: 'button', class: 'btn btn--primary', 'aria-describedby': revealHintId, text: 'Reveal: how far off was my prediction?' });
   const revealPanel = panel('3. Reveal', h('p', { class: 'panel__lead', text: 'Explore the ledger first; when you are ready, compare your prediction with the engine.' }), revealHint, revealButton, revealBody);
   revealButton.addEventListener('click', () => {
-    if (!store.getState().acts.act1.explored) return;
+    if (!store.getState().acts.act1.explored && !nothingToExplore) return;
     store.update((s) => withAct1(s, { revealed: true }));
     revealPanel.heading.focus();
   });
@@ -257,7 +264,8 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label(n, u)]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    renderSteps(stepList, STEPS, a);
+    const explored = Boolean(a.explored) || nothingToExplore;
+    renderSteps(stepList, STEPS, { ...a, explored });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
@@ -265,8 +273,8 @@ export function mount({ root, engine, store, flags, announce }) {
       ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteText(n, u) })]
       : []);
     revealButton.hidden = a.revealed;
-    revealButton.disabled = !a.explored;
-    revealHint.hidden = a.revealed || Boolean(a.explored);
+    revealButton.disabled = !explored;
+    revealHint.hidden = a.revealed || (explored && !nothingToExplore);
     if (a.revealed && a.prediction) {
       const p = a.prediction;
       const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);

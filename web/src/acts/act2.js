@@ -20,6 +20,7 @@ import { smallestStep } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio, formatCount } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
+import { openControls } from '../url-state.js';
 import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
 import { createLaptopChallenge } from './act2-laptop.js';
@@ -106,7 +107,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
   const ACT2_CONTROLS = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
-  const nothingToExplore = ACT2_CONTROLS.every((k) => flags.lock.includes(k) || flags.hide.includes(k));
+  const nothingToExplore = openControls(ACT2_CONTROLS, flags).length === 0;
 
   // ---- 4. reveal
   const revealBody = h('div', { class: 'reveal', role: 'status' });
@@ -335,7 +336,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    renderSteps(stepList, STEPS, a);
+    renderSteps(stepList, STEPS, { ...a, explored: a.explored || nothingToExplore });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;
