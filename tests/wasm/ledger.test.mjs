@@ -115,7 +115,9 @@ test('the laptop moves are re-computed with the page’s laptop scenario', () =>
   assert.equal(engine.verifyLedger(JSON.stringify(ledger)).status, 'ok');
 });
 
+const FLOOR_TEXT_FIELDS = ['result_snapshot.laptop.floor_text', 'laptop_floor_derivation'];
 test('editing any one recorded engine value of a valid ledger is flagged, naming exactly that field', () => {
+  const floorTextNow = engine.solve({ model: 'gpt2-xl', device: 'rtx4060-laptop-8gb' }).floor.text;
   const base = engine.verifyLedger(fixtureText('valid-complete.json'));
   assert.equal(base.status, 'ok');
   let edited = 0;
@@ -129,7 +131,10 @@ test('editing any one recorded engine value of a valid ledger is flagged, naming
     assert.equal(r.status, 'differs', f.field);
     assert.deepEqual(r.differing_fields, [f.field]);
     const row = r.fields.find((x) => x.field === f.field);
-    assert.deepEqual([row.recorded, row.recomputed], [obj[key], v]);
+    // The fixture records the floor's text in the solver's first wording; an edited text matches
+    // neither wording, and the re-computation shows today's.
+    const expected = FLOOR_TEXT_FIELDS.includes(f.field) ? floorTextNow : v;
+    assert.deepEqual([row.recorded, row.recomputed], [obj[key], expected]);
     edited++;
   }
   assert.ok(edited > 50, `only ${edited} values edited`);
@@ -248,4 +253,19 @@ test('invalid files get the schema’s message, naming arrays and wrong types as
   l.knob_settings = 'oops';
   assert.deepEqual(checkLedger(JSON.stringify(l), engine).error,
     { field: 'knob_settings', message: 'has the wrong type: it is a string ("oops"), but must be an object ({…})' });
+});
+
+test('an edited truth is flagged on its own row; the rebuilt calibration quotes the engine, not the edit (walk 4)', () => {
+  const r = checkLedger(fixtureText('edited-truth.json'), engine);
+  assert.deepEqual(r.differing_fields, ['lab_state.acts.act1.prediction.truth_bytes']);
+  const line = r.fields.find((f) => f.field === 'calibration.items[0].phrase');
+  assert.match(line.recomputed, /the engine says 12\.46 GB \(2\.0× too low\)/);
+  assert.doesNotMatch(line.recomputed, /6\.00 GB/);
+  // The same for Act 2: a truth moved into the student's range does not make the rebuilt line "spot on".
+  const ledger = JSON.parse(fixtureText('valid-complete.json'));
+  ledger.lab_state.acts.act2.prediction.truth_mfu = 0.45;
+  const r2 = checkLedger(JSON.stringify(ledger), engine);
+  assert.deepEqual(r2.differing_fields, ['lab_state.acts.act2.prediction.truth_mfu']);
+  const line2 = r2.fields.find((f) => f.field === 'calibration.items[1].phrase');
+  assert.equal(line2.recomputed, ledger.calibration.items[1].phrase);
 });

@@ -194,6 +194,22 @@ function fixKey(engine) {
   return fixKeys.get(engine);
 }
 
+// The lab state with each prediction's engine values replaced by the re-computed ones (where the
+// engine re-computed them; a record it skipped keeps what the file says).
+const PREDICTION_TRUTH = { act1: 'truth_bytes', act2: 'truth_mfu' };
+function withEngineTruths(st, verifiedFields) {
+  const out = structuredClone(st);
+  for (const [act, truthKey] of Object.entries(PREDICTION_TRUTH)) {
+    const pred = out.acts[act] && out.acts[act].prediction;
+    if (!pred) continue;
+    for (const k of [truthKey, 'error_ratio', 'direction']) {
+      const f = verifiedFields.get(`lab_state.acts.${act}.prediction.${k}`);
+      if (f) pred[k] = f.recomputed;
+    }
+  }
+  return out;
+}
+
 function rescore(ledger, verified, engine) {
   const rows = [];
   const notRecomputed = [];
@@ -205,8 +221,10 @@ function rescore(ledger, verified, engine) {
   const st = ledger.lab_state;
   const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
 
-  // Calibration: rebuilt from the lab state's predictions, whose engine values verify_ledger checks.
-  const cal = savedCalibration(st);
+  // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
+  // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
+  // own row and never quoted back as "the engine says" (walk 4).
+  const cal = savedCalibration(withEngineTruths(st, verifiedFields));
   row('calibration.sentence', ledger.calibration.sentence, cal.sentence);
   ledger.calibration.items.forEach((it, i) => {
     const rebuilt = cal.items.find((c) => c.id === it.id);
