@@ -95,6 +95,15 @@ json run(json (*fn)(const json&), const json& scenario, const std::string& setti
   }
 }
 
+// A binding_constraints entry: what binds, its headroom and the engine's sentence, all re-computed.
+void binding_values(Checks& c, int b, const json& binding, const char* act) {
+  const std::string p = "binding_constraints[" + std::to_string(b) + "]";
+  const std::string at = std::string(" at ") + act + "'s settings";
+  c.value(p + ".kind", binding["kind"], ("what binds" + at).c_str());
+  c.value(p + ".headroom_bytes", binding["headroom_bytes"], ("headroom" + at).c_str());
+  c.value(p + ".message", binding["message"], ("the engine's sentence on what binds" + at).c_str());
+}
+
 // scoring.js errorRatio: null ratio and "zero" for a prediction of nothing; "exact" within 5%.
 json error_ratio(double predicted, double truth) {
   if (!(predicted > 0)) return {{"ratio", nullptr}, {"direction", "zero"}};
@@ -135,8 +144,7 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
   for (const auto& k : kMemoryKeys) c.value(std::string("result_snapshot.act1.") + k[0], r.at(json::json_pointer(k[1])), k[2]);
   c.value("knob_settings.act1", state["config"], "Act 1 settings, as recorded in the lab state");
   c.value("optimizer_chosen", state["config"]["optimizer"], "optimizer chosen: Act 1's optimizer");
-  if (const int b = c.entry("binding_constraints", "act1"); b >= 0)
-    c.value("binding_constraints[" + std::to_string(b) + "].kind", r["memory"]["binding"]["kind"], "what binds at Act 1's settings");
+  if (const int b = c.entry("binding_constraints", "act1"); b >= 0) binding_values(c, b, r["memory"]["binding"], "Act 1");
 
   // Act 1's fixed numbers (act1-numbers.js): GPT-2 XL at batch 1; the chapter replay at batch 32.
   auto fixed = [](json s) { s.merge_patch({{"model", "gpt2-xl"}, {"batch_size", 1}, {"checkpointing", "none"}}); return evaluate_json(s)["memory"]; };
@@ -339,8 +347,7 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
     c.value("result_snapshot.act2.peak_bytes", r["memory"]["peak_bytes"], "Act 2 settings: peak memory");
     c.value("result_snapshot.act2.fits", r["memory"]["fits"], "Act 2 settings: fits the device");
   }
-  if (const int b = c.entry("binding_constraints", "act2"); b >= 0)
-    c.value("binding_constraints[" + std::to_string(b) + "].kind", r["memory"]["binding"]["kind"], "what binds at Act 2's settings");
+  if (const int b = c.entry("binding_constraints", "act2"); b >= 0) binding_values(c, b, r["memory"]["binding"], "Act 2");
   const json& act2 = acts["act2"];
   fields::require_object(act2, "lab_state.acts.act2");
   act2_prediction(c, act2);

@@ -120,6 +120,9 @@ test('editing any one recorded engine value of a valid ledger is flagged, naming
   const floorTextNow = engine.solve({ model: 'gpt2-xl', device: 'rtx4060-laptop-8gb' }).floor.text;
   const base = engine.verifyLedger(fixtureText('valid-complete.json'));
   assert.equal(base.status, 'ok');
+  // Every engine value the ledger records is among them (walk 4: the binding's headroom and sentence were not).
+  for (const f of ['binding_constraints[0].headroom_bytes', 'binding_constraints[0].message', 'binding_constraints[1].headroom_bytes', 'binding_constraints[1].message'])
+    assert.ok(base.fields.some((x) => x.field === f), f);
   let edited = 0;
   for (const f of base.fields) {
     const ledger = complete();

@@ -30,9 +30,11 @@ const PREDICTION_WORDS = { predicted: 'your answer', truth: 'the engine’s answ
 const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
 const LABEL_RULES = [
   [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
-  [/^binding_constraints\[(\d+)\]\.kind$/, (m, c) => {
+  [/^binding_constraints\[(\d+)\]\.(kind|headroom_bytes|message)$/, (m, c) => {
     const act = entryId(c.ledger, 'binding_constraints', Number(m[1]), c.label, guessAct);
-    return `${ACT_OF[act] || 'These'} settings: what binds${act === 'act1' ? ' (also stored in the list of what binds)' : ''}`;
+    const what = { kind: `what binds${act === 'act1' ? ' (also stored in the list of what binds)' : ''}`,
+      headroom_bytes: 'memory left at the peak (below zero: how much is missing)', message: 'the engine’s sentence on what binds' }[m[2]];
+    return `${ACT_OF[act] || 'These'} settings: ${what}`;
   }],
   [/^knob_settings\.(act[12])$/, (m) => `${ACT_OF[m[1]]} settings as you left them (also stored with your saved progress)`],
   [/^optimizer_chosen$/, () => 'Optimizer chosen in Act 1'],
