@@ -104,6 +104,9 @@ test('--json reports every ledger with recorded and recomputed values and the co
   assert.deepEqual([row.recorded, row.differs], [85, true]);
   assert.equal(invalid.error.field, 'lab_id');
   assert.equal(typeof ok.cannot_prove, 'string');
+  // An invalid file says what a check cannot prove in the same words as a valid one (walk 4).
+  assert.equal(invalid.cannot_prove, ok.cannot_prove);
+  assert.doesNotMatch(invalid.cannot_prove, /not re-scored here/);
   // Rows are named as the page names them (one source of labels: ledger-verify-view.js), not with
   // the engine's own working labels.
   const ledger = JSON.parse(fixtureText('valid-complete.json'));

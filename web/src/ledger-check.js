@@ -157,7 +157,7 @@ export function readLedger(text) {
     return fail('ledger_schema_version', `has the wrong type: it is ${typeName(v)}, but must be a whole number (1 or more)${hint}`);
   }
   if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number (1 or more); it is ${typeName(v)}`);
-  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this page reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
+  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this version of the lab reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
   let ledger = raw;
   try {
     for (let n = v; n < LEDGER_SCHEMA_VERSION; n++) ledger = LEDGER_MIGRATIONS[n](ledger);
@@ -307,6 +307,9 @@ function rescore(ledger, verified, engine) {
 }
 
 const CANNOT_PROVE_SCORING = /Whether a multiple-choice answer was scored right[^.]*\.\s*/;
+// What this check cannot prove: the engine's words, with its sentence on scores replaced by what the
+// check adds (it re-scores them). The same for every file, valid or not, on the page and in labctl.
+const cannotProveText = (engineText) => `${String(engineText || '').replace(CANNOT_PROVE_SCORING, '')} Each multiple-choice answer is re-scored from the re-computed engine values and the calibration sentence is rebuilt, so a flipped score or an edited sentence is flagged; that an answer is the student's own is not provable.`.replace(/\s+/g, ' ').trim();
 
 // The whole check, as the page and `labctl verify` both run it: the schema (readLedger), the engine's
 // re-computation (verify_ledger), then the calibration sentence and the answers' scores re-built from
@@ -326,9 +329,9 @@ export function checkLedger(text, engine) {
   }
   if (read.error) {
     return { status: 'invalid', error: read.error, summary: `invalid: ${read.error.field ? `${read.error.field}: ` : ''}${read.error.message}`,
-      can_prove: verified.can_prove, cannot_prove: verified.cannot_prove };
+      can_prove: verified.can_prove, cannot_prove: cannotProveText(verified.cannot_prove) };
   }
-  if (verified.status === 'invalid') return verified;
+  if (verified.status === 'invalid') return { ...verified, cannot_prove: cannotProveText(verified.cannot_prove) };
   const { rows, notRecomputed } = rescore(read.ledger, verified, engine);
   const fields = [...verified.fields, ...rows];
   const differing = fields.filter((f) => f.differs).map((f) => f.field);
@@ -346,7 +349,7 @@ export function checkLedger(text, engine) {
   // The engine's own "not re-computed" entries that this check now re-scores are dropped.
   const rescored = new Set(rows.map((r) => r.field.replace(/\.[a-z_]+$/, '')));
   const engineSkips = (verified.not_recomputed || []).filter((n) => !(n.field === 'lab_state.acts.act2.reflection_fix' && rescored.has(n.field)));
-  const cannotProve = `${verified.cannot_prove.replace(CANNOT_PROVE_SCORING, '')} Each multiple-choice answer is re-scored from the re-computed engine values and the calibration sentence is rebuilt, so a flipped score or an edited sentence is flagged; that an answer is the student's own is not provable.`.replace(/\s+/g, ' ');
+  const cannotProve = cannotProveText(verified.cannot_prove);
   return { ...verified, status, summary, cause: status === 'differs' ? cause : null, checked: fields.length, differing: differing.length,
     differing_fields: differing, fields, not_recomputed: [...engineSkips, ...notRecomputed], cannot_prove: cannotProve,
     ledger: read.ledger, from: read.from };
