@@ -47,6 +47,9 @@ before(async () => {
   // A same-origin course page lives on the lab's own server (its inline script needs no CSP there).
   labPages['/course/same.html'] = { body: parentPage('/embed.html'), csp: null };
   labPages['/course/bad.html'] = { body: parentPage('/embed.html?parentOrigin=courses.example.edu&instance=%3Cb%3E'), csp: null };
+  // An origin with a path, and a valid origin that is not the embedding page's (walk 4).
+  parentPages['/with-path.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent(`${parentSite.origin}/course/`)}`);
+  parentPages['/other-site.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent('https://courses.example.edu')}`);
   browser = await launch();
 });
 after(async () => { await browser?.close(); await lab?.close(); await parentSite?.close(); });
@@ -154,6 +157,20 @@ test('same-origin parent: storage works and the ledger is sent without parentOri
   assert.deepEqual(await page.evaluate(() => window.__msgs), []);
   await clean(page, problems, 'frame with a bad parentOrigin');
   await page.close();
+});
+
+test('a parentOrigin with a path, or naming another site than the embedding page: named in a notice, nothing sent', async () => {
+  for (const [file, pattern] of [['with-path.html', /parentOrigin=http:\/\/localhost:\d+\/course\/: not an origin/],
+    ['other-site.html', /parentOrigin=https:\/\/courses\.example\.edu, but this lab is embedded in a page on http:\/\/localhost:\d+: the lab sends that page nothing/]]) {
+    const { page, problems } = await shipPage(browser.context, [lab.origin, parentSite.origin]);
+    await page.goto(`${parentSite.origin}/${file}`);
+    const { frame } = await labFrame(page);
+    assert.match(await frame.locator('[data-notice="embed"]').textContent(), pattern, file);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(await page.evaluate(() => window.__msgs), [], `${file}: nothing reaches the page`);
+    await clean(page, problems, file);
+    await page.close();
+  }
 });
 
 test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and reports its height but not the ledger', async () => {

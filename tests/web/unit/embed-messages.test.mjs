@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  parseParentOrigin, parseInstance, progressSummary, heightMessages, heightMessagesToPost, readIncoming, originAllowed, ledgerTarget, LAB_ID,
+  parseParentOrigin, parentOriginMismatch, parseInstance, progressSummary, heightMessages, heightMessagesToPost, readIncoming, originAllowed, ledgerTarget, LAB_ID,
 } from '../../../web/src/embed/messages.js';
 import { shadowCss } from '../../../web/src/embed/shadow-css.js';
 import { defaultState, withAct1 } from '../../../web/src/store.js';
@@ -19,6 +19,15 @@ test('parentOrigin accepts an origin and names what is wrong with anything else'
     assert.match(out.error, /^parentOrigin=.*not an origin/, bad);
     assert.ok(out.error.length < 300);
   }
+});
+
+test('a parentOrigin that is not the embedding page’s origin is named, with the page’s origin', () => {
+  assert.equal(parentOriginMismatch('https://canvas.example.edu', 'https://canvas.example.edu'), null);
+  assert.equal(parentOriginMismatch(null, 'https://canvas.example.edu'), null);
+  assert.equal(parentOriginMismatch('https://canvas.example.edu', null), null, 'a browser without ancestorOrigins says nothing');
+  assert.equal(parentOriginMismatch('https://canvas.example.edu', 'null'), null, 'an opaque (sandboxed) parent cannot be compared');
+  assert.equal(parentOriginMismatch('https://canvas.example.edu', 'https://moodle.example.edu'),
+    'parentOrigin=https://canvas.example.edu, but this lab is embedded in a page on https://moodle.example.edu: the lab sends that page nothing (no height, progress or ledger) until parentOrigin names it.');
 });
 
 test('instance names are short and plain', () => {

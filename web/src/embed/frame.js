@@ -75,7 +75,9 @@ for (let i = 1; i <= 10; i += 1) setTimeout(() => { if (!helloAnswered) post(M.h
 async function boot() {
   const store = createStore({ storage: probeStorage(win), defer: (fn) => setTimeout(fn, 200) });
   win.addEventListener('pagehide', () => store.flush());
-  const problems = [originError, instanceError].filter(Boolean);
+  const ancestors = win.location.ancestorOrigins; // Chromium and WebKit; undefined elsewhere
+  const mismatch = M.parentOriginMismatch(parentOrigin, ancestors && ancestors.length ? ancestors[0] : null);
+  const problems = [originError, mismatch, instanceError].filter(Boolean);
   const extraNotices = problems.length ? [h('div', { class: 'notice notice--warn', 'data-notice': 'embed' },
     h('p', {}, h('strong', { text: 'This embedded lab’s set-up needs fixing (tell your instructor):' })),
     h('ul', {}, problems.map((p) => h('li', { text: p }))))] : [];

@@ -20,6 +20,14 @@ export function parseParentOrigin(value) {
   return { origin: url.origin, error: null };
 }
 
+// parentOrigin names one site, but the page the lab is embedded in is on another (the browser's
+// location.ancestorOrigins, where it has one): nothing would reach that page, and without a notice
+// the frame would just stay small and silent. Null when they match or the browser does not say.
+export function parentOriginMismatch(parentOrigin, embeddedIn) {
+  if (!parentOrigin || !embeddedIn || embeddedIn === 'null' || embeddedIn === parentOrigin) return null;
+  return `parentOrigin=${parentOrigin}, but this lab is embedded in a page on ${embeddedIn.length > 80 ? `${embeddedIn.slice(0, 80)}…` : embeddedIn}: the lab sends that page nothing (no height, progress or ledger) until parentOrigin names it.`;
+}
+
 // `instance` (optional): a name the host gives this frame, echoed in every message, to tell several
 // embedded labs apart.
 export function parseInstance(value) {
