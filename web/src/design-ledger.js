@@ -185,11 +185,12 @@ export function savedCalibration(state) {
   return { items: cal.items.map((it) => ({ ...it, phrase: plainText(it.phrase) })), sentence: plainText(cal.sentence) };
 }
 
-// holdUnrevealed: the student's own page, where a prediction's answer waits for its act's Reveal (the
-// saved ledger and an imported one show every answer: they are the record, read by an instructor).
-export function calibrationSummary(state, units = 'gb', { holdUnrevealed = false } = {}) {
+// holdUnseen: the student's own page, where a prediction's answer waits for its act's Reveal, and
+// (in ledgerText) an act's results for its prediction, as the acts themselves show them. The saved
+// ledger and an imported one show everything: they are the record an instructor reads.
+export function calibrationSummary(state, units = 'gb', { holdUnseen = false } = {}) {
   const items = predictionsOf(state).map((p) => {
-    if (holdUnrevealed && !state.acts[p.id].revealed) {
+    if (holdUnseen && !state.acts[p.id].revealed) {
       return { id: p.id, act: p.act, held: true, quantity: p.quantity, predicted: p.predicted, unit: p.unit,
         phrase: `${p.quantity}: you chose ${answerText(p, units)}; the engine’s answer shows here after the Reveal in Act ${p.act}.` };
     }
@@ -263,16 +264,18 @@ const STATE_OF_MOVE = (m) => (m.fits ? (m.trainable ? 'fits and trains' : 'fits,
 // `devices`: { id: name } from the engine's catalog (deviceNames), so devices read as the lab names them.
 // Every amount is in `units`: the prediction lines are rebuilt from the lab state in those units (as the
 // panel shows them; the saved ledger keeps its GB lines), the laptop floor comes from the engine's bytes.
-export function ledgerText(ledger, units = 'gb', { devices = null, holdUnrevealed = false } = {}) {
+export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = false } = {}) {
   const s = ledger.result_snapshot;
   const st = ledger.lab_state;
-  const cal = calibrationSummary(st, units, { holdUnrevealed });
+  const cal = calibrationSummary(st, units, { holdUnseen });
   const lines = [`Lab 08 (Model Training): design ledger, exported ${readableDate(ledger.timestamp)} (engine ${ledger.engine_version})`, '', 'Predictions'];
   if (!cal.items.length) lines.push('- none yet');
   for (const it of cal.items) lines.push(`- ${it.phrase}`);
   lines.push(`Calibration: ${cal.sentence}`, '');
-  lines.push(`Act 1 settings: ${settings1(st.config, devices)}. Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`);
-  if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2, devices)}. MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`);
+  const unseen = (act) => holdUnseen && !(st.acts[`act${act}`] && st.acts[`act${act}`].prediction);
+  const heldResults = (act) => ` Its results show here once you lock in Act ${act}’s prediction.`;
+  lines.push(`Act 1 settings: ${settings1(st.config, devices)}.${unseen(1) ? heldResults(1) : ` Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`}`);
+  if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2, devices)}.${unseen(2) ? heldResults(2) : ` MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`}`);
   const best = st.acts.act2 && st.acts.act2.design.best;
   lines.push(best
     ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (GPU busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)} of the step) with ${settings2(best.config, devices)}.`
@@ -302,7 +305,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnreveale
   const p2 = ledger.predictions.find((p) => p.id === 'act2');
   // The recorded estimate is one number inside the range the student chose: show the range.
   const estimate = p2 && p2.predicted_range
-    ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(ledger.baseline_mfu_estimate_pct)})` : pct(ledger.baseline_mfu_estimate_pct);
+    ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(ledger.baseline_mfu_estimate_pct)}, the range’s geometric middle)` : pct(ledger.baseline_mfu_estimate_pct);
   const from = best ? 'your best design' : 'your current Act 2 settings';
   lines.push('', `Your choices (chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (Act 1); `
     + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and gradient checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `

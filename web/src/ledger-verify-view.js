@@ -202,7 +202,8 @@ export function verificationRows(result, options = {}) {
   const cell = (field, v) => {
     const text = shownValue(field, v, options);
     const x = exactValue(field, v);
-    return { text, exact: x, showExact: typeof v !== 'boolean' && x !== text && x.length <= 60 };
+    // The exact number beside a rounded one; a code word ("over", "zero") is not shown beside its words.
+    return { text, exact: x, showExact: typeof v === 'number' && x !== text && x.length <= 60 };
   };
   const rows = labelledFields(result, options).map((f) => ({ key: f.field, label: f.label, field: f.field, differs: f.differs,
     recorded: cell(f.field, f.recorded), recomputed: cell(f.field, f.recomputed) }));

@@ -105,23 +105,32 @@ test('the calibration sentence says which way and how far each prediction was of
 test('on the student’s own page a prediction’s answer waits for its act’s Reveal; the saved ledger keeps it', () => {
   const both = withPredictions({ predicted_bytes: 4e9, truth_bytes: 12e9, error_ratio: 3, direction: 'under' },
     { choice: 'c', predicted_mfu: 0.447, truth_mfu: 0.257, error_ratio: 1.6, direction: 'over' });
-  let c = calibrationSummary(both, 'gb', { holdUnrevealed: true });
+  let c = calibrationSummary(both, 'gb', { holdUnseen: true });
   assert.equal(c.sentence, 'Your Act 1 and Act 2 predictions wait for each act’s Reveal.');
   assert.match(c.items[1].phrase, /you chose 40–50%; the engine’s answer shows here after the Reveal in Act 2\.$/);
   for (const it of c.items) assert.doesNotMatch(it.phrase, /engine says|12\.00|25\.7/);
   // Act 1 revealed, Act 2 not: Act 1's line and clause, Act 2's held.
   const act1Shown = withAct1(both, { revealed: true });
-  c = calibrationSummary(act1Shown, 'gb', { holdUnrevealed: true });
+  c = calibrationSummary(act1Shown, 'gb', { holdUnseen: true });
   assert.equal(c.sentence, 'You under-estimated memory by about 3.0×. Your Act 2 prediction waits for Act 2’s Reveal.');
   assert.match(c.items[0].phrase, /the engine says 12\.00\sGB/);
   // Both revealed: as without the hold.
   const all = withAct2(act1Shown, { revealed: true });
-  assert.deepEqual(calibrationSummary(all, 'gb', { holdUnrevealed: true }), calibrationSummary(all));
+  assert.deepEqual(calibrationSummary(all, 'gb', { holdUnseen: true }), calibrationSummary(all));
   // The readable summary on the page holds it too; the record (the saved ledger, an imported one) does not.
   const l = buildDesignLedger(act1Shown, engine);
-  assert.match(ledgerText(l, 'gb', { holdUnrevealed: true }), /Act 2: MFU of a well-configured GPT-2 XL training loop: you chose 40–50%; the engine’s answer shows here/);
+  assert.match(ledgerText(l, 'gb', { holdUnseen: true }), /Act 2: MFU of a well-configured GPT-2 XL training loop: you chose 40–50%; the engine’s answer shows here/);
   assert.match(ledgerText(l), /you chose 40–50%, the engine says 25\.7%/);
   assert.match(l.calibration.items[1].phrase, /the engine says 25\.7%/);
+  // Before an act's prediction its results are not in the page's summary either (Act 2's gauges and
+  // Act 1's chart open with the prediction); the record has them.
+  const none = buildDesignLedger(defaultState(), engine);
+  const held = ledgerText(none, 'gb', { holdUnseen: true });
+  assert.match(held, /Act 1 settings: [^\n]*\. Its results show here once you lock in Act 1’s prediction\./);
+  assert.match(held, /Act 2 settings: [^\n]*\. Its results show here once you lock in Act 2’s prediction\./);
+  assert.doesNotMatch(held, /MFU \d|Peak \d/);
+  assert.match(ledgerText(none), /MFU \d+\.\d%, GPU busy/);
+  assert.match(ledgerText(l, 'gb', { holdUnseen: true }), /Act 2 settings: [^\n]*\. MFU \d+\.\d%, GPU busy/);
   assert.deepEqual(Object.keys(l.calibration.items[1]), ['id', 'quantity', 'predicted', 'truth', 'unit', 'error_ratio', 'direction', 'phrase']);
 });
 
@@ -136,7 +145,7 @@ test('the readable summary states the predictions, each laptop move and the floo
   // The lab's words: catalog device names, the knobs' labels, a readable date; no internal ids or raw timestamp.
   assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24\sGB\./);
   assert.match(text, /on NVIDIA H100 SXM 80\sGB/);
-  assert.match(text, /Your choices \(chapter 8\): optimizer Adam\(W\) \(Act 1\); precision Mixed \(16-bit compute \+ FP32 master\) and gradient checkpointing on \(your best design\); best MFU in the design challenge 25\.8%; your MFU estimate 40–50% \(recorded as 44\.7%\); least memory that can train GPT-2 XL \(the laptop floor\) 13\.75 GB\.$/);
+  assert.match(text, /Your choices \(chapter 8\): optimizer Adam\(W\) \(Act 1\); precision Mixed \(16-bit compute \+ FP32 master\) and gradient checkpointing on \(your best design\); best MFU in the design challenge 25\.8%; your MFU estimate 40–50% \(recorded as 44\.7%, the range’s geometric middle\); least memory that can train GPT-2 XL \(the laptop floor\) 13\.75 GB\.$/);
   assert.doesNotMatch(text, /h100-sxm-80gb|rtx4090-24gb|checkpointing none|B\/param|Volume 2|mixed \+ sgd|\d{4}-\d\d-\d\dT/);
   assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
   assert.equal(readableDate('soon'), 'soon');
@@ -180,6 +189,9 @@ test('the verification table lists differing rows first with exact values, and t
   assert.equal(f('result_snapshot.act1.peak_bytes', 19924537856, { units: 'gib' }), '18.56 GiB');
   assert.deepEqual(verificationRows({ fields: [{ field: 'x.peak_bytes', label: 'X', recorded: 19924537856, recomputed: 19924537856, differs: false }] })[0].recorded,
     { text: '19.92\u00a0GB', exact: '19,924,537,856\u00a0B', showExact: true });
+  // A code word is not shown beside its words (walk 4: "too high over", "you expected none zero").
+  const dir = verificationRows({ fields: [{ field: 'lab_state.acts.act1.prediction.direction', label: 'X', recorded: 'over', recomputed: 'zero', differs: true }] })[0];
+  assert.deepEqual([dir.recorded.text, dir.recorded.showExact, dir.recomputed.text, dir.recomputed.showExact], ['too high', false, 'you expected none', false]);
   assert.equal(f('result_snapshot.act2.mfu', 0.244507228167408), '24.5%');
   assert.equal(f('final_mfu_pct', 25.845395394582198), '25.8%');
   assert.equal(f('result_snapshot.act2.tokens_per_second', 2973.22237453679), '2,973 tokens/s');

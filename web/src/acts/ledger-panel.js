@@ -206,7 +206,7 @@ export function mount({ root, engine, store, announce }) {
   // ---- live parts: calibration and the readable summary follow the store
   function render(state) {
     const units = state.config.units;
-    const cal = calibrationSummary(state, units, { holdUnrevealed: true }); // an answer waits for its act’s Reveal
+    const cal = calibrationSummary(state, units, { holdUnseen: true }); // an answer waits for its act’s Reveal
     setText(calSentence, cal.sentence);
     replaceChildren(calList, cal.items.map((it) => h('li', { 'data-prediction': it.id, text: it.phrase })));
     const refl = [state.acts.act1.reflection, state.acts.act2.reflection_fix, state.acts.act2.reflection_ckpt].filter(Boolean);
@@ -215,7 +215,7 @@ export function mount({ root, engine, store, announce }) {
       state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
     setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part.` : 'No reflections answered yet.');
     try {
-      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnrevealed: true });
+      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }
