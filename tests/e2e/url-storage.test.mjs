@@ -80,6 +80,13 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
     await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
     assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false);
     assert.match(await page.locator('[data-act="2"] [data-step="explore"]').getAttribute('class'), /step--done/);
+    // A group whose controls are all hidden is not drawn as an empty box.
+    await fresh('?act=2&hide=workers,prefetch,pin');
+    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
+    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    assert.equal(await page.locator('[data-act="2"] .control-set:has(legend:text("Data pipeline"))').isVisible(), false);
+    assert.equal(await page.locator('[data-act="2"] .control-set:has(legend:text("The step"))').isVisible(), true);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
   } finally { await browser.close(); }

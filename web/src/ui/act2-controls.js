@@ -96,9 +96,12 @@ export function createAct2Controls({ devices, flags, onChange }) {
       g.part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
     }
   }
-  const el = h('div', { class: 'controls controls--act2' },
-    h('fieldset', { class: 'control-set' }, h('legend', { text: 'Data pipeline' }), workers.el, groups[1].part.el, pin.el),
-    h('fieldset', { class: 'control-set' }, h('legend', { text: 'The step' }), prec.el, ckptPart.el, batch.el, devPart.el, replay.el));
+  // A set whose controls an instructor has all hidden is not drawn as an empty box (walk 4); nor is the
+  // whole column when every control is hidden.
+  const set = (legend, keys, parts) => h('fieldset', { class: 'control-set', hidden: keys.every((k) => hidden.has(k)) }, h('legend', { text: legend }), parts);
+  const sets = [set('Data pipeline', ['workers', 'prefetch', 'pin'], [workers.el, groups[1].part.el, pin.el]),
+    set('The step', ['prec', 'ckpt', 'batch', 'dev', 'replay'], [prec.el, ckptPart.el, batch.el, devPart.el, replay.el])];
+  const el = h('div', { class: 'controls controls--act2', hidden: sets.every((x) => x.hidden) }, sets);
 
   return {
     el,
