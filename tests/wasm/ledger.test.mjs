@@ -272,3 +272,20 @@ test('an edited truth is flagged on its own row; the rebuilt calibration quotes 
   const line2 = r2.fields.find((f) => f.field === 'calibration.items[1].phrase');
   assert.equal(line2.recomputed, ledger.calibration.items[1].phrase);
 });
+
+test('an edited setting is named first, as the cause, not read as edited results (walk 4)', () => {
+  const ledger = JSON.parse(fixtureText('valid-complete.json'));
+  ledger.lab_state.config.batch_size *= 2;
+  const r = checkLedger(JSON.stringify(ledger), engine);
+  assert.equal(r.status, 'differs');
+  assert.equal(r.differing_fields[0], 'knob_settings.act1');
+  assert.ok(r.differing_fields.includes('result_snapshot.act1.peak_bytes'));
+  assert.match(r.cause, /^the Act 1 settings were edited after export \(the file’s two copies, knob_settings and the lab state, disagree\); the results re-computed/);
+  assert.ok(r.summary.startsWith('differs: ') && r.summary.includes('(knob_settings.act1, '), r.summary);
+  // Only the knob_settings copy edited: the results still match the lab state's settings.
+  const other = JSON.parse(fixtureText('valid-complete.json'));
+  other.knob_settings.act2.data_workers += 1;
+  const r2 = checkLedger(JSON.stringify(other), engine);
+  assert.deepEqual(r2.differing_fields, ['knob_settings.act2']);
+  assert.equal(r2.cause, 'the Act 2 settings were edited after export (the file’s two copies, knob_settings and the lab state, disagree)');
+});

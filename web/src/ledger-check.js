@@ -306,6 +306,7 @@ function rescore(ledger, verified, engine) {
   return { rows, notRecomputed };
 }
 
+const SETTINGS_FIELD = /^knob_settings\.act[12]$/;
 const CANNOT_PROVE_SCORING = /Whether a multiple-choice answer was scored right[^.]*\.\s*/;
 // What this check cannot prove: the engine's words, with its sentence on scores replaced by what the
 // check adds (it re-scores them). The same for every file, valid or not, on the page and in labctl.
@@ -333,13 +334,20 @@ export function checkLedger(text, engine) {
   }
   if (verified.status === 'invalid') return { ...verified, cannot_prove: cannotProveText(verified.cannot_prove) };
   const { rows, notRecomputed } = rescore(read.ledger, verified, engine);
-  const fields = [...verified.fields, ...rows];
+  // An edited setting makes every result computed from it differ too: the settings come first, and the
+  // cause says so, so an instructor does not read the results as the edit (walk 4).
+  const fields = [...verified.fields, ...rows].sort((a, b) => Number(SETTINGS_FIELD.test(b.field) && b.differs) - Number(SETTINGS_FIELD.test(a.field) && a.differs));
   const differing = fields.filter((f) => f.differs).map((f) => f.field);
   const status = differing.length ? 'differs' : 'ok';
   const versionDiffers = verified.engine_version.differs;
   let { summary, cause } = verified;
+  const editedSettings = differing.filter((f) => SETTINGS_FIELD.test(f)).map((f) => (f.endsWith('act1') ? 'Act 1' : 'Act 2'));
   if (status === 'differs') {
     summary = `differs: ${differing.length} of ${fields.length} values (${differing.slice(0, 3).join(', ')}${differing.length > 3 ? ', …' : ''})`;
+    if (editedSettings.length && !versionDiffers) {
+      const more = differing.length > editedSettings.length ? '; the results re-computed from the lab state’s copy differ from those recorded with it' : '';
+      cause = `the ${editedSettings.join(' and ')} settings were edited after export (the file’s two copies, knob_settings and the lab state, disagree)${more}`;
+    }
     cause ||= versionDiffers
       ? `recorded with engine ${verified.engine_version.recorded}, re-computed with ${verified.engine_version.current}: the differences may come from the engine change rather than from editing`
       : 'same engine version: the differing values were edited after export (or the file was damaged)';
