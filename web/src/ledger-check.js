@@ -1,19 +1,13 @@
 // Reading a design ledger back and checking it, DOM-free, as the page's ledger panel and `labctl verify`
 // both do: readLedger (size, JSON, lab, version, migration, schema), then the engine's verify_ledger
 // (core/facade/facade_ledger.cpp) re-computes every engine value, then rescore re-builds what the
-// engine does not re-compute (the calibration sentence, the answers' scores). The ledger itself is
-// built in design-ledger.js.
+// engine does not re-compute (the calibration sentence, the answers' scores: ledger-rescore.js). The
+// ledger itself is built in design-ledger.js.
 import { migrate as migrateState, LAB_ID } from './store.js';
-import { DEFAULT_CONFIG2, toScenario2 } from './scenario.js';
-import { CKPT_QUESTION } from './acts/act2-text.js';
-import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
-import { nearestOption } from './scoring.js';
 import { wordList } from './format.js';
 import { validate } from './schema/validate.js';
-import { nearestByRatio } from './act2-model.js';
-import { scoreFixes } from './acts/act2-numbers.js';
-import { savedCalibration, must, validateLedger, LEDGER_SCHEMA, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
-import { fieldLabel } from './ledger-verify-view.js';
+import { validateLedger, LEDGER_SCHEMA, LEDGER_MAX_BYTES, LEDGER_SCHEMA_VERSION } from './design-ledger.js';
+import { rescore } from './ledger-rescore.js';
 
 // ---- Reading a ledger back: size, JSON, lab, version, migration, schema. Returns { ledger, from } or
 // { error: { field, message } }; never throws. The engine's verify_ledger then re-computes it.
@@ -173,137 +167,6 @@ export function readLedger(text) {
     return fail(field, `${message}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''}${where})` : ''}`);
   }
   return { ledger, from: v < LEDGER_SCHEMA_VERSION ? v : null };
-}
-
-// ---- Re-scoring what the engine does not re-compute itself: the calibration sentence (rebuilt from
-// the verified lab state) and every multiple-choice score that can be re-scored from verified engine
-// values. Each becomes a row like the engine's ({field, label, recorded, recomputed, differs}); what
-// cannot be re-scored goes to not_recomputed with the reason.
-const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-// The fix question's answer key, timed once per engine (it does not depend on the ledger).
-const fixKeys = new WeakMap();
-function fixKey(engine) {
-  if (!fixKeys.has(engine)) {
-    const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
-    const cat = engine.catalog();
-    const devices = (typeof cat === 'string' ? JSON.parse(cat) : cat).devices;
-    const base = must(evaluate(toScenario2(DEFAULT_CONFIG2)), 'the chapter baseline');
-    fixKeys.set(engine, scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device)));
-  }
-  return fixKeys.get(engine);
-}
-
-// The lab state with each prediction's engine values replaced by the re-computed ones (where the
-// engine re-computed them; a record it skipped keeps what the file says).
-const PREDICTION_TRUTH = { act1: 'truth_bytes', act2: 'truth_mfu' };
-function withEngineTruths(st, verifiedFields) {
-  const out = structuredClone(st);
-  for (const [act, truthKey] of Object.entries(PREDICTION_TRUTH)) {
-    const pred = out.acts[act] && out.acts[act].prediction;
-    if (!pred) continue;
-    for (const k of [truthKey, 'error_ratio', 'direction']) {
-      const f = verifiedFields.get(`lab_state.acts.${act}.prediction.${k}`);
-      if (f) pred[k] = f.recomputed;
-    }
-  }
-  return out;
-}
-
-function rescore(ledger, verified, engine) {
-  const rows = [];
-  const notRecomputed = [];
-  const verifiedFields = new Map((verified.fields || []).map((f) => [f.field, f]));
-  const isVerified = (field) => { const f = verifiedFields.get(field); return Boolean(f) && !f.differs; };
-  // Each row is labelled in the words the verification table uses (design-ledger.js fieldLabel).
-  const row = (field, recorded, recomputed) => rows.push({ field, label: fieldLabel(field, field, { ledger }), recorded, recomputed, differs: !sameJson(recorded, recomputed) });
-  const skip = (field, reason) => notRecomputed.push({ field, reason });
-  const st = ledger.lab_state;
-  const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
-
-  // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
-  // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
-  // own row and never quoted back as "the engine says" (walk 4).
-  const cal = savedCalibration(withEngineTruths(st, verifiedFields));
-  row('calibration.sentence', ledger.calibration.sentence, cal.sentence);
-  ledger.calibration.items.forEach((it, i) => {
-    const rebuilt = cal.items.find((c) => c.id === it.id);
-    row(`calibration.items[${i}].phrase`, it.phrase, rebuilt ? rebuilt.phrase : null);
-  });
-
-  // Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
-  const r1 = st.acts.act1.reflection;
-  if (r1) {
-    const p = 'lab_state.acts.act1.reflection';
-    const reasonOk = r1.reason_choice === REFLECTION1.correctReason;
-    row(`${p}.reason_correct`, r1.reason_correct, reasonOk);
-    let ratioOk = null;
-    if (isVerified(`${p}.engine_ratio`)) {
-      const best = REFLECTION1.ratioOptions[nearestOption(REFLECTION1.ratioOptions.map((o) => o.value), r1.engine_ratio)].id;
-      ratioOk = r1.ratio_choice === best;
-      row(`${p}.ratio_correct`, r1.ratio_correct, ratioOk);
-    } else skip(`${p}.ratio_correct`, 'scored against an engine ratio that did not verify');
-    const i = refl('act1');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'its ratio part could not be re-scored');
-      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && reasonOk);
-    }
-  }
-
-  const a2 = st.acts.act2;
-  // Act 2 fix question (act2.js onSubmit, act2-numbers.js scoreFixes): needs the engine's evaluate.
-  if (a2 && a2.reflection_fix) {
-    const p = 'lab_state.acts.act2.reflection_fix.correct';
-    const i = refl('act2_fix');
-    let ok = null;
-    if (engine && typeof engine.evaluate === 'function' && typeof engine.catalog === 'function') {
-      try {
-        const chosen = fixKey(engine).find((x) => x.id === a2.reflection_fix.choice);
-        ok = Boolean(chosen && chosen.best);
-      } catch { ok = null; }
-    }
-    if (ok === null) {
-      skip(p, 'the fix question is scored by timing each change with the engine, which this check was not given');
-      if (i >= 0) skip(`reflections[${i}].correct`, 'a copy of the fix question’s score');
-    } else {
-      row(p, a2.reflection_fix.correct, ok);
-      if (i >= 0) row(`reflections[${i}].correct`, ledger.reflections[i].correct, ok);
-    }
-  }
-
-  // Act 2 checkpointing reflection (act2.js onSubmit): ratio and overhead nearest by ratio to the
-  // engine's values (re-computed only when the record keeps its settings), and the reason.
-  const rc = a2 && a2.reflection_ckpt;
-  if (rc) {
-    const p = 'lab_state.acts.act2.reflection_ckpt';
-    const reasonOk = rc.reason_choice === CKPT_QUESTION.correctReason;
-    row(`${p}.reason_correct`, rc.reason_correct, reasonOk);
-    let ratioOk = null;
-    let overheadOk = null;
-    if (isVerified(`${p}.engine_ratio`) && isVerified(`${p}.engine_overhead`)) {
-      const ri = nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), rc.engine_ratio);
-      const oi = nearestByRatio(CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), rc.engine_overhead);
-      ratioOk = rc.ratio_choice === CKPT_QUESTION.ratioOptions[ri].id;
-      overheadOk = rc.overhead_choice === CKPT_QUESTION.overheadOptions[oi].id;
-      row(`${p}.ratio_correct`, rc.ratio_correct, ratioOk);
-      row(`${p}.overhead_correct`, rc.overhead_correct, overheadOk);
-    } else {
-      skip(`${p}.ratio_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-      skip(`${p}.overhead_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-    }
-    const i = refl('act2_ckpt');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'a copy of the checkpointing reflection’s score, which could not be re-scored in full');
-      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
-    }
-  }
-
-  // What nobody can re-compute: the student's own choices and clock, and progress flags.
-  skip('predictions (choice, predicted), reflection answers', 'the student’s own choices: there is nothing to re-compute, only to score (above)');
-  skip('timestamp, answered_at', 'the student’s clock');
-  skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
-  skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');
-  return { rows, notRecomputed };
 }
 
 const SETTINGS_FIELD = /^knob_settings\.act[12]$/;
