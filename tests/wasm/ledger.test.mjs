@@ -289,3 +289,26 @@ test('an edited setting is named first, as the cause, not read as edited results
   assert.deepEqual(r2.differing_fields, ['knob_settings.act2']);
   assert.equal(r2.cause, 'the Act 2 settings were edited after export (the file’s two copies, knob_settings and the lab state, disagree)');
 });
+
+test('a prediction’s letter changed without its amount, or its copy changed alone, is flagged (walk 4)', () => {
+  const base = checkLedger(fixtureText('valid-complete.json'), engine);
+  assert.equal(base.status, 'ok');
+  for (const f of ['lab_state.acts.act1.prediction.predicted_bytes', 'predictions[0].choice', 'lab_state.acts.act2.prediction.predicted_mfu', 'predictions[1].choice', 'predictions[1].predicted_range'])
+    assert.ok(base.fields.some((x) => x.field === f && !x.differs), f);
+  const edits = [
+    [(l) => { l.lab_state.acts.act1.prediction.choice = l.lab_state.acts.act1.prediction.choice === 'c' ? 'd' : 'c'; }, ['lab_state.acts.act1.prediction.predicted_bytes', 'predictions[0].choice']],
+    [(l) => { l.predictions[0].choice = l.predictions[0].choice === 'a' ? 'b' : 'a'; }, ['predictions[0].choice']],
+    [(l) => { l.lab_state.acts.act2.prediction.choice = l.lab_state.acts.act2.prediction.choice === 'd' ? 'a' : 'd'; }, ['lab_state.acts.act2.prediction.predicted_mfu', 'predictions[1].choice', 'predictions[1].predicted_range']],
+    [(l) => { l.predictions[1].predicted_range = [0.15, 0.3]; }, ['predictions[1].predicted_range']],
+  ];
+  for (const [edit, expected] of edits) {
+    const ledger = JSON.parse(fixtureText('valid-complete.json'));
+    edit(ledger);
+    const r = checkLedger(JSON.stringify(ledger), engine);
+    assert.equal(r.status, 'differs');
+    for (const f of expected) assert.ok(r.differing_fields.includes(f), `${f} in ${r.differing_fields}`);
+  }
+  // Without the engine's evaluate, Act 1's amounts are listed as not checked, never guessed.
+  const noEvaluate = checkLedger(fixtureText('valid-complete.json'), { verifyLedger: engine.verifyLedger });
+  assert.ok(noEvaluate.not_recomputed.some((n) => n.field === 'lab_state.acts.act1.prediction.predicted_bytes'));
+});

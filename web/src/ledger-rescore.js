@@ -4,8 +4,9 @@
 // engine's ({field, label, recorded, recomputed, differs}); what cannot be re-scored goes to
 // not_recomputed with the reason.
 import { DEFAULT_CONFIG2, toScenario2 } from './scenario.js';
-import { CKPT_QUESTION } from './acts/act2-text.js';
-import { REFLECTION as REFLECTION1 } from './acts/act1-text.js';
+import { CKPT_QUESTION, PREDICTION as PREDICTION2 } from './acts/act2-text.js';
+import { REFLECTION as REFLECTION1, PREDICTION as PREDICTION1 } from './acts/act1-text.js';
+import { fixedNumbers } from './acts/act1-numbers.js';
 import { nearestOption } from './scoring.js';
 import { nearestByRatio } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
@@ -25,6 +26,44 @@ function fixKey(engine) {
     fixKeys.set(engine, scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device)));
   }
   return fixKeys.get(engine);
+}
+
+// Act 1's options stand for engine numbers (act1-text.js PREDICTION: value(n)), computed once per engine.
+const act1Numbers = new WeakMap();
+function act1Amounts(engine) {
+  if (!act1Numbers.has(engine)) {
+    const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
+    const n = fixedNumbers(evaluate);
+    act1Numbers.set(engine, Object.fromEntries(PREDICTION1.options.map((o) => [o.id, o.value(n)])));
+  }
+  return act1Numbers.get(engine);
+}
+
+// A prediction's letter and what the file records with it must agree: the amount (Act 1) or estimate
+// and range (Act 2) the chosen option stands for, and the copy in `predictions` (walk 4: a letter
+// changed alone verified). `row`/`skip` as in rescore.
+function predictionRows(ledger, engine, row, skip) {
+  const st = ledger.lab_state;
+  const entry = (id) => ledger.predictions.findIndex((p) => p.id === id);
+  const p1 = st.acts.act1.prediction;
+  if (p1) {
+    let amounts = null;
+    if (engine && typeof engine.evaluate === 'function') { try { amounts = act1Amounts(engine); } catch { amounts = null; } }
+    if (amounts) row('lab_state.acts.act1.prediction.predicted_bytes', p1.predicted_bytes, p1.choice in amounts ? amounts[p1.choice] : null);
+    else skip('lab_state.acts.act1.prediction.predicted_bytes', 'the amount each option stands for comes from the engine’s evaluate, which this check was not given');
+    const i = entry('act1');
+    if (i >= 0) row(`predictions[${i}].choice`, ledger.predictions[i].choice, p1.choice);
+  }
+  const p2 = st.acts.act2 && st.acts.act2.prediction;
+  if (p2) {
+    const option = PREDICTION2.options.find((o) => o.id === p2.choice);
+    row('lab_state.acts.act2.prediction.predicted_mfu', p2.predicted_mfu, option ? option.value : null);
+    const i = entry('act2');
+    if (i >= 0) {
+      row(`predictions[${i}].choice`, ledger.predictions[i].choice, p2.choice);
+      row(`predictions[${i}].predicted_range`, ledger.predictions[i].predicted_range, option && option.range ? [...option.range] : null);
+    }
+  }
 }
 
 // The lab state with each prediction's engine values replaced by the re-computed ones (where the
@@ -53,6 +92,8 @@ export function rescore(ledger, verified, engine) {
   const skip = (field, reason) => notRecomputed.push({ field, reason });
   const st = ledger.lab_state;
   const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
+
+  predictionRows(ledger, engine, row, skip);
 
   // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
   // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
@@ -132,7 +173,7 @@ export function rescore(ledger, verified, engine) {
   }
 
   // What nobody can re-compute: the student's own choices and clock, and progress flags.
-  skip('predictions (choice, predicted), reflection answers', 'the student’s own choices: there is nothing to re-compute, only to score (above)');
+  skip('the options chosen in predictions and reflections', 'the student’s own choices: there is nothing to re-compute, only to score, and to check against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
   skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
   skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');

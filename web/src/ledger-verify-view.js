@@ -45,6 +45,12 @@ const LABEL_RULES = [
   [/^laptop_fit_achieved$/, () => `Laptop challenge: fit achieved (${SUMMARY})`],
   [/^laptop_minimum_memory_gb$/, (m, c) => `Least memory that can train GPT-2 XL, the laptop floor (${SUMMARY}, recorded in GB)${c.blank ? ': blank until the laptop challenge' : ''}`],
   [/^laptop_floor_derivation$/, (m, c) => `How the engine derives the laptop floor (${SUMMARY})${c.blank ? ': blank until the laptop challenge' : ''}`],
+  [/^lab_state\.acts\.act1\.prediction\.predicted_bytes$/, () => 'Act 1 prediction: the amount the chosen option stands for'],
+  [/^lab_state\.acts\.act2\.prediction\.predicted_mfu$/, () => 'Act 2 prediction: the estimate the chosen range stands for (its geometric middle)'],
+  [/^predictions\[(\d+)\]\.(choice|predicted_range)$/, (m, c) => {
+    const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
+    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}${ALSO('predictions')}`;
+  }],
   [/^lab_state\.acts\.act1\.prediction\.truth_bytes$/, () => 'Act 1 prediction: the engine’s answer (extra memory Adam needs over SGD, FP32)'],
   [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings you predicted for'],
   [/^lab_state\.acts\.act1\.prediction\.error_ratio$/, () => 'Act 1 prediction: how far off your answer was'],
@@ -161,11 +167,13 @@ export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
   }
   if (field === 'optimizer_chosen' && LABELS.optimizer[v]) return LABELS.optimizer[v];
   if (field === 'precision_chosen' && LABELS.precision[v]) return LABELS.precision[v];
+  if (typeof v === 'string' && /\.choice$/.test(field) && /^[a-d]$/.test(v)) return v.toUpperCase(); // the option as the page letters it
   if (typeof v === 'string') {
     const words = /binding_kind$|^binding_constraints\[\d+\]\.kind$/.test(field) ? BINDING_WORDS
       : /bottleneck_axis$/.test(field) ? BOTTLENECK_WORDS : /\.direction$/.test(field) ? DIRECTION_WORDS : null;
     return words ? words[v] || v.replace(/_/g, ' ') : v;
   }
+  if (Array.isArray(v) && /predicted_range$/.test(field) && v.length === 2) return `${Math.round(v[0] * 100)}–${formatPercent(v[1])}`;
   if (typeof v === 'object') {
     if (field === 'knob_settings.act1') return settings1(v, devices);
     if (field === 'knob_settings.act2') return settings2(v, devices);
