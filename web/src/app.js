@@ -22,7 +22,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   if (!store.status().persistent) {
     noticeItems.push(h('p', { class: 'notice notice--warn', 'data-notice': 'storage' },
       h('strong', { text: 'Progress won’t be saved. ' }),
-      'This page cannot use browser storage here (for example inside a sandboxed frame), so the lab runs in memory: everything works, but a reload starts over.'));
+      'This page cannot use browser storage here (the browser blocks it, for example in a frame on another site’s page or in a sandboxed frame), so the lab runs in memory: everything works, but a reload starts over.'));
   }
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
