@@ -312,3 +312,13 @@ test('a prediction’s letter changed without its amount, or its copy changed al
   const noEvaluate = checkLedger(fixtureText('valid-complete.json'), { verifyLedger: engine.verifyLedger });
   assert.ok(noEvaluate.not_recomputed.some((n) => n.field === 'lab_state.acts.act1.prediction.predicted_bytes'));
 });
+
+test('a version-2 ledger relabelled version 1 is refused, naming what only version 2 writes (walk 4)', () => {
+  const ledger = JSON.parse(fixtureText('valid-complete.json'));
+  ledger.ledger_schema_version = 1;
+  const r = checkLedger(JSON.stringify(ledger), engine);
+  assert.equal(r.status, 'invalid');
+  assert.equal(r.error.field, 'ledger_schema_version');
+  assert.match(r.error.message, /^says 1, but the file has final_mfu_pct, baseline_mfu_estimate_pct, laptop_fit_achieved, …, which only version 2 writes: the version number was changed; it should be 2$/);
+  assert.equal(checkLedger(fixtureText('older-version-1.json'), engine).status, 'ok'); // a real version 1 still reads
+});

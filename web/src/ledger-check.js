@@ -22,6 +22,9 @@ export const LEDGER_MIGRATIONS = {
   },
 };
 
+// Top-level fields version 1 never had (the plan's Act 2 and laptop fields).
+const VERSION_2_ONLY = ['final_mfu_pct', 'baseline_mfu_estimate_pct', 'laptop_fit_achieved', 'laptop_minimum_memory_gb', 'laptop_floor_derivation'];
+
 export const LEDGER_MAX_DEPTH = 32; // as core/facade/facade_ledger.hpp kLedgerMaxDepth
 
 // Deepest nesting of arrays/objects in JSON text, strings skipped; stops counting past `limit`.
@@ -152,6 +155,9 @@ export function readLedger(text) {
   }
   if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number (1 or more); it is ${typeName(v)}`);
   if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this version of the lab reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
+  // A version-2 file relabelled 1 would be read as Act 1 only, its Act 2 records silently dropped.
+  const newer = v === 1 ? VERSION_2_ONLY.filter((k) => k in raw) : [];
+  if (newer.length) return fail('ledger_schema_version', `says 1, but the file has ${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', …' : ''}, which only version 2 writes: the version number was changed; it should be 2`);
   let ledger = raw;
   try {
     for (let n = v; n < LEDGER_SCHEMA_VERSION; n++) ledger = LEDGER_MIGRATIONS[n](ledger);
