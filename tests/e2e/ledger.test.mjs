@@ -275,7 +275,7 @@ test('the page flags an edited calibration sentence and flipped scores, accepts 
     await page.waitForSelector('.ledger-result:not([hidden]) .ledger-same caption:has-text("with-bom.json")', { state: 'attached' });
     assert.match(await page.locator('.ledger-result .banner').textContent(), /✓ Verified/);
     const notRe = await page.locator('.ledger-notre').textContent();
-    for (const f of ['timestamp', 'reflection answers', 'decisions']) assert.ok(notRe.includes(f), f);
+    for (const f of ['timestamp', 'options chosen in predictions and reflections', 'decisions']) assert.ok(notRe.includes(f), f);
     assert.doesNotMatch(notRe, /reflection_fix/); // re-scored with the page's engine
     clean(problems);
   } finally { await browser.close(); }

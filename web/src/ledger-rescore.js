@@ -173,7 +173,7 @@ export function rescore(ledger, verified, engine) {
   }
 
   // What nobody can re-compute: the student's own choices and clock, and progress flags.
-  skip('the options chosen in predictions and reflections', 'the student’s own choices: there is nothing to re-compute, only to score, and to check against what the file records with them (above)');
+  skip('predictions and reflections (the options chosen)', 'the student’s own choices: there is nothing to re-compute, only to score, and to check against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
   skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
   skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');

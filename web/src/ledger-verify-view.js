@@ -130,7 +130,7 @@ const NOT_RECOMPUTED_WORDS = [
   [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, 'Laptop challenge: the floor'],
   [/^lab_state\.acts\.act2\.reflection_fix$/, 'Act 2 fix question'],
   [/^lab_state\.acts\.act2\.reflection_ckpt$/, 'Act 2 checkpointing question'],
-  [/^predictions \(/, 'Predictions and answers'],
+  [/^predictions and reflections \(/, 'The options chosen in predictions and reflections'],
   [/^timestamp/, 'Times of export and of each answer'],
   [/^decisions/, 'Moves and decisions'],
   [/^lab_state progress/, 'Progress through the lab'],
