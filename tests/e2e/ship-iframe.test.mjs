@@ -50,6 +50,7 @@ before(async () => {
   // An origin with a path, and a valid origin that is not the embedding page's (walk 4).
   parentPages['/with-path.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent(`${parentSite.origin}/course/`)}`);
   parentPages['/other-site.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent('https://courses.example.edu')}`);
+  parentPages['/twice.html'] = parentPage(`${lab.origin}/embed.html?parentOrigin=${encodeURIComponent(parentSite.origin)}&parentOrigin=${encodeURIComponent('https://x.example.edu')}`);
   browser = await launch();
 });
 after(async () => { await browser?.close(); await lab?.close(); await parentSite?.close(); });
@@ -159,9 +160,10 @@ test('same-origin parent: storage works and the ledger is sent without parentOri
   await page.close();
 });
 
-test('a parentOrigin with a path, or naming another site than the embedding page: named in a notice, nothing sent', async () => {
+test('a parentOrigin with a path, naming another site than the embedding page, or given twice: named in a notice, nothing sent', async () => {
   for (const [file, pattern] of [['with-path.html', /parentOrigin=http:\/\/localhost:\d+\/course\/: not an origin/],
-    ['other-site.html', /parentOrigin=https:\/\/courses\.example\.edu, but this lab is embedded in a page on http:\/\/localhost:\d+: the lab sends that page nothing/]]) {
+    ['other-site.html', /parentOrigin=https:\/\/courses\.example\.edu, but this lab is embedded in a page on http:\/\/localhost:\d+: the lab sends that page nothing/],
+    ['twice.html', /^[^]*parentOrigin is given 2 different values \(http:\/\/localhost:\d+, https:\/\/x\.example\.edu\); the lab sends nothing/]]) {
     const { page, problems } = await shipPage(browser.context, [lab.origin, parentSite.origin]);
     await page.goto(`${parentSite.origin}/${file}`);
     const { frame } = await labFrame(page);

@@ -50,17 +50,25 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
   const browser = await launch();
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
-    const fresh = async (query) => { // each case starts from a lab with no saved progress
-      await openLab(page, `${srv.origin}/`);
-      await page.evaluate(() => localStorage.clear());
+    // Each case starts from a lab with no saved progress: the lab page is left first (it writes its
+    // state when it is left), then the origin's storage is cleared through the browser.
+    const cdp = await browser.context.newCDPSession(page);
+    const fresh = async (query) => {
+      await page.goto('about:blank');
+      await cdp.send('Storage.clearDataForOrigin', { origin: srv.origin, storageTypes: 'local_storage' });
       await openLab(page, `${srv.origin}/${query}`);
     };
     // Act 1, everything locked or hidden (walk 4: the reveal never opened).
-    for (const flags of ['lock=opt,prec,batch,ckpt,dev,units,replay,comp,fw', 'hide=opt,prec,batch,ckpt&lock=dev,replay,comp,fw,units']) {
+    // Also when the one control left is switched off by a locked setting (walk 5): PyTorch defaults
+    // switch off checkpointing and replay, replay switches off the device.
+    for (const flags of ['lock=opt,prec,batch,ckpt,dev,units,replay,comp,fw', 'hide=opt,prec,batch,ckpt&lock=dev,replay,comp,fw,units',
+      'fw=pytorch&lock=opt,prec,batch,dev,units,comp,fw', 'replay=1&lock=opt,prec,batch,ckpt,units,replay,comp,fw']) {
       await fresh(`?act=1&${flags}`);
+      assert.doesNotMatch(await page.locator('[data-step="explore"]').getAttribute('class'), /step--done/, `${flags}: not done before the prediction`);
       await unlock(page, 'a');
       assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false, flags);
-      assert.equal(await page.locator('.reveal-hint').textContent(), 'When you are ready, compare your prediction with the engine.');
+      assert.equal(await page.locator('.reveal-hint').isHidden(), true, flags);
+      assert.match(await page.locator('[data-act="1"] .panel__lead:has-text("nothing to explore")').textContent(), /^Every setting of this ledger is fixed in this lab/);
       assert.match(await page.locator('[data-step="explore"]').getAttribute('class'), /step--done/, flags);
       await page.getByRole('button', { name: /Reveal/ }).click();
       await page.waitForSelector('.reveal[data-revealed="true"]');

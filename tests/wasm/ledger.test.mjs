@@ -322,3 +322,18 @@ test('a version-2 ledger relabelled version 1 is refused, naming what only versi
   assert.match(r.error.message, /^says 1, but the file has final_mfu_pct, baseline_mfu_estimate_pct, laptop_fit_achieved, …, which only version 2 writes: the version number was changed; it should be 2$/);
   assert.equal(checkLedger(fixtureText('older-version-1.json'), engine).status, 'ok'); // a real version 1 still reads
 });
+
+test('the rebuilt calibration line agrees with itself whichever copy of an answer was edited (walk 5)', () => {
+  const phraseOf = (r) => r.fields.find((f) => f.field === 'calibration.items[1].phrase').recomputed;
+  // Only the predictions list's range edited: the line is rebuilt from the saved choice (40–50%).
+  let ledger = JSON.parse(fixtureText('valid-complete.json'));
+  ledger.predictions[1].predicted_range = [0.6, 0.7];
+  let r = checkLedger(JSON.stringify(ledger), engine);
+  assert.equal(phraseOf(r), ledger.calibration.items[1].phrase); // unchanged: "the nearer end, 40%, is 1.6× too high"
+  assert.match(phraseOf(r), /the nearer end, 40%, is 1\.6× too high/);
+  // The saved choice edited to b (60–70%): the line says 60% and 2.3×, as 60 ÷ 25.7 is.
+  ledger = JSON.parse(fixtureText('valid-complete.json'));
+  ledger.lab_state.acts.act2.prediction.choice = 'b';
+  r = checkLedger(JSON.stringify(ledger), engine);
+  assert.match(phraseOf(r), /you chose 60–70%, the engine says 25\.7% \(the nearer end, 60%, is 2\.3× too high\)/);
+});

@@ -154,7 +154,7 @@ export function readLedger(text) {
     return fail('ledger_schema_version', `has the wrong type: it is ${typeName(v)}, but must be a whole number (1 or more)${hint}`);
   }
   if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number (1 or more); it is ${typeName(v)}`);
-  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this version of the lab reads versions 1 to ${LEDGER_SCHEMA_VERSION}`);
+  if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this version of the lab reads ${LEDGER_SCHEMA_VERSION === 2 ? 'versions 1 and 2' : `versions 1 to ${LEDGER_SCHEMA_VERSION}`}`);
   // A version-2 file relabelled 1 would be read as Act 1 only, its Act 2 records silently dropped.
   const newer = v === 1 ? VERSION_2_ONLY.filter((k) => k in raw) : [];
   if (newer.length) return fail('ledger_schema_version', `says 1, but the file has ${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', …' : ''}, which only version 2 writes: the version number was changed; it should be 2`);

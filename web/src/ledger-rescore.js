@@ -7,8 +7,8 @@ import { DEFAULT_CONFIG2, toScenario2 } from './scenario.js';
 import { CKPT_QUESTION, PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REFLECTION as REFLECTION1, PREDICTION as PREDICTION1 } from './acts/act1-text.js';
 import { fixedNumbers } from './acts/act1-numbers.js';
-import { nearestOption } from './scoring.js';
-import { nearestByRatio } from './act2-model.js';
+import { nearestOption, errorRatio } from './scoring.js';
+import { nearestByRatio, rangeError } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
 import { savedCalibration, must } from './design-ledger.js';
 import { fieldLabel } from './ledger-verify-view.js';
@@ -66,18 +66,26 @@ function predictionRows(ledger, engine, row, skip) {
   }
 }
 
-// The lab state with each prediction's engine values replaced by the re-computed ones (where the
-// engine re-computed them; a record it skipped keeps what the file says).
-const PREDICTION_TRUTH = { act1: 'truth_bytes', act2: 'truth_mfu' };
+// The lab state with each prediction's truth replaced by the engine's re-computed one, and its error
+// worked out again from the lab state's own answer (the chosen amount, or the chosen option's range),
+// as the acts work it out: the rebuilt calibration line then quotes the engine and agrees with itself
+// whichever copy in the file was edited (walk 5: an edited predicted_range gave "40%, is 2.3×").
+// A truth the engine did not re-compute keeps what the file says.
 function withEngineTruths(st, verifiedFields) {
   const out = structuredClone(st);
-  for (const [act, truthKey] of Object.entries(PREDICTION_TRUTH)) {
-    const pred = out.acts[act] && out.acts[act].prediction;
-    if (!pred) continue;
-    for (const k of [truthKey, 'error_ratio', 'direction']) {
-      const f = verifiedFields.get(`lab_state.acts.${act}.prediction.${k}`);
-      if (f) pred[k] = f.recomputed;
-    }
+  const engineValue = (act, key) => { const f = verifiedFields.get(`lab_state.acts.${act}.prediction.${key}`); return f ? f.recomputed : undefined; };
+  const p1 = out.acts.act1.prediction;
+  const t1 = p1 && engineValue('act1', 'truth_bytes');
+  if (typeof t1 === 'number' && t1 > 0) {
+    const e = errorRatio(p1.predicted_bytes, t1);
+    Object.assign(p1, { truth_bytes: t1, error_ratio: Number.isFinite(e.ratio) ? e.ratio : null, direction: e.direction });
+  }
+  const p2 = out.acts.act2 && out.acts.act2.prediction;
+  const t2 = p2 && engineValue('act2', 'truth_mfu');
+  const option = p2 && PREDICTION2.options.find((o) => o.id === p2.choice);
+  if (typeof t2 === 'number' && t2 > 0 && option && option.range) {
+    const e = rangeError(option.range[0], option.range[1], t2);
+    Object.assign(p2, { truth_mfu: t2, error_ratio: Number.isFinite(e.ratio) ? e.ratio : null, direction: e.direction });
   }
   return out;
 }
@@ -173,7 +181,7 @@ export function rescore(ledger, verified, engine) {
   }
 
   // What nobody can re-compute: the student's own choices and clock, and progress flags.
-  skip('predictions and reflections (the options chosen)', 'the student’s own choices: there is nothing to re-compute, only to score, and to check against what the file records with them (above)');
+  skip('predictions and reflections (the options chosen)', 'the student’s own choices, with nothing to re-compute; they are scored, and checked against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
   skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
   skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');

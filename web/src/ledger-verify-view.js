@@ -49,7 +49,8 @@ const LABEL_RULES = [
   [/^lab_state\.acts\.act2\.prediction\.predicted_mfu$/, () => 'Act 2 prediction: the estimate the chosen range stands for (its geometric middle)'],
   [/^predictions\[(\d+)\]\.(choice|predicted_range)$/, (m, c) => {
     const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
-    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}${ALSO('predictions')}`;
+    // The lab state's answer is the reference (the lab continues from it): this row is its copy.
+    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}, as the predictions list records it (checked against your saved progress)`;
   }],
   [/^lab_state\.acts\.act1\.prediction\.truth_bytes$/, () => 'Act 1 prediction: the engine’s answer (extra memory Adam needs over SGD, FP32)'],
   [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings you predicted for'],

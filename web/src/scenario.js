@@ -22,6 +22,9 @@ export const PYTORCH_DEFAULTS = Object.freeze({
 // cast with .half() / .bfloat16(), which the engine allows (and flags as unable to train).
 export const PYTORCH_PRECISION = Object.freeze({ fp32: 'fp32', mixed: 'autocast_fp16', fp16: 'fp16', bf16: 'bf16' });
 export const frameworkOf = (config) => (config && config.framework === 'pytorch' ? 'pytorch' : 'textbook');
+// Act 1 controls the settings themselves switch off (each shows why): PyTorch defaults have no
+// checkpointing choice or Chapter replay; Chapter replay runs on the chapter's V100.
+export const controlsOff = (config) => [...(frameworkOf(config) === 'pytorch' ? ['ckpt', 'replay'] : []), ...(config && config.replay ? ['dev'] : [])];
 export const UNIT_IDS = ['gb', 'gib'];
 export const CUSTOM_DEVICE = 'custom';
 export const CUSTOM_BASE_DEVICE = 'h100-sxm-80gb';

@@ -185,7 +185,7 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
   for (const [name, value] of params) seen.set(name, [...(seen.get(name) || []), value]);
   for (const [name, all] of seen) if (new Set(all).size === 1) seen.set(name, [all[0]]);
   for (const [name, values] of seen) {
-    if (values.length < 2) continue;
+    if (values.length < 2 || !KNOWN.includes(name)) continue; // a name the lab does not read is its reader's (embed.html's parentOrigin)
     rejected.add(name);
     errors.push({ param: name, message: `${name} is given ${values.length} different values (${list(values.slice(0, 4).map((v) => `${name}=${echo(v)}`))}${values.length > 4 ? ', …' : ''}); none of them was used, so that setting was left as it was.` });
   }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildLedger, bannerFor, ledgerSummary, ledgerTableRows } from '../../../web/src/ledger-model.js';
-import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS } from '../../../web/src/scenario.js';
+import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS, controlsOff } from '../../../web/src/scenario.js';
 import { fixedNumbers, currentNumbers } from '../../../web/src/acts/act1-numbers.js';
 import * as T from '../../../web/src/acts/act1-text.js';
 import { scenarioFacts, oneScenario, staticTerms } from '../../../web/src/sentences.js';
@@ -209,8 +209,14 @@ test('the Reflect hint quotes the peaks, the measure the chart and the banner sh
 
 test('the reveal hint names only the controls a student can still use, and opens when none is left', () => {
   const all = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw', 'comp'];
-  assert.equal(T.revealHint(all), 'Not yet: explore the ledger first. Change at least one setting above (optimizer, precision, batch, checkpointing, device, Chapter replay or framework) or hide a component, and watch the chart answer. Then the reveal opens.');
+  assert.equal(T.revealHint(all), 'Not yet: explore the ledger first. Change at least one setting above (optimizer, precision, batch, checkpointing, device, Chapter replay or how memory is counted) or hide a component, and watch the chart answer. Then the reveal opens.');
   assert.equal(T.revealHint(['batch']), 'Not yet: explore the ledger first. Change the setting above (batch), and watch the chart answer. Then the reveal opens.');
   assert.equal(T.revealHint(['comp']), 'Not yet: explore the ledger first. Hide a component, and watch the chart answer. Then the reveal opens.');
   assert.equal(T.revealHint([]), 'When you are ready, compare your prediction with the engine.');
+});
+
+test('controls the settings switch off count as closed: PyTorch defaults close checkpointing and replay; replay closes the device', () => {
+  assert.deepEqual(controlsOff({ framework: 'pytorch', replay: false }), ['ckpt', 'replay']);
+  assert.deepEqual(controlsOff({ framework: 'textbook', replay: true }), ['dev']);
+  assert.deepEqual(controlsOff({ framework: 'textbook', replay: false }), []);
 });

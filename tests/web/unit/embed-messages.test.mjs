@@ -102,3 +102,13 @@ test('the shadow stylesheet puts the palette on :host, with a forced dark theme 
     assert.match(out, /prefers-color-scheme:\s*dark\)\s*\{\s*:host\(:not\(\[theme="light"\]\)\)/);
   }
 });
+
+test('parentOrigin or instance given twice with different values is used neither way, and says so', () => {
+  assert.deepEqual(parseParentOrigin(['https://a.edu', 'https://a.edu']), { origin: 'https://a.edu', error: null });
+  assert.deepEqual(parseParentOrigin([]), { origin: null, error: null });
+  const twice = parseParentOrigin(['https://a.edu', 'https://b.edu']);
+  assert.equal(twice.origin, null);
+  assert.equal(twice.error, 'parentOrigin is given 2 different values (https://a.edu, https://b.edu); the lab sends nothing (no height, progress or ledger) until it is given once.');
+  assert.deepEqual(parseInstance(['w8', 'w9']), { instance: null, error: 'instance is given 2 different values; none was used.' });
+  assert.deepEqual(parseInstance(['w8']), { instance: 'w8', error: null });
+});

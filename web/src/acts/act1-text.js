@@ -48,8 +48,10 @@ function totalTerms(f) {
   return terms;
 }
 
+export const NOTHING_TO_EXPLORE = 'Every setting of this ledger is fixed in this lab, so there is nothing to explore: compare your prediction with the engine when you are ready.';
+
 // What opens the reveal, naming only the controls the student can use (an instructor may lock some).
-const EXPLORE_WORDS = { opt: 'optimizer', prec: 'precision', batch: 'batch', ckpt: 'checkpointing', dev: 'device', replay: 'Chapter replay', fw: 'framework' };
+const EXPLORE_WORDS = { opt: 'optimizer', prec: 'precision', batch: 'batch', ckpt: 'checkpointing', dev: 'device', replay: 'Chapter replay', fw: 'how memory is counted' };
 export function revealHint(open) {
   const settings = open.filter((k) => EXPLORE_WORDS[k]).map((k) => EXPLORE_WORDS[k]);
   const ways = [...(settings.length ? [`change ${settings.length > 1 ? 'at least one setting above' : 'the setting above'} (${wordList(settings, 'or')})`] : []),

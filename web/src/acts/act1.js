@@ -15,7 +15,7 @@ import { Banner } from '../ui/banner.js';
 import { LedgerChart } from '../charts/ledger-chart.js';
 import { LedgerTable } from '../charts/ledger-table.js';
 import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS, sumPeak, sumPeakText, phaseWords } from '../ledger-model.js';
-import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, LABELS } from '../scenario.js';
+import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, controlsOff, LABELS } from '../scenario.js';
 import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
@@ -95,7 +95,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
   const ledgerPanel = panel('2. Training memory ledger',
-    h('p', { class: 'panel__lead', text: 'One column per optimizer at your settings; the outlined column is the one you selected. The dashed line is what the device can hold. Try the 8 GB laptop GPU, then try to make GPT-2 XL fit.' }),
+    h('p', { class: 'panel__lead', text: `One column per optimizer at your settings; the outlined column is the one you selected. The dashed line is what the device can hold.${openControls(['dev'], flags).length ? ' Try the 8 GB laptop GPU, then try to make GPT-2 XL fit.' : ''}` }),
     controls.el, banner,
     h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)),
     sumPeakBox, toggles, twin);
@@ -116,14 +116,16 @@ export function mount({ root, engine, store, flags, announce }) {
   // ---- reveal and reflection
   const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
   const revealHintId = uid('reveal-hint');
-  // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
-  const open = openControls(ACT1_CONTROLS, flags);
-  const nothingToExplore = open.length === 0;
-  const revealHint = h('p', { class: 'reveal-hint', id: revealHintId, text: T.revealHint(open) });
+  // An instructor may lock or hide every control (or lock the one that would switch the others back
+  // on); then there is nothing to explore and the reveal opens with the prediction.
+  const openNow = (config) => openControls(ACT1_CONTROLS, flags).filter((k) => !controlsOff(config).includes(k));
+  const revealHint = h('p', { class: 'reveal-hint', id: revealHintId });
   const revealButton = h('button', { type: 'button', class: 'btn btn--primary', 'aria-describedby': revealHintId, text: 'Reveal: how far off was my prediction?' });
-  const revealPanel = panel('3. Reveal', h('p', { class: 'panel__lead', text: 'Explore the ledger first; when you are ready, compare your prediction with the engine.' }), revealHint, revealButton, revealBody);
+  const revealLead = h('p', { class: 'panel__lead' });
+  const revealPanel = panel('3. Reveal', revealLead, revealHint, revealButton, revealBody);
   revealButton.addEventListener('click', () => {
-    if (!store.getState().acts.act1.explored && !nothingToExplore) return;
+    const st = store.getState();
+    if (!st.acts.act1.explored && openNow(st.config).length) return;
     store.update((s) => withAct1(s, { revealed: true }));
     revealPanel.heading.focus();
   });
@@ -264,7 +266,9 @@ export function mount({ root, engine, store, flags, announce }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label(n, u)]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    const explored = Boolean(a.explored) || nothingToExplore;
+    const open = openNow(state.config);
+    const nothingToExplore = open.length === 0;
+    const explored = Boolean(a.explored) || (nothingToExplore && Boolean(a.prediction));
     renderSteps(stepList, STEPS, { ...a, explored });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
@@ -274,7 +278,9 @@ export function mount({ root, engine, store, flags, announce }) {
       : []);
     revealButton.hidden = a.revealed;
     revealButton.disabled = !explored;
-    revealHint.hidden = a.revealed || (explored && !nothingToExplore);
+    setText(revealLead, nothingToExplore ? T.NOTHING_TO_EXPLORE : 'Explore the ledger first; when you are ready, compare your prediction with the engine.');
+    setText(revealHint, T.revealHint(open));
+    revealHint.hidden = a.revealed || explored;
     if (a.revealed && a.prediction) {
       const p = a.prediction;
       const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
@@ -301,7 +307,7 @@ export function mount({ root, engine, store, flags, announce }) {
     const a1 = state.acts.act1;
     const configKey = JSON.stringify([state.config, a1.revealed, a1.prediction && a1.prediction.predicted_bytes]);
     if (configKey !== last.config) { controls.update(state.config); renderInstrument(state); }
-    const wordsKey = JSON.stringify([state.acts.act1, state.config.units, state.config.replay]);
+    const wordsKey = JSON.stringify([state.acts.act1, state.config.units, state.config.replay, frameworkOf(state.config)]);
     if (wordsKey !== last.words) renderWords(state);
     last = { config: configKey, words: wordsKey };
   }

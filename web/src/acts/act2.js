@@ -290,7 +290,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const k = r.pipeline.gpu.kernel_efficiency;
     const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
     // Settings that do not count yet never open with words of success (walk: 'In the tuned regime' read as done).
-    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ') : 'Not there yet. ';
+    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
+      : nothingToExplore ? 'Not reachable here: every setting of the step is fixed in this lab, outside the tuned regime. ' : 'Not there yet. ';
     replaceChildren(designBody,
       h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
@@ -336,13 +337,15 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    renderSteps(stepList, STEPS, { ...a, explored: a.explored || nothingToExplore });
+    // With every setting fixed there is no design challenge to do: it leaves the step list.
+    renderSteps(stepList, nothingToExplore ? STEPS.filter((st) => st.id !== 'design') : STEPS, { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;
     const explored = a.explored || nothingToExplore;
     revealButton.disabled = !explored;
-    setText(revealHint, a.revealed ? '' : explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
+    setText(revealHint, a.revealed ? '' : nothingToExplore ? 'Every setting of the step is fixed in this lab, so there is nothing to explore: compare your prediction with the engine when you are ready.'
+      : explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
     if (a.revealed && a.prediction) {
       const i = T.PREDICTION.options.findIndex((o) => o.id === a.prediction.choice);
       const opt = T.PREDICTION.options[i];
@@ -355,7 +358,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a);
-    const complete = Boolean(a.revealed && a.design.regime_reached && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    // With every setting fixed, the design challenge cannot be tried: it is not asked for.
+    const complete = Boolean(a.revealed && (a.design.regime_reached || nothingToExplore) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
       h('a', { href: '?act=ledger', text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);

@@ -14,8 +14,8 @@ import * as M from './messages.js';
 
 const win = window;
 const params = new URLSearchParams(win.location.search);
-const { origin: parentOrigin, error: originError } = M.parseParentOrigin(params.get('parentOrigin'));
-const { instance, error: instanceError } = M.parseInstance(params.get('instance'));
+const { origin: parentOrigin, error: originError } = M.parseParentOrigin(params.getAll('parentOrigin'));
+const { instance, error: instanceError } = M.parseInstance(params.getAll('instance'));
 const tag = instance ? { labId: M.LAB_ID, instance } : { labId: M.LAB_ID };
 const parent = win.parent !== win ? win.parent : null;
 let parentIsSameOrigin = false;

@@ -9,13 +9,23 @@ export const MAX_INSTANCE_LENGTH = 64;
 
 // `parentOrigin` (a URL parameter of the iframe page): the one origin allowed to receive the lab's
 // messages and to send it requests. Returns { origin } or { origin: null, error } (words for a notice).
+// `value`: the parameter's value, or all its values (URLSearchParams.getAll): given twice with different
+// values it is ambiguous, and a frame must not guess where its answers go.
 export function parseParentOrigin(value) {
+  if (Array.isArray(value)) {
+    const distinct = [...new Set(value)];
+    if (distinct.length > 1) {
+      const shown = distinct.slice(0, 3).map((v) => (v.length > 80 ? `${v.slice(0, 80)}…` : v)).join(', ');
+      return { origin: null, error: `parentOrigin is given ${distinct.length} different values (${shown}${distinct.length > 3 ? ', …' : ''}); the lab sends nothing (no height, progress or ledger) until it is given once.` };
+    }
+    value = distinct.length ? distinct[0] : null;
+  }
   if (value === null || value === undefined || value === '') return { origin: null, error: null };
   const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
   let url;
   try { url = new URL(value); } catch { url = null; }
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
-    return { origin: null, error: `parentOrigin=${shown}: not an origin such as https://courses.example.edu (scheme, host and port only, no path); the lab sends its answers to no page until this is fixed.` };
+    return { origin: null, error: `parentOrigin=${shown}: not an origin such as https://courses.example.edu (scheme, host and port only, no path); the lab sends nothing (no height, progress or ledger) until this is fixed.` };
   }
   return { origin: url.origin, error: null };
 }
@@ -31,6 +41,11 @@ export function parentOriginMismatch(parentOrigin, embeddedIn) {
 // `instance` (optional): a name the host gives this frame, echoed in every message, to tell several
 // embedded labs apart.
 export function parseInstance(value) {
+  if (Array.isArray(value)) {
+    const distinct = [...new Set(value)];
+    if (distinct.length > 1) return { instance: null, error: `instance is given ${distinct.length} different values; none was used.` };
+    value = distinct.length ? distinct[0] : null;
+  }
   if (value === null || value === undefined || value === '') return { instance: null, error: null };
   if (/^[A-Za-z0-9_.:-]{1,64}$/.test(value)) return { instance: value, error: null };
   return { instance: null, error: `instance: use up to ${MAX_INSTANCE_LENGTH} letters, digits, '-', '_', '.' or ':'; it was ignored.` };

@@ -5,7 +5,7 @@ import { h, uid, setText } from './dom.js';
 import { formatCount } from '../format.js';
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
-  EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf,
+  EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf, controlsOff,
 } from '../scenario.js';
 
 // A device select shows the closed choice in one line, so at phone width the catalog's full names
@@ -90,7 +90,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   parts.ckpt = {
     el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kWrap, ckptReason),
     set: (v, cfg) => {
-      const off = frameworkOf(cfg) === 'pytorch';
+      const off = controlsOff(cfg).includes('ckpt');
       ckptReason.hidden = !off;
       ckpt.disabled = off || locked.has('ckpt');
       if (off) ckpt.setAttribute('aria-describedby', ckptReason.id); else ckpt.removeAttribute('aria-describedby');
@@ -130,7 +130,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
       capWrap.hidden = v !== CUSTOM_DEVICE || cfg.replay;
       replayPin.hidden = !cfg.replay;
       if (deviceText) setText(devNote, deviceText(cfg));
-      dev.disabled = cfg.replay || locked.has('dev');
+      dev.disabled = controlsOff(cfg).includes('dev') || locked.has('dev');
       if (document.activeElement !== cap) { cap.value = String(cfg.custom_capacity_gb); capErr.hidden = true; cap.setAttribute('aria-invalid', 'false'); }
     },
     inputs: [dev, cap],
@@ -147,7 +147,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
       h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, replayReason, steps),
     set: (v, cfg, text) => {
-      const off = frameworkOf(cfg) === 'pytorch';
+      const off = controlsOff(cfg).includes('replay');
       replayReason.hidden = !off;
       replay.disabled = off || locked.has('replay');
       replay.setAttribute('aria-describedby', off ? `${replayDesc.id} ${replayReason.id}` : replayDesc.id);
