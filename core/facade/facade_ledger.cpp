@@ -17,7 +17,7 @@ namespace {
 const char* const kCanProve =
     "Every engine value this ledger records was re-computed from the ledger's own recorded settings. A match "
     "shows those values are what the engine gives for those settings: they were not edited by hand, and the "
-    "settings, results and the summary of your choices (optimizer, precision, best MFU, laptop floor) agree "
+    "settings, results and the summary of the choices (optimizer, precision, best MFU, laptop floor) agree "
     "with each other.";
 const char* const kCannotProve =
     "It cannot prove who made the ledger or when, nor that the predictions and reflection answers are the "

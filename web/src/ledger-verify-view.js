@@ -5,13 +5,14 @@ import { LABELS } from './scenario.js';
 import { formatBytes, formatInt, formatPercent, formatRatio } from './format.js';
 import { laptopMoveNumbers, settings1, settings2 } from './design-ledger.js'; // settings in words, as the summary has them
 
-// ---- The verification table's words. The engine (verify_ledger) and the re-scoring (ledger-check.js)
-// name each row by its field; these are the labels a student reads, keyed by field, with the field path
-// kept beside them for instructors. A row the table does not know keeps the checker's own label.
+// ---- The verification table's words. The engine (verify_ledger) and the re-scoring (ledger-rescore.js)
+// name each row by its field; these are the labels a student or an instructor reads (so neither
+// "you" nor "the student"), keyed by field, with the field path kept beside them for instructors.
+// A row the table does not know keeps the checker's own label.
 const ACT_OF = { act1: 'Act 1', act2: 'Act 2' };
 const QUESTION_OF = { act1: 'Act 1 reflection', act2_fix: 'Act 2 fix question', act2_ckpt: 'Act 2 checkpointing question' };
 const ALSO = (list) => ` (also stored in the ${list} list)`;
-const SUMMARY = 'summary of your choices';
+const SUMMARY = 'summary of the choices';
 // The record an indexed field points at ("predictions[1]" → the ledger's predictions[1].id), or, without
 // the ledger, what the checker's label says.
 function entryId(ledger, list, i, label, guess) {
@@ -26,7 +27,7 @@ const SETTINGS_WORDS = {
   step_seconds: 'seconds per step', busy_fraction: 'GPU busy', pipeline_efficiency: 'pipeline efficiency', mfu: 'MFU',
   hfu: 'HFU (MFU counting recomputed FLOPs too)', tokens_per_second: 'tokens per second', bottleneck_axis: 'the bottleneck',
 };
-const PREDICTION_WORDS = { predicted: 'your answer', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
+const PREDICTION_WORDS = { predicted: 'the answer', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
 const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
 const LABEL_RULES = [
   [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
@@ -36,12 +37,12 @@ const LABEL_RULES = [
       headroom_bytes: 'memory left at the peak (below zero: how much is missing)', message: 'the engine’s sentence on what binds' }[m[2]];
     return `${ACT_OF[act] || 'These'} settings: ${what}`;
   }],
-  [/^knob_settings\.(act[12])$/, (m) => `${ACT_OF[m[1]]} settings as you left them (also stored with your saved progress)`],
+  [/^knob_settings\.(act[12])$/, (m) => `${ACT_OF[m[1]]} settings as last left (also stored with the saved progress)`],
   [/^optimizer_chosen$/, () => 'Optimizer chosen in Act 1'],
-  [/^precision_chosen$/, () => 'Precision chosen (from your best design, or your current settings before you have one)'],
-  [/^gradient_checkpointing$/, () => 'Gradient checkpointing chosen (from your best design, or your current settings before you have one)'],
+  [/^precision_chosen$/, () => 'Precision chosen (from the best design, or the current settings before there is one)'],
+  [/^gradient_checkpointing$/, () => 'Gradient checkpointing chosen (from the best design, or the current settings before there is one)'],
   [/^final_mfu_pct$/, (m, c) => `Best MFU reached in the design challenge (%)${c.blank ? ': blank until the design challenge has a result' : ''}`],
-  [/^baseline_mfu_estimate_pct$/, (m, c) => `Your MFU estimate in Act 2 (%)${c.blank ? ': blank until you make the Act 2 prediction' : ''}`],
+  [/^baseline_mfu_estimate_pct$/, (m, c) => `MFU estimate in Act 2 (%)${c.blank ? ': blank until the Act 2 prediction is made' : ''}`],
   [/^laptop_fit_achieved$/, () => `Laptop challenge: fit achieved (${SUMMARY})`],
   [/^laptop_minimum_memory_gb$/, (m, c) => `Least memory that can train GPT-2 XL, the laptop floor (${SUMMARY}, recorded in GB)${c.blank ? ': blank until the laptop challenge' : ''}`],
   [/^laptop_floor_derivation$/, (m, c) => `How the engine derives the laptop floor (${SUMMARY})${c.blank ? ': blank until the laptop challenge' : ''}`],
@@ -50,17 +51,17 @@ const LABEL_RULES = [
   [/^predictions\[(\d+)\]\.(choice|predicted_range)$/, (m, c) => {
     const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
     // The lab state's answer is the reference (the lab continues from it): this row is its copy.
-    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}, as the predictions list records it (checked against your saved progress)`;
+    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}, as the predictions list records it (checked against the saved progress)`;
   }],
   [/^lab_state\.acts\.act1\.prediction\.truth_bytes$/, () => 'Act 1 prediction: the engine’s answer (extra memory Adam needs over SGD, FP32)'],
-  [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings you predicted for'],
-  [/^lab_state\.acts\.act1\.prediction\.error_ratio$/, () => 'Act 1 prediction: how far off your answer was'],
-  [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, () => 'Act 2 prediction: how far off, from the nearer end of your range'],
+  [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings the prediction is about'],
+  [/^lab_state\.acts\.act1\.prediction\.error_ratio$/, () => 'Act 1 prediction: how far off the answer was'],
+  [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, () => 'Act 2 prediction: how far off, from the nearer end of the chosen range'],
   [/^lab_state\.acts\.act1\.prediction\.direction$/, () => 'Act 1 prediction: too low, too high or spot on'],
-  [/^lab_state\.acts\.act2\.prediction\.direction$/, () => 'Act 2 prediction: too low, too high or inside your range'],
+  [/^lab_state\.acts\.act2\.prediction\.direction$/, () => 'Act 2 prediction: too low, too high or inside the chosen range'],
   [/^predictions\[(\d+)\]\.(predicted|truth|error_ratio|direction)$/, (m, c) => {
     const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
-    const words = act === 'act2' && m[2] === 'direction' ? 'too low, too high or inside your range' : PREDICTION_WORDS[m[2]];
+    const words = act === 'act2' && m[2] === 'direction' ? 'too low, too high or inside the chosen range' : PREDICTION_WORDS[m[2]];
     return `${ACT_OF[act] || 'A'} prediction: ${words}${ALSO('predictions')}`;
   }],
   [/^lab_state\.acts\.act1\.reflection\.engine_ratio$/, () => 'Act 1 reflection: the engine’s ratio, FP32 total ÷ mixed-precision total (the chapter’s replay)'],
@@ -78,10 +79,10 @@ const LABEL_RULES = [
       : id === 'act2_fix' ? 'score' : 'right in every part';
     return `${QUESTION_OF[id] || 'Reflection'}: ${what}${ALSO('reflections')}`;
   }],
-  [/^lab_state\.acts\.act2\.design\.best\.mfu$/, () => 'Design challenge: MFU of your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.busy_fraction$/, () => 'Design challenge: GPU busy in your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.pipeline_efficiency$/, () => 'Design challenge: pipeline efficiency of your best design'],
-  [/^lab_state\.acts\.act2\.design\.best\.shares\.(\w+)$/, (m) => SHARE_WORDS[m[1]] && `Design challenge: ${SHARE_WORDS[m[1]]} share of the step in your best design`],
+  [/^lab_state\.acts\.act2\.design\.best\.mfu$/, () => 'Design challenge: MFU of the best design'],
+  [/^lab_state\.acts\.act2\.design\.best\.busy_fraction$/, () => 'Design challenge: GPU busy in the best design'],
+  [/^lab_state\.acts\.act2\.design\.best\.pipeline_efficiency$/, () => 'Design challenge: pipeline efficiency of the best design'],
+  [/^lab_state\.acts\.act2\.design\.best\.shares\.(\w+)$/, (m) => SHARE_WORDS[m[1]] && `Design challenge: ${SHARE_WORDS[m[1]]} share of the step in the best design`],
   [/^lab_state\.acts\.act2\.laptop\.moves\[(\d+)\]\.(peak_bytes|fits|trainable)$/, (m, c) => {
     const moves = c.ledger && c.ledger.lab_state && c.ledger.lab_state.acts.act2 ? c.ledger.lab_state.acts.act2.laptop.moves : [];
     const n = moves.length ? laptopMoveNumbers(moves).numbers[Number(m[1])] : Number(m[1]) + 1;
@@ -90,11 +91,11 @@ const LABEL_RULES = [
       trainable: 'can train (FP32, or 16-bit with an FP32 master copy)' }[m[2]]}`;
   }],
   [/^lab_state\.acts\.act2\.laptop\.fit_achieved$/, () => 'Laptop challenge: some move fits and can train'],
-  [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, () => 'Laptop challenge: the floor you reached (the least memory that can train GPT-2 XL)'],
+  [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, () => 'Laptop challenge: the floor reached (the least memory that can train GPT-2 XL)'],
   [/^result_snapshot\.laptop\.floor_peak_bytes$/, () => 'Laptop floor: the least memory that can train GPT-2 XL at all'],
   [/^result_snapshot\.laptop\.static_floor_bytes$/, () => 'Laptop floor: of which weights, gradients and optimizer state'],
   [/^result_snapshot\.laptop\.floor_text$/, () => 'Laptop floor: how the engine derives it'],
-  [/^calibration\.sentence$/, () => 'Calibration sentence (rebuilt from your predictions)'],
+  [/^calibration\.sentence$/, () => 'Calibration sentence (rebuilt from the predictions)'],
   [/^calibration\.items\[(\d+)\]\.phrase$/, (m, c) => {
     const items = c.ledger && c.ledger.calibration && Array.isArray(c.ledger.calibration.items) ? c.ledger.calibration.items : [];
     const id = items[Number(m[1])] && items[Number(m[1])].id;
@@ -126,7 +127,7 @@ const NOT_RECOMPUTED_WORDS = [
   [/^result_snapshot\.act2$/, 'Act 2 settings: results'],
   [/^lab_state\.acts\.act2\.prediction$/, 'Act 2 prediction'],
   [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, 'Act 2 prediction: how far off'],
-  [/^lab_state\.acts\.act2\.design\.best$/, 'Design challenge: your best design'],
+  [/^lab_state\.acts\.act2\.design\.best$/, 'Design challenge: the best design'],
   [/^lab_state\.acts\.act2\.laptop$/, 'Laptop challenge'],
   [/^lab_state\.acts\.act2\.laptop\.floor_bytes$/, 'Laptop challenge: the floor'],
   [/^lab_state\.acts\.act2\.reflection_fix$/, 'Act 2 fix question'],
@@ -157,7 +158,7 @@ const SCORE_FIELD = /(_correct|\.correct)$/;
 const BINDING_WORDS = { none: 'nothing binds (it fits)', static: 'static memory binds', activations: 'activations bind' };
 const BOTTLENECK_WORDS = { data: 'Data-bound (loading and copying input)', algorithm: 'Algorithm-bound (compute, the desired state)',
   machine: 'Machine-bound (memory)' };
-const DIRECTION_WORDS = { under: 'too low', over: 'too high', exact: 'spot on', zero: 'you expected none' };
+const DIRECTION_WORDS = { under: 'too low', over: 'too high', exact: 'spot on', zero: 'none expected' };
 
 export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
   if (v === null || v === undefined) return '—';

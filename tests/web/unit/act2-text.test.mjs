@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead } from '../../../web/src/acts/act2-text.js';
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format.js';
@@ -204,4 +204,11 @@ test('the extra-compute line names the option that counts, and the notes list on
   const gib = calibrationText(DEFAULT_CONFIG2, evaluate(toScenario2(DEFAULT_CONFIG2)), n.chapterActivations, 'gib');
   assert.doesNotMatch(gib, /\) \(/, gib);
   assert.match(gib, /the chapter’s figure of 65\.00\sGB \(60\.54\sGiB\) for FP32, batch 32 and no checkpointing\./);
+});
+
+test('section 2’s lead names only what can be changed', () => {
+  assert.match(stepLead(), /^Change the data pipeline and the step itself; the bar shows/);
+  assert.match(stepLead({ pipeline: false }), /^Change the step itself; the bar shows/);
+  assert.match(stepLead({ step: false }), /^Change the data pipeline; the bar shows/);
+  assert.match(stepLead({ pipeline: false, step: false }), /^The bar shows one step’s seconds/);
 });

@@ -191,7 +191,7 @@ test('the verification table lists differing rows first with exact values, and t
     { text: '19.92\u00a0GB', exact: '19,924,537,856\u00a0B', showExact: true });
   // A code word is not shown beside its words (walk 4: "too high over", "you expected none zero").
   const dir = verificationRows({ fields: [{ field: 'lab_state.acts.act1.prediction.direction', label: 'X', recorded: 'over', recomputed: 'zero', differs: true }] })[0];
-  assert.deepEqual([dir.recorded.text, dir.recorded.showExact, dir.recomputed.text, dir.recomputed.showExact], ['too high', false, 'you expected none', false]);
+  assert.deepEqual([dir.recorded.text, dir.recorded.showExact, dir.recomputed.text, dir.recomputed.showExact], ['too high', false, 'none expected', false]);
   assert.equal(f('result_snapshot.act2.mfu', 0.244507228167408), '24.5%');
   assert.equal(f('final_mfu_pct', 25.845395394582198), '25.8%');
   assert.equal(f('result_snapshot.act2.tokens_per_second', 2973.22237453679), '2,973 tokens/s');

@@ -229,3 +229,10 @@ export const LAPTOP = {
   stallLink: 'See it happen in “Measure it”',
   beyond: 'Beyond one device, the static memory itself has to be split: shard the optimizer state, gradients and weights across GPUs (ZeRO / fully sharded data parallel) or offload them to CPU memory. That is the subject of distributed training.',
 };
+
+// Section 2's lead, naming only what the student can change (an instructor may lock or hide some).
+export function stepLead({ pipeline = true, step = true } = {}) {
+  const change = pipeline && step ? 'Change the data pipeline and the step itself; the bar' : pipeline ? 'Change the data pipeline; the bar'
+    : step ? 'Change the step itself; the bar' : 'The bar';
+  return `${change} shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.`;
+}

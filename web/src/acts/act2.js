@@ -91,7 +91,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     h('h4', { text: 'Three steps on a timeline' }),
     h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
   const stepPanel = panel('2. Where one step’s time goes',
-    h('p', { class: 'panel__lead', text: 'Change the data pipeline and the step itself; the bar shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.' }),
+    h('p', { class: 'panel__lead', text: T.stepLead({ pipeline: openControls(['workers', 'prefetch', 'pin'], flags).length > 0,
+      step: openControls(['prec', 'ckpt', 'batch', 'dev', 'replay'], flags).length > 0 }) }),
     // On a wide screen the controls sit beside the bar and the timeline, so a change and what it does
     // are on screen together (act2.css); on a narrow one they stack in this order.
     h('div', { class: 'step-layout' }, stepControls, calibNote, stepView));
