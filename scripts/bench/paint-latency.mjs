@@ -2,20 +2,12 @@
 // in the page timestamps each input/change event (ranges render on 'input', radios on 'change'), notes
 // when the control's own handler (the render) has run, and records the time to a task queued from the
 // next animation frame, i.e. just after that frame is painted.
-// It also counts the frames missed: animation frames whose callbacks ran after the input arrived but
-// before its handler did (a frame painted without the change). 0 means the change was in the first
-// frame after the input; a frame counter runs on requestAnimationFrame for that (the harness's own
-// polling already keeps frames coming every vsync).
 export async function installLatencyProbe(page) {
   await page.evaluate(() => {
     window.__lat = [];
-    const frameTimes = [];
-    const tick = () => { frameTimes.push(performance.now()); if (frameTimes.length > 64) frameTimes.shift(); requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
     const onEvent = (e) => {
       const started = e.timeStamp;
       const handlersStart = performance.now();
-      const missedFrames = frameTimes.filter((t) => t > started && t < handlersStart).length;
       // Bubble-phase listener on window runs after the control's own handler (the render).
       window.addEventListener(e.type, () => {
         const rendered = performance.now();
@@ -23,7 +15,7 @@ export async function installLatencyProbe(page) {
           const ch = new MessageChannel();
           ch.port1.onmessage = () => window.__lat.push({
             paint: performance.now() - started, render: rendered - handlersStart,
-            to_frame: frameStart - started, frame_work: performance.now() - frameStart, missed_frames: missedFrames,
+            to_frame: frameStart - started, frame_work: performance.now() - frameStart,
           });
           ch.port2.postMessage(0);
         });
@@ -35,8 +27,7 @@ export async function installLatencyProbe(page) {
 }
 
 // drivers: [[selector, [key, ...]], ...]; presses `perControl` keys on each (cycling its list), waiting
-// for each change's sample. Returns the samples { paint, render, to_frame, frame_work } in ms and
-// missed_frames.
+// for each change's sample. Returns the samples { paint, render, to_frame, frame_work } in ms.
 // Pressed at once after each sample, a key arrives at a point in the frame that the harness's own
 // round trip decides (and that the page's work after a paint shifts); jitterMs > 0 first waits a
 // random 0–jitterMs, so presses land anywhere in the frame, as a person's do; minGapMs waits that
