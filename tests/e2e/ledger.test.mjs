@@ -413,7 +413,8 @@ test('the ledger page holds Act 2’s answer until Act 2’s Reveal, then shows 
     assert.match(seen.line, /you chose 60–70%; the engine’s answer shows here after the Reveal in Act 2\.$/);
     assert.equal(seen.sentence, 'Your Act 2 prediction waits for Act 2’s Reveal.');
     for (const text of [seen.line, seen.sentence, seen.summary]) assert.ok(!text.includes(shownTruth), `no ${shownTruth} before the reveal: ${text}`);
-    // The downloaded file is the record: it keeps the engine's value.
+    // The file is the record and keeps the engine's value; the page says so before it is exported.
+    assert.match(await page.locator('[data-note="unrevealed"]').textContent(), /^Not revealed yet: Act 2\. The file also records the engine’s answer to that prediction/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.match(file.calibration.items[0].phrase, new RegExp(`the engine says ${shownTruth.replace('.', '\\.')}`));
@@ -426,6 +427,7 @@ test('the ledger page holds Act 2’s answer until Act 2’s Reveal, then shows 
     assert.match(seen.line, new RegExp(`you chose 60–70%, the engine says ${shownTruth.replace('.', '\\.')}`));
     assert.ok(seen.summary.includes(seen.line.replace(/\u00a0/g, ' ')), seen.summary);
     assert.doesNotMatch(seen.sentence, /waits/);
+    assert.equal(await page.locator('[data-note="unrevealed"]').isHidden(), true);
     clean(problems);
   } finally { await browser.close(); }
 });

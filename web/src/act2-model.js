@@ -141,7 +141,9 @@ export function betterBest(best, config, result) {
 // fromLink: the settings on screen came with this page's link and the student has not changed one
 // since (explored may be true from an earlier visit; the link's settings are still not theirs).
 export function designCounts(act2, nothingToExplore = false, fromLink = false) {
-  return Boolean(act2.prediction) && (nothingToExplore || (Boolean(act2.explored) && !fromLink));
+  // With every setting fixed nothing is the student's own design: nothing counts (walk 6: the locked
+  // defaults were recorded as "your best design"); the act then does not ask for the challenge.
+  return Boolean(act2.prediction) && !nothingToExplore && Boolean(act2.explored) && !fromLink;
 }
 
 // The design record after the settings on screen: the same object when nothing changes (or nothing

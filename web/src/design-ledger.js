@@ -306,9 +306,9 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   // The recorded estimate is one number inside the range the student chose: show the range.
   const estimate = p2 && p2.predicted_range
     ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(ledger.baseline_mfu_estimate_pct)}, the range’s geometric middle)` : pct(ledger.baseline_mfu_estimate_pct);
-  const from = best ? 'your best design' : 'your current Act 2 settings';
+  const from = best ? 'your best design' : st.acts.act2 && st.acts.act2.prediction ? 'your current Act 2 settings' : 'Act 2’s starting settings: Act 2 not started';
   lines.push('', `Your choices (chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (Act 1); `
-    + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and gradient checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `
+    + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and activation checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `
     + `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);
   return plainText(lines.join('\n')); // a report's plain text: no no-break spaces

@@ -238,7 +238,7 @@ export function ledgerSummary(ledger, config, deviceName, units = 'gb') {
   const sel = ledger.columns.find((c) => c.selected);
   const sgd = ledger.columns.find((c) => c.optimizer === 'sgd');
   let state;
-  if (!sel.fits) state = `out of memory: ${f(sel.peak_bytes - ledger.budget_bytes)} over the ${f(ledger.budget_bytes)} usable`;
+  if (!sel.fits) state = `out of memory, ${f(sel.peak_bytes - ledger.budget_bytes)} over the ${f(ledger.budget_bytes)} usable`;
   else if (!sel.valid) state = `it fits in memory, ${f(ledger.budget_bytes - sel.peak_bytes)} under the ${f(ledger.budget_bytes)} usable, but it cannot train: ${INVALID_WHY}`;
   else state = `it fits, ${f(ledger.budget_bytes - sel.peak_bytes)} under the ${f(ledger.budget_bytes)} usable`;
   const tax = sel.optimizer === 'sgd' ? '' : `. Its optimizer state adds ${f(sel.static_bytes - sgd.static_bytes)} to SGD’s static memory (${f(sgd.static_bytes)} → ${f(sel.static_bytes)}, ${formatRatio(sel.static_bytes / sgd.static_bytes)} as much)`;

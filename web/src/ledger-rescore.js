@@ -184,7 +184,7 @@ export function rescore(ledger, verified, engine) {
   skip('predictions and reflections (the options chosen)', 'the student’s own choices, with nothing to re-compute; they are scored, and checked against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
   skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
-  skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab: nothing to re-compute');
+  skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab, with nothing to re-compute');
   return { rows, notRecomputed };
 }
 

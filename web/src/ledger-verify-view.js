@@ -27,7 +27,7 @@ const SETTINGS_WORDS = {
   step_seconds: 'seconds per step', busy_fraction: 'GPU busy', pipeline_efficiency: 'pipeline efficiency', mfu: 'MFU',
   hfu: 'HFU (MFU counting recomputed FLOPs too)', tokens_per_second: 'tokens per second', bottleneck_axis: 'the bottleneck',
 };
-const PREDICTION_WORDS = { predicted: 'the answer', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
+const PREDICTION_WORDS = { predicted: 'the predicted value', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
 const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
 const LABEL_RULES = [
   [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
@@ -40,7 +40,7 @@ const LABEL_RULES = [
   [/^knob_settings\.(act[12])$/, (m) => `${ACT_OF[m[1]]} settings as last left (also stored with the saved progress)`],
   [/^optimizer_chosen$/, () => 'Optimizer chosen in Act 1'],
   [/^precision_chosen$/, () => 'Precision chosen (from the best design, or the current settings before there is one)'],
-  [/^gradient_checkpointing$/, () => 'Gradient checkpointing chosen (from the best design, or the current settings before there is one)'],
+  [/^gradient_checkpointing$/, () => 'Activation checkpointing chosen (from the best design, or the current settings before there is one)'],
   [/^final_mfu_pct$/, (m, c) => `Best MFU reached in the design challenge (%)${c.blank ? ': blank until the design challenge has a result' : ''}`],
   [/^baseline_mfu_estimate_pct$/, (m, c) => `MFU estimate in Act 2 (%)${c.blank ? ': blank until the Act 2 prediction is made' : ''}`],
   [/^laptop_fit_achieved$/, () => `Laptop challenge: fit achieved (${SUMMARY})`],

@@ -133,11 +133,13 @@ test('the design challenge records nothing before the prediction, nor for settin
   assert.equal(designCounts({ ...fresh, explored: true }), false, 'never before the prediction');
   const locked = { ...fresh, prediction: { choice: 'd' } };
   assert.equal(designCounts(locked), false, 'the settings that came with the page do not count');
-  assert.equal(designCounts(locked, true), true, 'unless an instructor locked every control');
+  // Walk 6: with every control locked nothing is the student's design (the act does not ask for it).
+  assert.equal(designCounts(locked, true), false, 'every control locked: nothing counts');
+  assert.equal(designCounts({ ...locked, explored: true }, true), false, 'not even after exploring earlier');
   assert.equal(designCounts({ ...locked, explored: true }), true);
   // Explored on an earlier visit, then a link brought new settings: not the student's until they move.
   assert.equal(designCounts({ ...locked, explored: true }, false, true), false, 'a link’s settings after an earlier visit');
-  assert.equal(designCounts(locked, true, true), true, 'every control locked: what is shown counts');
+  assert.equal(designCounts(locked, true, true), false, 'every control locked, from a link: nothing counts');
   const args = { reached: true, config: CHAPTER_TUNED2, result: tuned };
   assert.equal(designRecord(empty, { ...args, counts: false }), empty, 'a link’s tuned loop before unlocking leaves the record as it was');
   const rec = designRecord(empty, { ...args, counts: true });

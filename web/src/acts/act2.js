@@ -31,13 +31,15 @@ export const id = 2;
 export const title = T.TITLE;
 export const shortTitle = T.SHORT_TITLE;
 
+// Each step carries the number of the section it is done in (sections 3 and 5, the gauges and the
+// reference, are read, not done), so the list and the headings agree.
 const STEPS = [
-  { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
-  { id: 'explore', label: 'Explore the step', done: (a) => Boolean(a.explored) },
-  { id: 'reveal', label: 'Reveal', done: (a) => a.revealed },
-  { id: 'design', label: 'Design challenge', done: (a) => a.design.regime_reached },
-  { id: 'laptop', label: 'Laptop challenge', done: (a) => a.laptop.finished },
-  { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection_fix && a.reflection_ckpt) },
+  { id: 'predict', section: 1, label: 'Predict', done: (a) => Boolean(a.prediction) },
+  { id: 'explore', section: 2, label: 'Explore the step', done: (a) => Boolean(a.explored) },
+  { id: 'reveal', section: 4, label: 'Reveal', done: (a) => a.revealed },
+  { id: 'design', section: 6, label: 'Design challenge', done: (a) => a.design.regime_reached },
+  { id: 'laptop', section: 7, label: 'Laptop challenge', done: (a) => a.laptop.finished },
+  { id: 'reflect', section: 8, label: 'Reflect', done: (a) => Boolean(a.reflection_fix && a.reflection_ckpt) },
 ];
 
 
@@ -262,8 +264,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     updateGaugeList([
       ['busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)],
       ['pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)],
+      // In the scale's order (HFU ≥ MFU), so the list and the marks above read alike.
+      ...(g.hfu !== null ? [['hfu', 'HFU ((model + recomputed FLOPs) ÷ (step time × peak FLOP/s))', T.pct(g.hfu)]] : []),
       ['mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)],
-      ...(g.hfu !== null ? [['hfu', 'HFU (MFU plus recomputed FLOPs)', T.pct(g.hfu)]] : []),
       ['ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)],
       ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
@@ -291,17 +294,18 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const k = r.pipeline.gpu.kernel_efficiency;
     const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
     // Settings that do not count yet never open with words of success (walk: 'In the tuned regime' read as done).
-    const head = reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
-      : nothingToExplore ? 'Not reachable here: every setting of the step is fixed in this lab, outside the tuned regime. ' : 'Not there yet. ';
+    const head = nothingToExplore ? 'Not open here: every setting of the step is fixed in this lab, so there is no design to make. '
+      : reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
+        : a.design.regime_reached ? '✓ Tuned regime reached earlier; these settings are outside it. ' : 'Not there yet. ';
     replaceChildren(designBody,
       h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
         state.config2.replay ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.',
-        counts ? '' : ' The challenge counts settings you reach yourself after your prediction; these came with the page (a link or the defaults), so change any setting in section 2 to start.'),
+        counts || nothingToExplore ? '' : ' The challenge counts settings you reach yourself after your prediction; these came with the page (a link or the defaults), so change any setting in section 2 to start.'),
       h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
         `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}, ${T.rate(bestTokens(a.design.best.config))}) with ${describe2(a.design.best.config)}.`) : null,
-      a.prediction ? solverLineSoon(state.config2) : null,
+      a.prediction && !nothingToExplore ? solverLineSoon(state.config2) : null,
       h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
   }
 

@@ -5,7 +5,7 @@
 // A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
-import { formatCount } from '../format.js';
+import { formatCount, wordList } from '../format.js';
 import {
   buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, readableDate, LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
@@ -39,8 +39,12 @@ export function mount({ root, engine, store, announce }) {
   const summaryId = uid('ledger-summary');
   const summaryBox = h('textarea', { id: summaryId, class: 'ledger-summary', readonly: true, rows: '14', spellcheck: 'false' });
   const copySummary = h('button', { type: 'button', class: 'btn btn--small', text: 'Copy the summary', onclick: () => doCopy('text') });
+  // The file is the record: it holds the engine's answers even before a Reveal (an instructor's check
+  // needs them). Said before a student exports or checks it, as the page holds them back (walk 6).
+  const unrevealedNote = h('p', { class: 'panel__note', 'data-note': 'unrevealed', hidden: true });
   const exportPanel = panel('Export',
     h('p', { class: 'panel__lead', text: 'You can export at any point; the file records your settings, answers and the engine’s values as they are now.' }),
+    unrevealedNote,
     h('div', { class: 'ledger-actions' }, download, copyJson), exportStatus,
     h('details', { class: 'ledger-readable' }, h('summary', { text: 'A readable summary to paste into a report' }),
       h('label', { for: summaryId, text: 'Summary (plain text)' }), summaryBox, copySummary));
@@ -206,6 +210,9 @@ export function mount({ root, engine, store, announce }) {
   // ---- live parts: calibration and the readable summary follow the store
   function render(state) {
     const units = state.config.units;
+    const unrevealed = [1, 2].filter((n) => state.acts[`act${n}`] && state.acts[`act${n}`].prediction && !state.acts[`act${n}`].revealed);
+    unrevealedNote.hidden = !unrevealed.length;
+    setText(unrevealedNote, unrevealed.length ? `Not revealed yet: ${wordList(unrevealed.map((n) => `Act ${n}`))}. The file also records the engine’s answer${unrevealed.length > 1 ? 's' : ''} to ${unrevealed.length > 1 ? 'those predictions' : 'that prediction'} (a check needs ${unrevealed.length > 1 ? 'them' : 'it'}), and checking the file below shows ${unrevealed.length > 1 ? 'them' : 'it'}; reveal in the act first if you want to find out there.` : '');
     const cal = calibrationSummary(state, units, { holdUnseen: true }); // an answer waits for its act’s Reveal
     setText(calSentence, cal.sentence);
     replaceChildren(calList, cal.items.map((it) => h('li', { 'data-prediction': it.id, text: it.phrase })));

@@ -13,7 +13,7 @@ export function renderSteps(list, steps, record) {
   replaceChildren(list, steps.map((s, i) => {
     const isDone = s.done(record);
     return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
-      h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(i + 1) }), ` ${s.label}`,
+      h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(s.section || i + 1) }), ` ${s.label}`,
       h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
   }));
 }
