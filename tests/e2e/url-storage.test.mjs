@@ -107,6 +107,30 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
   } finally { await browser.close(); }
 });
 
+test('a change made just before a reload survives it; a link opened next still wins (walk 6)', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await openLab(page, `${srv.origin}/?act=2`);
+    await page.locator('[data-act="2"] .prediction input[value="c"]').check();
+    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await page.waitForURL(/workers=0/);
+    await page.locator('[data-act="2"] [data-control="workers"] input').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.reload(); // at once: the address has not caught up yet
+    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    assert.equal(await page.locator('[data-act="2"] [data-control="workers"] input').inputValue(), '2');
+    assert.match(new URL(page.url()).search, /workers=2/);
+    // A link's settings still win over saved progress.
+    await openLab(page, `${srv.origin}/?act=2&workers=6`);
+    assert.equal(await page.locator('[data-act="2"] [data-control="workers"] input').inputValue(), '6');
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});
+
 test('bad URL parameters are explained on the page and the good ones still apply', async () => {
   const browser = await launch();
   try {

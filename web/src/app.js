@@ -7,6 +7,7 @@
 import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState } from './url-state.js';
+import { handOffAddress, sessionOf } from './url-handoff.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
@@ -106,7 +107,12 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (!syncUrl || urlQuery === null || win.location.search === urlQuery) return;
     try { win.history.replaceState(null, '', urlQuery + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
   };
-  if (syncUrl) win.addEventListener('pagehide', writeUrl);
+  if (syncUrl) {
+    win.addEventListener('pagehide', () => {
+      if (urlTimer !== null && urlQuery !== null && win.location.search !== urlQuery) handOffAddress(sessionOf(win), win.location.search, urlQuery);
+      writeUrl();
+    });
+  }
   function sync(state, prev) {
     const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
     urlQuery = query;

@@ -4,14 +4,18 @@
 import './styles.css';
 import { createStore } from './store.js';
 import { bootLab, probeStorage, showFailure } from './embed/boot.js';
+import { takeAddress, sessionOf } from './url-handoff.js';
 
 async function boot() {
   // Writes to storage and the URL are coalesced (both cost milliseconds in Chromium) and flushed
-  // when the page is hidden, so a reload or a closed tab never loses the last change.
+  // when the page is hidden; a reload reads the address before that flush, so the address due is
+  // handed over too (url-handoff.js): a reload or a closed tab never loses the last change.
   const store = createStore({ storage: probeStorage(window), defer: (fn) => setTimeout(fn, 200) });
   window.addEventListener('pagehide', () => store.flush());
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') store.flush(); });
-  const lab = await bootLab({ doc: document, win: window, store, search: window.location.search });
+  // A change made just before a reload is in the address handed over when the page was left.
+  const search = takeAddress(sessionOf(window), window.location.search);
+  const lab = await bootLab({ doc: document, win: window, store, search });
   if (!lab) return;
   document.documentElement.dataset.ready = 'true';
   performance.mark('lab-interactive');
