@@ -57,6 +57,13 @@ export async function openLab(page, url) {
   await page.waitForSelector('html[data-ready="true"]');
 }
 
+// Locks in Act 2's prediction (option `choice`) on an open Act 2 page and waits for the act to open.
+export async function predictAct2(page, choice) {
+  await page.locator(`[data-act="2"] .prediction input[value="${choice}"]`).check();
+  await page.locator('[data-act="2"] .prediction button[type=submit]').click();
+  await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+}
+
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

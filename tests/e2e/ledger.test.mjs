@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2 } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../web/src/ledger-check.js';
 import { LAPTOP_START, toLaptopScenario } from '../../web/src/scenario.js';
@@ -396,9 +396,7 @@ test('the ledger page holds Act 2’s answer until Act 2’s Reveal, then shows 
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
     await openLab(page, `${srv.origin}/?act=2`);
-    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
-    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
-    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await predictAct2(page, 'b');
     await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) || '{}').acts?.act2?.prediction, KEY); // saved after a short delay
     const truth = (await saved(page)).acts.act2.prediction.truth_mfu;
     const shownTruth = `${(truth * 100).toFixed(1)}%`;

@@ -2,7 +2,7 @@
 // in memory when storage is blocked, and a clear message when the engine cannot start.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, expectLedger } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, expectLedger, predictAct2 } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 
@@ -83,9 +83,7 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
     assert.equal(await page.locator('.reveal-hint').isHidden(), true);
     // Act 2, everything locked: its reveal and its explore step are open too.
     await fresh('?act=2&lock=workers,prefetch,pin,prec,ckpt,batch,dev,replay');
-    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
-    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
-    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await predictAct2(page, 'b');
     assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false);
     assert.match(await page.locator('[data-act="2"] [data-step="explore"]').getAttribute('class'), /step--done/);
     // Nothing is the student's design then (walk 6: the locked defaults were 'your best so far').
@@ -97,9 +95,7 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
     assert.match(await page.locator('[data-act="2"] [data-step="reveal"] .step__mark').textContent(), /^(4|✓)$/);
     // A group whose controls are all hidden is not drawn as an empty box.
     await fresh('?act=2&hide=workers,prefetch,pin');
-    await page.locator('[data-act="2"] .prediction input[value="b"]').check();
-    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
-    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await predictAct2(page, 'b');
     assert.equal(await page.locator('[data-act="2"] .control-set:has(legend:text("Data pipeline"))').isVisible(), false);
     assert.equal(await page.locator('[data-act="2"] .control-set:has(legend:text("The step"))').isVisible(), true);
     assert.deepEqual(problems.consoleErrors, []);
@@ -112,9 +108,7 @@ test('a change made just before a reload survives it; a link opened next still w
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
     await openLab(page, `${srv.origin}/?act=2`);
-    await page.locator('[data-act="2"] .prediction input[value="c"]').check();
-    await page.locator('[data-act="2"] .prediction button[type=submit]').click();
-    await page.waitForSelector('[data-act="2"] .act-unlocked:not([hidden])');
+    await predictAct2(page, 'c');
     await page.waitForURL(/workers=0/);
     await page.locator('[data-act="2"] [data-control="workers"] input').focus();
     await page.keyboard.press('ArrowRight');
