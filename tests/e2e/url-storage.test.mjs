@@ -86,6 +86,9 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
     await predictAct2(page, 'b');
     assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), false);
     assert.match(await page.locator('[data-act="2"] [data-step="explore"]').getAttribute('class'), /step--done/);
+    // Nor do the words ask for a change no control allows (walk 6).
+    assert.doesNotMatch(await page.locator('[data-act="2"] .calib-note').textContent(), /[Tt]ick the box|Compare with the calibration off/);
+    assert.doesNotMatch(await page.locator('[data-act="2"] [data-control="replay"] label').textContent(), /untick/);
     // Nothing is the student's design then (walk 6: the locked defaults were 'your best so far').
     await page.waitForSelector('[data-act="2"] .design [data-regime]');
     assert.match(await page.locator('[data-act="2"] .design').textContent(), /^Not open here: every setting of the step is fixed in this lab/);

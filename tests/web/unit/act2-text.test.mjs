@@ -212,3 +212,14 @@ test('section 2’s lead names only what can be changed', () => {
   assert.match(stepLead({ step: false }), /^Change the data pipeline; the bar shows/);
   assert.match(stepLead({ pipeline: false, step: false }), /^The bar shows one step’s seconds/);
 });
+
+test('the calibration note does not ask to tick or untick a box an instructor locked', () => {
+  const ev = (c) => evaluate(toScenario2(c));
+  for (const replay of [true, false]) {
+    const c = { ...DEFAULT_CONFIG2, replay };
+    const open = calibrationParagraphs(c, ev(c), n.chapterActivations, 'gb').join(' ');
+    const locked = calibrationParagraphs(c, ev(c), n.chapterActivations, 'gb', { replayOpen: false }).join(' ');
+    assert.match(open, replay ? /Untick the box/ : /Tick the box/);
+    assert.doesNotMatch(locked, /[Tt]ick the box|Compare with the calibration off/);
+  }
+});

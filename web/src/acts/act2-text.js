@@ -132,17 +132,18 @@ const keptWords = (share, k, layers) => {
 
 // One paragraph per subject: what memory counts, the k rule (every-k checkpointing only), the
 // timing constants, and what the data-loading settings do here.
-export function calibrationParagraphs(c, r, chapterActivations, units) {
+// replayOpen: false when an instructor locked or hid the calibration box (no 'untick the box' then).
+export function calibrationParagraphs(c, r, chapterActivations, units, { replayOpen = true } = {}) {
   const parts = [];
   const m = r.memory;
   const k = r.pipeline.constants;
   if (c.replay) {
     parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} for FP32, batch ${chapterActivations.batch_size} and no checkpointing.`);
     const d = m.activations_detail;
-    if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%. ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)} Compare with the calibration off.`);
-    parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does. Untick the box for the physics model (memory and timing).`);
+    if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%. ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)}${replayOpen ? ' Compare with the calibration off.' : ''}`);
+    parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does.${replayOpen ? ' Untick the box for the physics model (memory and timing).' : ''}`);
   } else {
-    parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is ${staticWords(m)}. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}). Tick the box for the chapter’s numbers.`);
+    parts.push(`Chapter calibration off: the physics model. Memory counts the exact N = ${formatInt(m.parameters_counted)} parameters and every activation a straightforward implementation stores, attention scores included (Korthikanti et al. 2022), so this step peaks at ${formatBytes(m.peak_bytes, units)}, of which ${formatBytes(m.static_bytes, units)} is ${staticWords(m)}. Timing uses physical constants (one loading process manages ${rate(k.worker_tokens_per_s)}).${replayOpen ? ' Tick the box for the chapter’s numbers.' : ''}`);
   }
   if (c.prefetch && c.data_workers > 0) parts.push('Prefetch depth only limits how far ahead the workers may run; it absorbs jitter in loading time, which this steady model leaves out, so changing it moves nothing here.');
   if (!c.prefetch && c.data_workers > 0) parts.push('Workers without prefetching still load in parallel, but each batch is requested only when the step needs it. (PyTorch’s DataLoader always prefetches when it has workers.)');

@@ -111,6 +111,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
   const ACT2_CONTROLS = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
   const nothingToExplore = openControls(ACT2_CONTROLS, flags).length === 0;
+  const replayOpen = openControls(['replay'], flags).length > 0;
 
   // ---- 4. reveal
   const revealBody = h('div', { class: 'reveal', role: 'status' });
@@ -161,7 +162,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       return null;
     }
     search.warm(c);
-    setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u));
+    setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u, { replayOpen }));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
     const nothing = m.fits ? null : nothingFits(c, r, u);
