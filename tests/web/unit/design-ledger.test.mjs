@@ -368,3 +368,11 @@ test('walk 2: "and 1 more problem" says where that problem is', () => {
   assert.deepEqual(readLedger(JSON.stringify(l)).error, { field: 'predictions[0].choice',
     message: 'is not one of the allowed values: it is a string ("zz"), but must be "a", "b", "c" or "d" (and 1 more problem, at lab_state.acts.act1.prediction)' });
 });
+
+test('walk 6: the summary says when Act 1’s reflection was answered more than once', () => {
+  const l = JSON.parse(fixture('valid-complete.json'));
+  l.lab_state.acts.act1.reflection.attempts = 1;
+  assert.doesNotMatch(ledgerText(l), /the last of/);
+  l.lab_state.acts.act1.reflection.attempts = 3;
+  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers\)/);
+});

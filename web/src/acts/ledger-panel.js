@@ -220,7 +220,8 @@ export function mount({ root, engine, store, announce }) {
     const right = [state.acts.act1.reflection && state.acts.act1.reflection.ratio_correct && state.acts.act1.reflection.reason_correct,
       state.acts.act2.reflection_fix && state.acts.act2.reflection_fix.correct,
       state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
-    setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part.` : 'No reflections answered yet.');
+    const tries = state.acts.act1.reflection ? state.acts.act1.reflection.attempts : 1;
+    setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${tries > 1 ? ` (Act 1’s is your last of ${tries} answers)` : ''}.` : 'No reflections answered yet.');
     try {
       summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true });
     } catch (err) {
