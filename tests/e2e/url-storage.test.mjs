@@ -140,7 +140,7 @@ test('bad URL parameters are explained on the page and the good ones still apply
     assert.ok(items.some((t) => /^opt=lion: not an optimizer/.test(t)));
     assert.ok(items.some((t) => /^batch=7: not one of the batch sizes/.test(t)));
     assert.ok(items.some((t) => /'wings' is not a control name/.test(t)));
-    assert.ok(items.some((t) => /^act=3: not an act of this lab/.test(t)));
+    assert.ok(items.some((t) => /^act=3: not a part of this lab; it can be /.test(t)));
     await unlock(page);
     await expectLedger(page, normalizeConfig({ device: 'a100-sxm4-80gb' }), assert, lib);
     assert.match(page.url(), /\?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=a100-sxm4-80gb/);

@@ -206,7 +206,11 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
     if (availableActs.includes(n)) act = n;
     else if (Number.isInteger(n) && n >= 1 && n <= 2) {
       errors.push({ param: 'act', message: `Act ${n} is not available yet, so Act ${availableActs[0]} is shown.` });
-    } else bad('act', `not an act of this lab (${list(availableActs.map(String))})`);
+    } else {
+      // Names are lower-case like every value here ("ledger", not "LEDGER"); the page opens where the student was.
+      const hint = typeof n === 'string' && availableActs.includes(n.toLowerCase()) ? ` (did you mean act=${n.toLowerCase()}?)` : '';
+      errors.push({ param: 'act', message: `act=${echo(raw)}: not a part of this lab${hint}; it can be ${choices(availableActs.map(String))}, so the lab opens where you were last (Act 1 the first time).` });
+    }
   }
   const isAct2 = act === 2;
   for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {

@@ -63,7 +63,7 @@ test('an act that does not exist yet falls back to the first one with a message'
   const r = parseUrlState('?act=2', ctx);
   assert.equal(r.act, null);
   assert.match(r.errors[0].message, /Act 2 is not available yet/);
-  assert.match(parseUrlState('?act=zz', ctx).errors[0].message, /not an act/);
+  assert.match(parseUrlState('?act=zz', ctx).errors[0].message, /not a part of this lab/);
 });
 
 test('hostile text in a parameter stays text in the message', () => {
@@ -98,8 +98,9 @@ test('the "Measure it" panel is reached with act=measure; numbered acts still pa
   const withPanel = { deviceIds, availableActs: [1, 'measure'] };
   assert.equal(parseUrlState('?act=measure', withPanel).act, 'measure');
   assert.equal(parseUrlState('?act=1', withPanel).act, 1);
-  assert.match(parseUrlState('?act=measure', ctx).errors[0].message, /not an act/);
-  assert.match(parseUrlState('?act=3', withPanel).errors[0].message, /not an act of this lab \(1, measure\)/);
+  assert.match(parseUrlState('?act=measure', ctx).errors[0].message, /not a part of this lab/);
+  assert.match(parseUrlState('?act=3', withPanel).errors[0].message, /^act=3: not a part of this lab; it can be 1 or measure, so the lab opens where you were last \(Act 1 the first time\)\.$/);
+  assert.match(parseUrlState('?act=MEASURE', withPanel).errors[0].message, /^act=MEASURE: not a part of this lab \(did you mean act=measure\?\)/);
   assert.match(serializeUrlState({ act: 'measure', config: DEFAULT_CONFIG }), /^\?act=measure&opt=adam/);
 });
 
