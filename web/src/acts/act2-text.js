@@ -163,7 +163,7 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
 }
 
 export const CKPT_QUESTION = {
-  intro: 'Answer for your Act 2 settings as they are now (section 2), with checkpointing every k layers (k = 4 if another scheme is selected), with or without the chapter calibration.',
+  intro: 'Answer for your Act 2 settings as they are now in section 2, calibration on or off, but with checkpointing every k layers: your k if you chose that scheme, otherwise k = 4.',
   prompt: 'Checkpointing reduces activation memory by about',
   ratioOptions: [
     { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },
