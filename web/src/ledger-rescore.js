@@ -15,29 +15,32 @@ import { fieldLabel } from './ledger-verify-view.js';
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-// The fix question's answer key, timed once per engine (it does not depend on the ledger).
-const fixKeys = new WeakMap();
-function fixKey(engine) {
-  if (!fixKeys.has(engine)) {
-    const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
-    const cat = engine.catalog();
-    const devices = (typeof cat === 'string' ? JSON.parse(cat) : cat).devices;
-    const base = must(evaluate(toScenario2(DEFAULT_CONFIG2)), 'the chapter baseline');
-    fixKeys.set(engine, scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device)));
-  }
-  return fixKeys.get(engine);
+// Answer keys that depend only on the engine (not on the ledger), computed once per engine. `engine`
+// may answer in JSON text (labctl's module) or objects (the page's adapter).
+function oncePerEngine(compute) {
+  const cache = new WeakMap();
+  return (engine) => {
+    if (!cache.has(engine)) {
+      const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
+      cache.set(engine, compute(engine, evaluate));
+    }
+    return cache.get(engine);
+  };
 }
 
-// Act 1's options stand for engine numbers (act1-text.js PREDICTION: value(n)), computed once per engine.
-const act1Numbers = new WeakMap();
-function act1Amounts(engine) {
-  if (!act1Numbers.has(engine)) {
-    const evaluate = (s) => { const r = engine.evaluate(s); return typeof r === 'string' ? JSON.parse(r) : r; };
-    const n = fixedNumbers(evaluate);
-    act1Numbers.set(engine, Object.fromEntries(PREDICTION1.options.map((o) => [o.id, o.value(n)])));
-  }
-  return act1Numbers.get(engine);
-}
+// The fix question's answer key: each change timed with the engine.
+const fixKey = oncePerEngine((engine, evaluate) => {
+  const cat = engine.catalog();
+  const devices = (typeof cat === 'string' ? JSON.parse(cat) : cat).devices;
+  const base = must(evaluate(toScenario2(DEFAULT_CONFIG2)), 'the chapter baseline');
+  return scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device));
+});
+
+// Act 1's options stand for engine numbers (act1-text.js PREDICTION: value(n)).
+const act1Amounts = oncePerEngine((engine, evaluate) => {
+  const n = fixedNumbers(evaluate);
+  return Object.fromEntries(PREDICTION1.options.map((o) => [o.id, o.value(n)]));
+});
 
 // A prediction's letter and what the file records with it must agree: the amount (Act 1) or estimate
 // and range (Act 2) the chosen option stands for, and the copy in `predictions` (walk 4: a letter

@@ -27,7 +27,8 @@ const SETTINGS_WORDS = {
   step_seconds: 'seconds per step', busy_fraction: 'GPU busy', pipeline_efficiency: 'pipeline efficiency', mfu: 'MFU',
   hfu: 'HFU (MFU counting recomputed FLOPs too)', tokens_per_second: 'tokens per second', bottleneck_axis: 'the bottleneck',
 };
-const PREDICTION_WORDS = { predicted: 'the predicted value', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on' };
+const PREDICTION_WORDS = { predicted: 'the predicted value', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on',
+  choice: 'the option chosen', predicted_range: 'the range chosen' };
 const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
 const LABEL_RULES = [
   [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
@@ -48,18 +49,14 @@ const LABEL_RULES = [
   [/^laptop_floor_derivation$/, (m, c) => `How the engine derives the laptop floor (${SUMMARY})${c.blank ? ': blank until the laptop challenge' : ''}`],
   [/^lab_state\.acts\.act1\.prediction\.predicted_bytes$/, () => 'Act 1 prediction: the amount the chosen option stands for'],
   [/^lab_state\.acts\.act2\.prediction\.predicted_mfu$/, () => 'Act 2 prediction: the estimate the chosen range stands for (its geometric middle)'],
-  [/^predictions\[(\d+)\]\.(choice|predicted_range)$/, (m, c) => {
-    const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
-    // The lab state's answer is the reference (the lab continues from it): this row is its copy.
-    return `${ACT_OF[act] || 'A'} prediction: ${m[2] === 'choice' ? 'the option chosen' : 'the range chosen'}, as the predictions list records it (checked against the saved progress)`;
-  }],
   [/^lab_state\.acts\.act1\.prediction\.truth_bytes$/, () => 'Act 1 prediction: the engine’s answer (extra memory Adam needs over SGD, FP32)'],
   [/^lab_state\.acts\.act2\.prediction\.truth_mfu$/, () => 'Act 2 prediction: the engine’s MFU for the settings the prediction is about'],
   [/^lab_state\.acts\.act1\.prediction\.error_ratio$/, () => 'Act 1 prediction: how far off the answer was'],
   [/^lab_state\.acts\.act2\.prediction\.error_ratio$/, () => 'Act 2 prediction: how far off, from the nearer end of the chosen range'],
   [/^lab_state\.acts\.act1\.prediction\.direction$/, () => 'Act 1 prediction: too low, too high or spot on'],
   [/^lab_state\.acts\.act2\.prediction\.direction$/, () => 'Act 2 prediction: too low, too high or inside the chosen range'],
-  [/^predictions\[(\d+)\]\.(predicted|truth|error_ratio|direction)$/, (m, c) => {
+  // The predictions list repeats the lab state's answers; its rows are checked against them.
+  [/^predictions\[(\d+)\]\.(predicted|truth|error_ratio|direction|choice|predicted_range)$/, (m, c) => {
     const act = entryId(c.ledger, 'predictions', Number(m[1]), c.label, guessAct);
     const words = act === 'act2' && m[2] === 'direction' ? 'too low, too high or inside the chosen range' : PREDICTION_WORDS[m[2]];
     return `${ACT_OF[act] || 'A'} prediction: ${words}${ALSO('predictions')}`;

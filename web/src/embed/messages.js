@@ -7,21 +7,25 @@ import { LAB_ID } from '../store.js';
 export { LAB_ID };
 export const MAX_INSTANCE_LENGTH = 64;
 
+// A parameter's value or all its values (URLSearchParams.getAll) → { value } (null when absent), or
+// { distinct } when it is given with different values: ambiguous, so neither is used.
+const shorten = (v) => (v.length > 80 ? `${v.slice(0, 80)}…` : v);
+function oneValue(value) {
+  if (!Array.isArray(value)) return { value };
+  const distinct = [...new Set(value)];
+  return distinct.length > 1 ? { value: null, distinct } : { value: distinct.length ? distinct[0] : null };
+}
+
 // `parentOrigin` (a URL parameter of the iframe page): the one origin allowed to receive the lab's
 // messages and to send it requests. Returns { origin } or { origin: null, error } (words for a notice).
-// `value`: the parameter's value, or all its values (URLSearchParams.getAll): given twice with different
-// values it is ambiguous, and a frame must not guess where its answers go.
-export function parseParentOrigin(value) {
-  if (Array.isArray(value)) {
-    const distinct = [...new Set(value)];
-    if (distinct.length > 1) {
-      const shown = distinct.slice(0, 3).map((v) => (v.length > 80 ? `${v.slice(0, 80)}…` : v)).join(', ');
-      return { origin: null, error: `parentOrigin is given ${distinct.length} different values (${shown}${distinct.length > 3 ? ', …' : ''}); the lab sends nothing (no height, progress or ledger) until it is given once.` };
-    }
-    value = distinct.length ? distinct[0] : null;
+// Given twice with different values, a frame must not guess where its answers go.
+export function parseParentOrigin(given) {
+  const { value, distinct } = oneValue(given);
+  if (distinct) {
+    return { origin: null, error: `parentOrigin is given ${distinct.length} different values (${distinct.slice(0, 3).map(shorten).join(', ')}${distinct.length > 3 ? ', …' : ''}); the lab sends nothing (no height, progress or ledger) until it is given once.` };
   }
   if (value === null || value === undefined || value === '') return { origin: null, error: null };
-  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  const shown = shorten(value);
   let url;
   try { url = new URL(value); } catch { url = null; }
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
@@ -35,17 +39,14 @@ export function parseParentOrigin(value) {
 // the frame would just stay small and silent. Null when they match or the browser does not say.
 export function parentOriginMismatch(parentOrigin, embeddedIn) {
   if (!parentOrigin || !embeddedIn || embeddedIn === 'null' || embeddedIn === parentOrigin) return null;
-  return `parentOrigin=${parentOrigin}, but this lab is embedded in a page on ${embeddedIn.length > 80 ? `${embeddedIn.slice(0, 80)}…` : embeddedIn}: the lab sends that page nothing (no height, progress or ledger) until parentOrigin names it.`;
+  return `parentOrigin=${parentOrigin}, but this lab is embedded in a page on ${shorten(embeddedIn)}: the lab sends that page nothing (no height, progress or ledger) until parentOrigin names it.`;
 }
 
 // `instance` (optional): a name the host gives this frame, echoed in every message, to tell several
 // embedded labs apart.
-export function parseInstance(value) {
-  if (Array.isArray(value)) {
-    const distinct = [...new Set(value)];
-    if (distinct.length > 1) return { instance: null, error: `instance is given ${distinct.length} different values; none was used.` };
-    value = distinct.length ? distinct[0] : null;
-  }
+export function parseInstance(given) {
+  const { value, distinct } = oneValue(given);
+  if (distinct) return { instance: null, error: `instance is given ${distinct.length} different values; none was used.` };
   if (value === null || value === undefined || value === '') return { instance: null, error: null };
   if (/^[A-Za-z0-9_.:-]{1,64}$/.test(value)) return { instance: value, error: null };
   return { instance: null, error: `instance: use up to ${MAX_INSTANCE_LENGTH} letters, digits, '-', '_', '.' or ':'; it was ignored.` };
