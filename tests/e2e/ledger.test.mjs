@@ -414,7 +414,7 @@ test('the ledger page holds Act 2’s answer until Act 2’s Reveal, then shows 
     assert.equal(seen.sentence, 'Your Act 2 prediction waits for Act 2’s Reveal.');
     for (const text of [seen.line, seen.sentence, seen.summary]) assert.ok(!text.includes(shownTruth), `no ${shownTruth} before the reveal: ${text}`);
     // The file is the record and keeps the engine's value; the page says so before it is exported.
-    assert.match(await page.locator('[data-note="unrevealed"]').textContent(), /^Not revealed yet: Act 2\. The file also records the engine’s answer to that prediction/);
+    assert.match(await page.locator('[data-note="unrevealed"]').textContent(), /^Not revealed yet: Act 2\. The file contains the engine’s answer to your Act 2 prediction, and checking it below would show it\. Reveal in Act 2 first/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.match(file.calibration.items[0].phrase, new RegExp(`the engine says ${shownTruth.replace('.', '\\.')}`));

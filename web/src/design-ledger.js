@@ -296,11 +296,11 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   if (!ledger.reflections.length) lines.push('- none yet');
   for (const r of ledger.reflections) {
     const ev = r.engine_values;
-    const values = ev && ev.ratio !== undefined ? ` (the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''})` : '';
+    const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}` : '';
     // Act 1's reflection may be answered again (Act 2's are one try): say which answer this is.
     const tries = r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
-    const which = tries > 1 ? ` (the last of ${tries} answers)` : '';
-    lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${which}${values}`);
+    const notes = [...(tries > 1 ? [`the last of ${tries} answers`] : []), ...(values ? [values] : [])];
+    lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }
   // The ledger's summary of the student's choices, in words: percentages as the lab writes them, the
   // laptop floor in the chosen units (the ledger records it in GB as laptop_minimum_memory_gb).

@@ -374,5 +374,6 @@ test('walk 6: the summary says when Act 1’s reflection was answered more than 
   l.lab_state.acts.act1.reflection.attempts = 1;
   assert.doesNotMatch(ledgerText(l), /the last of/);
   l.lab_state.acts.act1.reflection.attempts = 3;
-  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers\)/);
+  // One bracket for both notes (walk 7: '(the last of 2 answers) (the engine gives 1.6×)').
+  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers; the engine gives [0-9.]+×\)\n/);
 });

@@ -46,7 +46,7 @@ export function revealLines(n, chosenText, errorText) {
 }
 
 export function orderExplainer() {
-  return 'Busy ≥ pipeline efficiency ≥ MFU. GPU busy counts every moment the GPU runs a kernel or receives a copy; pipeline efficiency only the compute-bound kernels; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak).';
+  return 'Busy ≥ pipeline efficiency ≥ MFU. GPU busy counts every moment the GPU runs a kernel or receives a copy; pipeline efficiency only the compute-bound kernels; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak). With recomputation on, HFU sits between the last two: it counts the recomputed FLOPs too.';
 }
 
 // The chapter's published walkthrough numbers (chapter, "GPT-2 XL training walkthrough" section).
@@ -163,7 +163,7 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
 }
 
 export const CKPT_QUESTION = {
-  intro: 'Answer for your Act 2 settings as they are now in section 2, calibration on or off, but with checkpointing every k layers: your k if you chose that scheme, otherwise k = 4.',
+  intro: 'Answer for your current settings in section 2 (the calibration as you set it), with checkpointing every k layers: your k if you chose that scheme, otherwise k = 4.',
   prompt: 'Checkpointing reduces activation memory by about',
   ratioOptions: [
     { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },

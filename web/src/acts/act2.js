@@ -261,7 +261,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       { key: 'mfu', label: 'MFU', value: g.mfu, text: `MFU ${T.pct(g.mfu)}` },
       { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, short: `Ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
     ];
-    gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)} ≥ MFU ${T.pct(g.mfu)}.` });
+    gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)}${g.hfu !== null ? ` ≥ HFU ${T.pct(g.hfu)}` : ''} ≥ MFU ${T.pct(g.mfu)}.` });
     updateGaugeList([
       ['busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)],
       ['pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)],

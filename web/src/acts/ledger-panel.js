@@ -212,8 +212,9 @@ export function mount({ root, engine, store, announce }) {
     const units = state.config.units;
     const unrevealed = [1, 2].filter((n) => state.acts[`act${n}`] && state.acts[`act${n}`].prediction && !state.acts[`act${n}`].revealed);
     unrevealedNote.hidden = !unrevealed.length;
-    const [answers, predictions, them] = unrevealed.length > 1 ? ['answers', 'those predictions', 'them'] : ['answer', 'that prediction', 'it'];
-    setText(unrevealedNote, unrevealed.length ? `Not revealed yet: ${wordList(unrevealed.map((n) => `Act ${n}`))}. The file also records the engine’s ${answers} to ${predictions} (a check needs ${them}), and checking the file below shows ${them}; reveal in the act first if you want to find out there.` : '');
+    const acts = wordList(unrevealed.map((n) => `Act ${n}`));
+    const [answers, them] = unrevealed.length > 1 ? ['answers to your', 'them'] : ['answer to your', 'it'];
+    setText(unrevealedNote, unrevealed.length ? `Not revealed yet: ${acts}. The file contains the engine’s ${answers} ${acts} prediction${unrevealed.length > 1 ? 's' : ''}, and checking it below would show ${them}. Reveal in ${acts} first if you would rather find out there.` : '');
     const cal = calibrationSummary(state, units, { holdUnseen: true }); // an answer waits for its act’s Reveal
     setText(calSentence, cal.sentence);
     replaceChildren(calList, cal.items.map((it) => h('li', { 'data-prediction': it.id, text: it.phrase })));
