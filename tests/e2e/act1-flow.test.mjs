@@ -3,7 +3,7 @@
 // chapter, reveal, reflect, reload and find the progress kept. No console errors, no foreign requests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle, addressSettled } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 import { fixedNumbers } from '../../web/src/acts/act1-numbers.js';
@@ -196,7 +196,7 @@ test('the reflection marks the common wrong answers and accepts the physical one
 
 test('after a reload the prediction, reveal, reflection and settings are still there', async () => {
   await page.waitForURL(/replay=0/);
-  const urlBefore = page.url();
+  const urlBefore = await addressSettled(page);
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');
   assert.equal(page.url(), urlBefore);

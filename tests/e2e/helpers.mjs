@@ -97,6 +97,14 @@ export async function settle(page) {
   await page.waitForFunction(() => !document.querySelector('#act-root[data-pending]'));
 }
 
+// Waits until the address bar has caught up with the settings: the app writes it a moment after each
+// change, while the share link follows at once. A test that reads page.url() before then reads an
+// address a reload would replace with the pending one.
+export async function addressSettled(page) {
+  await page.waitForFunction(() => { const s = document.querySelector('.share__url'); return s && s.value !== '' && new URL(s.value).search === location.search; });
+  return page.url();
+}
+
 // Waits until the page's ledger shows the engine's numbers for `config` (selected optimizer's peak
 // cell), then checks every row of the table twin, the banner, the chart's over-budget marks and the
 // summary against the Node engine. Returns the engine results by optimizer.

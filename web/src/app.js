@@ -7,7 +7,7 @@
 import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState } from './url-state.js';
-import { handOffAddress, sessionOf } from './url-handoff.js';
+import { handOffAddress, sessionOf, addressFollower } from './url-handoff.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
@@ -97,27 +97,29 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   };
   if (navigate) actRoot.addEventListener('click', onLinkClick);
 
-  // history.replaceState costs several milliseconds in Chromium (and is rate-limited), so the URL
-  // follows the store after a short pause; pagehide writes any pending change.
-  let urlTimer = null;
-  let urlQuery = null;
-  const writeUrl = () => {
-    clearTimeout(urlTimer);
-    urlTimer = null;
-    if (!syncUrl || urlQuery === null || win.location.search === urlQuery) return;
-    try { win.history.replaceState(null, '', urlQuery + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
+  // The address follows the store a moment after each change (url-handoff.js); pagehide writes a
+  // pending change and hands it to a reload.
+  const address = addressFollower({
+    delayMs: 250,
+    schedule: (fn, ms) => win.setTimeout(fn, ms),
+    cancel: (t) => win.clearTimeout(t),
+    current: () => win.location.search,
+    write: (query) => {
+      try { win.history.replaceState(null, '', query + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
+    },
+  });
+  const onPageHide = () => {
+    const due = address.pending();
+    if (due !== null) handOffAddress(sessionOf(win), win.location.search, due);
+    address.flush();
   };
-  if (syncUrl) {
-    win.addEventListener('pagehide', () => {
-      if (urlTimer !== null && urlQuery !== null && win.location.search !== urlQuery) handOffAddress(sessionOf(win), win.location.search, urlQuery);
-      writeUrl();
-    });
-  }
+  if (syncUrl) win.addEventListener('pagehide', onPageHide);
   function sync(state, prev) {
     const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
-    urlQuery = query;
-    if (!prev) writeUrl();
-    else if (syncUrl) { clearTimeout(urlTimer); urlTimer = win.setTimeout(writeUrl, 250); }
+    if (syncUrl) {
+      address.want(query);
+      if (!prev) address.flush();
+    }
     const href = new URL(query, win.location.href).href;
     if (share.value !== href) share.value = href;
     for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
@@ -132,8 +134,9 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   // destroy(): before starting the app again in place with another act.
   const destroy = () => {
     unsubscribe();
-    writeUrl();
-    win.removeEventListener('pagehide', writeUrl);
+    address.flush();
+    // Removed by name: an app started again in place must not write this act's address on pagehide.
+    win.removeEventListener('pagehide', onPageHide);
     actRoot.removeEventListener('click', onLinkClick);
     mounted.destroy();
     actRoot.replaceChildren();

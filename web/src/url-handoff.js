@@ -24,3 +24,28 @@ export function takeAddress(storage, search) {
   } catch { return search; }
   return handed && handed.from === search && typeof handed.to === 'string' && handed.to.startsWith('?') ? handed.to : search;
 }
+
+// The address follows the settings `delayMs` after their last change (history.replaceState costs
+// several milliseconds in Chromium and is rate-limited). Only a new address restarts the wait: answers
+// and reveals change the store without changing the address, and restarting on them kept the address
+// behind for as long as a student kept answering. `current()` reads the address, `write(q)` sets it.
+export function addressFollower({ delayMs, schedule, cancel, current, write }) {
+  let due = null;
+  let timer = null;
+  const flush = () => {
+    if (timer !== null) cancel(timer);
+    timer = null;
+    if (due !== null && current() !== due) write(due);
+  };
+  return {
+    want(query) {
+      if (query === due && timer !== null) return;
+      due = query;
+      if (timer !== null) cancel(timer);
+      timer = current() === query ? null : schedule(flush, delayMs);
+    },
+    flush,
+    // The address due but not yet written, or null.
+    pending: () => (timer !== null && due !== null && current() !== due ? due : null),
+  };
+}
