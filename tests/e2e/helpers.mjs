@@ -58,6 +58,18 @@ export async function openLab(page, url) {
 }
 
 // Locks in Act 2's prediction (option `choice`) on an open Act 2 page and waits for the act to open.
+// Opens the lab at `query` with no saved progress: the lab page is left first (it writes its state
+// when it is left), then the origin's storage is cleared through the browser (CDP).
+export function freshLab(page, origin) {
+  let cdp = null;
+  return async (query) => {
+    cdp ||= await page.context().newCDPSession(page);
+    await page.goto('about:blank');
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });
+    await openLab(page, `${origin}/${query}`);
+  };
+}
+
 export async function predictAct2(page, choice) {
   await page.locator(`[data-act="2"] .prediction input[value="${choice}"]`).check();
   await page.locator('[data-act="2"] .prediction button[type=submit]').click();

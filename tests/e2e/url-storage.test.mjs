@@ -2,7 +2,7 @@
 // in memory when storage is blocked, and a clear message when the engine cannot start.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, expectLedger, predictAct2 } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, expectLedger, predictAct2, freshLab } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 
@@ -50,14 +50,8 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
   const browser = await launch();
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
-    // Each case starts from a lab with no saved progress: the lab page is left first (it writes its
-    // state when it is left), then the origin's storage is cleared through the browser.
-    const cdp = await browser.context.newCDPSession(page);
-    const fresh = async (query) => {
-      await page.goto('about:blank');
-      await cdp.send('Storage.clearDataForOrigin', { origin: srv.origin, storageTypes: 'local_storage' });
-      await openLab(page, `${srv.origin}/${query}`);
-    };
+    // Each case starts from a lab with no saved progress.
+    const fresh = freshLab(page, srv.origin);
     // Act 1, everything locked or hidden (walk 4: the reveal never opened).
     // Also when the one control left is switched off by a locked setting (walk 5): PyTorch defaults
     // switch off checkpointing and replay, replay switches off the device.

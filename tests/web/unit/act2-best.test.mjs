@@ -4,8 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2 } from '../../../web/src/acts/act2-best.js';
-import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, toScenario2 } from '../../../web/src/scenario.js';
+import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2, regimeSearch, regimeReachable } from '../../../web/src/acts/act2-best.js';
+import { regimeReached } from '../../../web/src/act2-model.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, DEVICES2, WORKERS, toScenario2 } from '../../../web/src/scenario.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -69,4 +70,71 @@ test('fitRows yields the fit table one row at a time (the page builds it in idle
   assert.equal(table.length, PRECISIONS2.length * SCHEMES2.length);
   assert.deepEqual([first.value, ...rest].map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]),
     table.map((r) => [r.patch, r.largest_batch, r.smallest_peak_bytes]));
+});
+
+// ---- Is the tuned regime within reach of the controls an instructor left open?
+const ALL2 = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
+const openBut = (...locked) => new Set(ALL2.filter((k) => !locked.includes(k)));
+const inRegime = (config) => {
+  const r = evaluate(toScenario2(config, { schedule_steps: 0 }));
+  return { r, reached: r.memory.fits && regimeReached(r.pipeline) && config.replay };
+};
+
+test('with every control open the tuned regime is in reach, and the example found is in it', () => {
+  const out = regimeReachable(evaluate, DEFAULT_CONFIG2, openBut());
+  assert.equal(out.reachable, true);
+  assert.equal(inRegime(out.example).reached, true);
+});
+
+test('with the loader workers locked at none it is out of reach: brute force over every other setting agrees', () => {
+  const config = { ...DEFAULT_CONFIG2, data_workers: 0 };
+  const out = regimeReachable(evaluate, config, openBut('workers'));
+  assert.equal(out.reachable, false);
+  assert.equal(out.calibration_off, false);
+  let lowest = Infinity;
+  for (const device of DEVICES2) for (const precision of PRECISIONS2) for (const scheme of SCHEMES2) for (const batch_size of BATCH_SIZES2) {
+    for (const [prefetch, prefetch_depth, pinned_memory] of [[false, 1, false], [false, 1, true], [true, 1, true], [true, 8, false]]) {
+      const { r, reached } = inRegime({ ...config, device, precision, ...scheme, batch_size, prefetch, prefetch_depth, pinned_memory });
+      assert.equal(reached, false, JSON.stringify({ device, precision, scheme, batch_size, prefetch, pinned_memory }));
+      if (r.memory.fits) lowest = Math.min(lowest, r.pipeline.chapter_shares.data_loading);
+    }
+  }
+  assert.equal(out.lowest_data_share, lowest);
+  assert.ok(out.lowest_data_share > 0.05);
+});
+
+test('the loader shortcut (most workers, prefetch on) gives the same answer as every loader setting', () => {
+  // Step settings locked to a few, the loader open: brute force over every worker count, prefetch
+  // and depth, and pinning, for each lock of the step that changes the answer or not.
+  for (const step of [
+    { device: 'h100-sxm-80gb', precision: 'mixed', checkpointing: 'none', batch_size: 16 },
+    { device: 'v100-sxm2-32gb', precision: 'fp32', checkpointing: 'selective', batch_size: 16 },
+    { device: 'a100-sxm4-80gb', precision: 'mixed', checkpointing: 'full', batch_size: 64 },
+  ]) {
+    const config = { ...DEFAULT_CONFIG2, ...step };
+    const out = regimeReachable(evaluate, config, openBut('dev', 'prec', 'ckpt', 'batch'));
+    let any = false;
+    for (let data_workers = WORKERS.min; data_workers <= WORKERS.max; data_workers += 1) {
+      for (const prefetch of [false, true]) for (const prefetch_depth of [1, 8]) for (const pinned_memory of [false, true]) {
+        any ||= inRegime({ ...config, data_workers, prefetch, prefetch_depth, pinned_memory }).reached;
+      }
+    }
+    assert.equal(out.reachable, any, JSON.stringify(step));
+  }
+});
+
+test('with the chapter calibration locked off it is out of reach at once (the challenge counts only with it on)', () => {
+  const it = regimeSearch(evaluate, { ...DEFAULT_CONFIG2, replay: false }, openBut('replay'));
+  const first = it.next();
+  assert.equal(first.done, true, 'nothing to evaluate');
+  assert.deepEqual(first.value, { reachable: false, calibration_off: true, example: null, lowest_data_share: null, highest_compute_share: null });
+  // Calibration open: the search turns it on.
+  assert.equal(regimeReachable(evaluate, { ...DEFAULT_CONFIG2, replay: false }, openBut()).reachable, true);
+});
+
+test('the search yields once per setting tried, so a page can run it in idle time', () => {
+  const it = regimeSearch(evaluate, { ...DEFAULT_CONFIG2, data_workers: 0 }, new Set(['batch', 'pin']));
+  let yields = 0;
+  for (let step = it.next(); !step.done; step = it.next()) yields += 1;
+  assert.equal(yields, BATCH_SIZES2.length * 2);
 });

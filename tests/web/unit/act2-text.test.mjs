@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderFixedNote, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+const T = { loaderFixedNote, regimeOutOfReach };
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format.js';
@@ -222,4 +223,20 @@ test('the calibration note does not ask to tick or untick a box an instructor lo
     assert.match(open, replay ? /Untick the box/ : /Tick the box/);
     assert.doesNotMatch(locked, /[Tt]ick the box|Compare with the calibration off/);
   }
+});
+
+test('the data-bound advice names the loader settings fixed in the lab, and nothing when none is', () => {
+  assert.equal(T.loaderFixedNote([]), '');
+  assert.equal(T.loaderFixedNote(['workers']), ' In this lab the number of loader workers is fixed.');
+  assert.equal(T.loaderFixedNote(['workers', 'pin']), ' In this lab the number of loader workers and pinned memory are fixed.');
+  assert.equal(T.loaderFixedNote(['workers', 'prefetch', 'pin']), ' In this lab those settings are fixed.');
+});
+
+test('the tuned regime out of reach: the reason, with the search’s shares and the thresholds', () => {
+  const regime = { max_data_share: 0.05, min_compute_share: 0.75 };
+  const base = { reachable: false, calibration_off: false, example: null, lowest_data_share: null, highest_compute_share: null };
+  assert.match(T.regimeOutOfReach({ ...base, calibration_off: true }, regime), /^The tuned regime counts only with the chapter calibration on, and it is fixed off in this lab, so this part of the challenge is not asked for here/);
+  assert.match(T.regimeOutOfReach(base, regime), /^Nothing the settings left open can set fits in memory/);
+  assert.equal(T.regimeOutOfReach({ ...base, lowest_data_share: 0.1312, highest_compute_share: 0.8125 }, regime),
+    'With the settings fixed in this lab, no choice of the ones left open gets data loading to 5.0% or less and GPU compute to 75.0% or more of the step: the lowest loading share they reach is 13.1% and the highest compute share 81.3% (not necessarily with the same settings), so this part of the challenge is not asked for here; push MFU as high as you can instead.');
 });

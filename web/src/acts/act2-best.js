@@ -3,7 +3,8 @@
 // loader settings; plus the smallest step the act can set (to say why nothing fits). The engine's
 // `solve` searches any batch and optimizer, which this act's controls cannot reach. Tested in
 // tests/web/unit/act2-best.test.mjs.
-import { PRECISIONS2, BATCH_SIZES2, EVERY_K, toScenario2 } from '../scenario.js';
+import { PRECISIONS2, BATCH_SIZES2, DEVICES2, EVERY_K, WORKERS, toScenario2 } from '../scenario.js';
+import { regimeReached } from '../act2-model.js';
 
 // The act's checkpointing choices: none, selective, full, and every k layers for each k it accepts.
 export const SCHEMES2 = [
@@ -68,4 +69,56 @@ export function bestSettable(evaluate, config, table) {
     if (!fastest || entry.tokens_per_second > fastest.tokens_per_second) fastest = entry;
   }
   return best ? { best_mfu: best, fastest, tried } : null;
+}
+
+// Whether the chapter's tuned regime (regimeReached, in a step that fits, with the chapter calibration
+// on) can be reached with the controls `open` (a Set of control keys) left open by an instructor, the
+// others at their values in `config`. Exhaustive over the open step settings (GPU × precision ×
+// checkpointing × slider batch). The loader needs fewer tries, by the engine's model (pipeline.cpp):
+// more workers and prefetching only shorten the exposed loading, which lowers the loading share and
+// raises the compute share, and prefetch depth does not change the steady state; so the most workers
+// with prefetch on stand for every loader setting. Pinned memory shortens the copies, which raises
+// the loading share, so both are tried. Yields after each setting tried (for idle-time slicing);
+// returns { reachable, calibration_off, example, lowest_data_share, highest_compute_share } over the
+// settings that fit (the shares null when none fits).
+export function* regimeSearch(evaluate, config, open) {
+  const out = { reachable: false, calibration_off: false, example: null, lowest_data_share: null, highest_compute_share: null };
+  if (!open.has('replay') && !config.replay) return { ...out, calibration_off: true };
+  const loader = {
+    data_workers: open.has('workers') ? WORKERS.max : config.data_workers,
+    prefetch: open.has('prefetch') ? true : config.prefetch,
+    replay: true,
+  };
+  const pins = open.has('pin') ? [true, false] : [config.pinned_memory];
+  const devices = open.has('dev') ? DEVICES2 : [config.device];
+  const precisions = open.has('prec') ? PRECISIONS2 : [config.precision];
+  const schemes = open.has('ckpt') ? SCHEMES2 : [{ checkpointing: config.checkpointing, every_k: config.every_k }];
+  // Largest batch first: it fits least often but gives the GPU the most work per loaded token.
+  const batches = open.has('batch') ? [...BATCH_SIZES2].reverse() : [config.batch_size];
+  for (const device of devices) {
+    for (const precision of precisions) {
+      for (const scheme of schemes) {
+        for (const batch_size of batches) {
+          for (const pinned_memory of pins) {
+            const patch = { ...loader, device, precision, ...scheme, batch_size, pinned_memory };
+            const r = run(evaluate, config, patch);
+            if (r.memory.fits) {
+              const sh = r.pipeline.chapter_shares;
+              out.lowest_data_share = Math.min(out.lowest_data_share ?? Infinity, sh.data_loading);
+              out.highest_compute_share = Math.max(out.highest_compute_share ?? -Infinity, sh.compute);
+              if (regimeReached(r.pipeline)) return { ...out, reachable: true, example: { ...config, ...patch } };
+            }
+            yield;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The same, run to the end at once.
+export function regimeReachable(evaluate, config, open) {
+  const it = regimeSearch(evaluate, config, open);
+  for (;;) { const step = it.next(); if (step.done) return step.value; }
 }

@@ -3,9 +3,11 @@
 //  - the fit table per (GPU, calibration), ~30 ms for 26 rows: built row by row in idle time as soon
 //    as a GPU or calibration is shown (warm), so the first setting that does not fit does not wait;
 //  - the best setting per loader setting, ~8 ms (the act's ~100 settings, then the solver's ~3 ms):
-//    run once the settings have rested for 250 ms, not after every step of a slider.
+//    run once the settings have rested for 250 ms, not after every step of a slider;
+//  - whether the tuned regime is in reach of the controls an instructor left open, ~1 ms when it is,
+//    ~0.4 s when it is not (the whole space): once per page, a slice at a time in idle time.
 // Either one, needed at once, is computed (or finished) at once.
-import { fitRows, bestSettable } from './act2-best.js';
+import { fitRows, bestSettable, regimeSearch } from './act2-best.js';
 
 const REST_MS = 250;
 const hasIdle = () => typeof requestIdleCallback === 'function';
@@ -56,9 +58,35 @@ export function createAct2Search({ evaluate, solveBest }) {
     clearTimeout(timer);
     timer = setTimeout(() => { bestFor(c); done(); }, REST_MS);
   }
+
+  // done(result) once regimeSearch(config, open) has run to the end, in slices of idle time (or of
+  // 8 ms between tasks where the browser has no requestIdleCallback).
+  let regimeHandle = null;
+  const later = (fn) => (hasIdle() ? { idle: requestIdleCallback(fn) }
+    : { timeout: setTimeout(() => { const end = performance.now() + 8; fn({ timeRemaining: () => end - performance.now() }); }, 0) });
+  const cancelLater = (handle) => {
+    if (handle && 'idle' in handle) cancelIdleCallback(handle.idle); else if (handle) clearTimeout(handle.timeout);
+  };
+  function regimeInIdle(config, open, done) {
+    const it = regimeSearch(evaluate, config, open);
+    const work = (deadline) => {
+      do {
+        const step = it.next();
+        if (step.done) { regimeHandle = null; done(step.value); return; }
+      } while (deadline.timeRemaining() > 2);
+      regimeHandle = later(work);
+    };
+    cancelLater(regimeHandle);
+    regimeHandle = later(work);
+  }
   return {
-    tableFor, warm, bestFor, whenRested,
+    tableFor, warm, bestFor, whenRested, regimeInIdle,
     known: (c) => bestCache.has(bestKey(c)),
-    stop: () => { clearTimeout(timer); if (warmHandle !== null) cancelIdleCallback(warmHandle); warmHandle = null; warming = null; },
+    stop: () => {
+      clearTimeout(timer);
+      if (warmHandle !== null) cancelIdleCallback(warmHandle);
+      warmHandle = null; warming = null;
+      cancelLater(regimeHandle); regimeHandle = null;
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Act 2's words: the questions, the reveal, the reference panel's reconciliation and the notes. Every
 // number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
-import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2 } from '../format.js';
+import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2, wordList } from '../format.js';
 import { nearestByRatio } from '../act2-model.js';
 
 const PRECISION_WORDS = { fp32: 'FP32', mixed: 'mixed precision' };
@@ -160,6 +160,24 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
   const scheme = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : SCHEME_WORDS[c.checkpointing];
   const where = fitsOn.length ? `; choose the ${fitsOn.join(' or the ')}, where ${fitsWhat}${replay ? '' : ', or tick the chapter calibration'}` : '';
   return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because ${staticWords(m)} alone take ${formatBytes(m.static_bytes, units)}${where}.`;
+}
+
+// After the engine's data-bound advice (add workers, prefetching, pinned memory): which of those
+// controls are fixed in this lab, so the advice does not send a student to a locked control.
+const LOADER_WORDS = { workers: 'the number of loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
+export function loaderFixedNote(fixedKeys) {
+  if (!fixedKeys.length) return '';
+  const all = fixedKeys.length === Object.keys(LOADER_WORDS).length;
+  return all ? ' In this lab those settings are fixed.' : ` In this lab ${wordList(fixedKeys.map((k) => LOADER_WORDS[k]))} ${fixedKeys.length > 1 ? 'are' : 'is'} fixed.`;
+}
+
+// The design challenge when the settings fixed in this lab keep the tuned regime out of reach
+// (act2-best.js regimeSearch's result); `regime` holds the thresholds. The act then does not ask for it.
+export function regimeOutOfReach(res, regime) {
+  const rest = 'so this part of the challenge is not asked for here; push MFU as high as you can instead.';
+  if (res.calibration_off) return `The tuned regime counts only with the chapter calibration on, and it is fixed off in this lab, ${rest}`;
+  if (res.lowest_data_share === null) return `Nothing the settings left open can set fits in memory with the ones fixed in this lab, ${rest}`;
+  return `With the settings fixed in this lab, no choice of the ones left open gets data loading to ${pct(regime.max_data_share)} or less and GPU compute to ${pct(regime.min_compute_share)} or more of the step: the lowest loading share they reach is ${pct(res.lowest_data_share)} and the highest compute share ${pct(res.highest_compute_share)} (not necessarily with the same settings), ${rest}`;
 }
 
 export const CKPT_QUESTION = {

@@ -214,6 +214,14 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     return sv.error ? null : sv.best_throughput;
   } });
   const tableFor = (c) => search.tableFor(c);
+  // Whether the tuned regime is in reach of the controls left open: with all of them open it is (the
+  // act2-best tests); with some fixed, searched once in idle time, then the design panel and the step
+  // list are drawn again. Out of reach, the act does not ask for that part of the challenge.
+  const open2 = new Set(openControls(ACT2_CONTROLS, flags));
+  let regimeReach = open2.size === ACT2_CONTROLS.length ? { reachable: true } : null;
+  const regimeOut = () => Boolean(regimeReach && !regimeReach.reachable);
+  const designAsked = () => !nothingToExplore && !regimeOut();
+  const LOADER_CONTROLS = ['workers', 'prefetch', 'pin'];
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
   function nothingFits(c, r, u) {
@@ -272,7 +280,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
     ]);
-    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}`);
+    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${g.bottleneck.axis === 'data' ? T.loaderFixedNote(LOADER_CONTROLS.filter((k) => !open2.has(k))) : ''}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
@@ -297,11 +305,14 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     // Settings that do not count yet never open with words of success (walk: 'In the tuned regime' read as done).
     const head = nothingToExplore ? 'Not open here: every setting of the step is fixed in this lab, so there is no design to make. '
       : reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
-        : a.design.regime_reached ? '✓ Tuned regime reached earlier; these settings are outside it. ' : 'Not there yet. ';
+        : a.design.regime_reached ? '✓ Tuned regime reached earlier; these settings are outside it. '
+          : regimeOut() ? 'Out of reach here. ' : 'Not there yet. ';
+    designBody.dataset.reach = regimeReach === null ? 'searching' : regimeReach.reachable ? 'yes' : 'no';
     replaceChildren(designBody,
       h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
         `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
-        state.config2.replay ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.',
+        state.config2.replay || regimeOut() ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.',
+        regimeOut() && !a.design.regime_reached ? ` ${T.regimeOutOfReach(regimeReach, REGIME)}` : '',
         counts || nothingToExplore ? '' : ' The challenge counts settings you reach yourself after your prediction; these came with the page (a link or the defaults), so change any setting in section 2 to start.'),
       h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
       a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
@@ -343,8 +354,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    // With every setting fixed there is no design challenge to do: it leaves the step list.
-    renderSteps(stepList, nothingToExplore ? STEPS.filter((st) => st.id !== 'design') : STEPS, { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
+    // With every setting fixed, or the tuned regime out of reach of those left open, the design
+    // challenge is not asked for: it leaves the step list.
+    renderSteps(stepList, designAsked() ? STEPS : STEPS.filter((st) => st.id !== 'design'), { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;
@@ -364,8 +376,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a);
-    // With every setting fixed, the design challenge cannot be tried: it is not asked for.
-    const complete = Boolean(a.revealed && (a.design.regime_reached || nothingToExplore) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    const complete = Boolean(a.revealed && (a.design.regime_reached || !designAsked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
       h('a', { href: '?act=ledger', text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
@@ -390,6 +401,13 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));
+  if (!regimeReach && !nothingToExplore) {
+    search.regimeInIdle(store.getState().config2, open2, (res) => {
+      regimeReach = res;
+      last = { ...last, design: null, words: null };
+      render(store.getState());
+    });
+  }
   return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); search.stop(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 

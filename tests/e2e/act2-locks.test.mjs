@@ -1,0 +1,68 @@
+// Act 2 under an instructor's locks: when the settings fixed in the lab keep the chapter's tuned
+// regime out of reach, the design challenge says so with the engine's shares and is not asked for;
+// the data-bound advice names the loader settings that are fixed. Numbers are compared with the
+// search run on the WASM engine under Node for the same settings.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, predictAct2, freshLab, nodeEvaluate } from './helpers.mjs';
+import { regimeReachable } from '../../web/src/acts/act2-best.js';
+import { DEFAULT_CONFIG2 } from '../../web/src/scenario.js';
+import { formatPercent } from '../../web/src/format.js';
+
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { await srv?.close(); });
+
+const A2 = '[data-act="2"]';
+const ALL2 = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
+const design = (page) => page.locator(`${A2} .design`);
+const searched = (page) => page.waitForSelector(`${A2} .design[data-reach="yes"], ${A2} .design[data-reach="no"]`);
+
+test('locks that keep the tuned regime out of reach: said with the engine’s shares, and not asked for', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    const fresh = freshLab(page, srv.origin);
+    const evaluate = await nodeEvaluate();
+
+    // The loader workers locked at none (the chapter's baseline).
+    await fresh('?act=2&lock=workers');
+    await predictAct2(page, 'b');
+    await searched(page);
+    const engine = regimeReachable(evaluate, { ...DEFAULT_CONFIG2, data_workers: 0 }, new Set(ALL2.filter((k) => k !== 'workers')));
+    assert.equal(engine.reachable, false);
+    assert.equal(await design(page).getAttribute('data-reach'), 'no');
+    const text = await design(page).textContent();
+    assert.match(text, /^Out of reach here\. /);
+    assert.ok(text.includes(`the lowest loading share they reach is ${formatPercent(engine.lowest_data_share, 1)} and the highest compute share ${formatPercent(engine.highest_compute_share, 1)}`), text);
+    assert.match(text, /not asked for here; push MFU as high as you can instead/);
+    assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 0, 'no design step to do');
+    // The best-so-far record and the solver line still show: the MFU part is still there to do.
+    await page.locator(`${A2} [data-control="batch"] input`).focus();
+    await page.keyboard.press('ArrowLeft'); // batch 16: fits on the V100
+    await page.waitForSelector(`${A2} [data-best-mfu]`);
+    await page.waitForSelector(`${A2} [data-solver-mfu]:not([data-solver-mfu=""])`);
+    // The baseline is data-bound; the advice says which of its settings are fixed here.
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Data-bound: .*add loader workers, prefetching and pinned memory\. In this lab the number of loader workers is fixed\.$/);
+
+    // The chapter calibration locked off: the regime counts only with it on.
+    await fresh('?act=2&replay=0&lock=replay');
+    await predictAct2(page, 'b');
+    await searched(page);
+    assert.match(await design(page).textContent(), /^Out of reach here\. .*counts only with the chapter calibration on, and it is fixed off in this lab/);
+    assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 0);
+
+    // Locks that leave it in reach change nothing: two workers are enough.
+    await fresh('?act=2&workers=2&lock=workers,pin');
+    await predictAct2(page, 'b');
+    await searched(page);
+    assert.equal(regimeReachable(evaluate, { ...DEFAULT_CONFIG2, data_workers: 2 }, new Set(ALL2.filter((k) => k !== 'workers' && k !== 'pin'))).reachable, true);
+    assert.equal(await design(page).getAttribute('data-reach'), 'yes');
+    assert.match(await design(page).textContent(), /^Not there yet\. /);
+    assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 1);
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /In this lab the number of loader workers and pinned memory are fixed\.$/);
+
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});
