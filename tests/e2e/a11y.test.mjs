@@ -3,7 +3,7 @@
 // and dark schemes, with reduced motion honoured.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, axeViolations, tabTo, focusIsVisible, expectLedger } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations, tabTo, focusIsVisible, expectLedger, openPeek } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 
@@ -73,6 +73,7 @@ test('keyboard only: predict, operate every control, reveal and reflect', async 
     await tabTo(page, '.math-peek summary');
     await page.keyboard.press('Enter');
     assert.equal(await page.locator('.math-peek').evaluate((d) => d.open), true);
+    await page.waitForSelector('.math-peek[open]:not([aria-busy]) .peek-line');
     // Reveal.
     await tabTo(page, '.panel button.btn--primary:not(.prediction button)');
     assert.match(await page.evaluate(() => document.activeElement.textContent), /Reveal/);
@@ -106,7 +107,7 @@ test('axe-core finds no violations in any state, light scheme', async () => {
     await page.locator('.prediction button[type=submit]').click();
     await page.waitForSelector('.act-unlocked:not([hidden])');
     await page.locator('.twin summary').click();
-    await page.locator('.math-peek summary').click();
+    await openPeek(page);
     await page.locator('.share summary').click();
     await noViolations(page, 'unlocked, fits');
     await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');

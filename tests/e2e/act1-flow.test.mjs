@@ -3,7 +3,7 @@
 // chapter, reveal, reflect, reload and find the progress kept. No console errors, no foreign requests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle, addressSettled } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle, addressSettled, openPeek } from './helpers.mjs';
 import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
 import { formatBytes } from '../../web/src/format.js';
 import { fixedNumbers } from '../../web/src/acts/act1-numbers.js';
@@ -151,7 +151,7 @@ test('the optimizer table shows both conventions and the chapter’s step counts
 });
 
 test('the Math Peek binds the formula to the current numbers', async () => {
-  await page.locator('.math-peek summary').click();
+  await openPeek(page);
   await settle(page);
   const text = await page.locator('.math-peek').textContent();
   const evaluate = await nodeEvaluate();

@@ -6,7 +6,7 @@
 // act1-chart-labels.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, openLab, axeViolations, settle } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations, settle, openPeek } from './helpers.mjs';
 import { sumsThatDoNotAddUp, sumsIn, formatProblems } from '../web/unit/sum-check.mjs';
 import { lockPrediction as lock, chartLabelsClear } from './act1-chart.mjs';
 
@@ -43,7 +43,7 @@ test('at 390 px the ledger chart fits its box, the page never scrolls sideways, 
       await check('locked');
       await lock(page);
       await page.locator('.twin summary').click();
-      await page.locator('.math-peek summary').click();
+      await openPeek(page);
       await page.locator('.share summary').click();
       const fit = await page.locator('.ledger-chart').evaluate((svg) => {
         const box = svg.parentElement.getBoundingClientRect();
@@ -168,7 +168,7 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
       return [Number(real.getAttribute('y1')), Number(real.getAttribute('y2')), Number(m.getAttribute('y')) + Number(m.getAttribute('height')), Number(v.getAttribute('y'))];
     });
     assert.ok(Math.abs(span[0] - span[2]) < 0.6 && Math.abs(span[1] - span[3]) < 0.6, JSON.stringify(span));
-    await page.locator('.math-peek summary').click();
+    await openPeek(page);
     await page.locator('.reflection fieldset').nth(0).locator('input[value="b"]').check();
     await page.locator('.reflection fieldset').nth(1).locator('input[value="c"]').check();
     await page.locator('.reflection button[type=submit]').click();
@@ -292,5 +292,27 @@ test('at a 640 px viewport (200% zoom) the optimizer table becomes cards instead
     s = await cut(page);
     assert.deepEqual(s, { cards: false, scrolls: false, captionCut: false, cellsOutside: [] });
     assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});
+
+test('the Math Peek’s model arrives on first open; when it cannot, the peek says so in words and a reopen retries', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    const fetched = [];
+    page.on('request', (req) => { if (/peek-model/.test(req.url())) fetched.push(req.url()); });
+    await openLab(page, `${srv.origin}/`);
+    await lock(page);
+    assert.deepEqual(fetched, [], 'not part of the first load');
+    await page.route(/\/assets\/peek-model[^/]*$/, (route) => route.abort('internetdisconnected'));
+    await page.locator('[data-act="1"] .math-peek summary').click();
+    const alert = page.locator('[data-act="1"] .math-peek [role="alert"]');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /^Could not load the Math Peek: part of the lab did not arrive from the site \(the network may be off\)\. Close and open it again to retry\. \(Details: .+\)$/);
+    await page.unroute(/\/assets\/peek-model[^/]*$/);
+    await page.locator('[data-act="1"] .math-peek summary').click(); // close
+    await openPeek(page);
+    assert.equal(await alert.count(), 0);
+    assert.ok(await page.locator('[data-act="1"] .peek-line').count() > 3);
   } finally { await browser.close(); }
 });

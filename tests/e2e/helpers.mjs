@@ -58,6 +58,12 @@ export async function openLab(page, url) {
 }
 
 // Locks in Act 2's prediction (option `choice`) on an open Act 2 page and waits for the act to open.
+// Opens Act 1's Math Peek and waits for its lines: its model is fetched on the first open.
+export async function openPeek(page) {
+  await page.locator('[data-act="1"] .math-peek summary').click();
+  await page.waitForSelector('[data-act="1"] .math-peek[open]:not([aria-busy]) .peek-line');
+}
+
 // Opens the lab at `query` with no saved progress: the lab page is left first (it writes its state
 // when it is left), then the origin's storage is cleared through the browser (CDP).
 export function freshLab(page, origin) {

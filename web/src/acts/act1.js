@@ -238,7 +238,7 @@ export function mount({ root, engine, store, flags, announce }) {
       const pytorch = frameworkOf(config) === 'pytorch';
       peek.el.hidden = pytorch;
       peekOff.hidden = !pytorch;
-      if (!pytorch) peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : evaluate(toScenario(config, { checkpointing: 'none' })) });
+      if (!pytorch) peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : () => evaluate(toScenario(config, { checkpointing: 'none' })) });
       // The reflection is about the chapter's mixed precision: under PyTorch defaults its numbers stay the textbook layout's.
       setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, pytorch ? { ...config, framework: 'textbook' } : config), u, { textbookOfPytorch: pytorch }));
       renderAutocast(config, u, pytorch);
