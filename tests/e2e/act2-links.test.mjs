@@ -296,8 +296,7 @@ test('a link opened after an earlier visit (prediction locked, step explored) st
     await lock(page);
     await page.locator(`${A2} [data-control="workers"] input`).fill('2'); // explored, far from the tuned loop
     await settle(page);
-    await page.waitForTimeout(300); // saved
-    assert.equal((await saved(page)).acts.act2.explored, true);
+    await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) || 'null')?.acts.act2.explored === true, KEY); // saved
     // Walk finding: the tuned loop's link, opened now, was counted at once as the student's design.
     await openLab(page, `${srv.origin}/${TUNED_LINK}`);
     await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
