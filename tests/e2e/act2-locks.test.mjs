@@ -66,3 +66,41 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.deepEqual(problems.foreignRequests, []);
   } finally { await browser.close(); }
 });
+
+test('locks and hidden controls stay when the student moves between the parts of the lab (walk 8)', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=2&lock=workers&hide=opt');
+    await predictAct2(page, 'b');
+    const lockedWorkers = async () => {
+      await page.waitForSelector(`${A2} [data-control="workers"]`);
+      assert.equal(await page.locator(`${A2} [data-control="workers"] input`).isDisabled(), true);
+      assert.match(await page.locator(`${A2} [data-control="workers"]`).textContent(), /Locked by your instructor/);
+    };
+    await lockedWorkers();
+    // The header's links: to Act 1 (its optimizer stays hidden), the ledger page, and back to Act 2.
+    await page.locator('#act-nav a', { hasText: 'Act 1' }).click();
+    await page.waitForSelector('html[data-ready="true"] [data-act="1"]');
+    assert.match(page.url(), /[?&]hide=opt&lock=workers$/);
+    assert.equal(await page.locator('[data-act="1"] [data-control="opt"]').isHidden(), true);
+    await page.locator('#act-nav a', { hasText: 'Design ledger' }).click();
+    await page.waitForURL(/act=ledger.*lock=workers/);
+    await page.locator('#act-nav a', { hasText: 'Act 2' }).click();
+    await page.waitForURL(/act=2&.*lock=workers/);
+    await lockedWorkers();
+    await searched(page);
+    assert.match(await design(page).textContent(), /^Out of reach here\. /);
+    // A link inside an act carries them too as it is followed: the laptop challenge's link to the
+    // stall demo in "Measure it".
+    const lap = `${A2} .laptop`;
+    await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('fp16');
+    await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
+    await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
+    await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
+    await page.locator(`${lap} .stall-note a[href^="?act=measure"]`).click();
+    await page.waitForURL(/act=measure.*lock=workers/);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally { await browser.close(); }
+});

@@ -6,7 +6,7 @@
 // `syncUrl: false` the page's address is never written (an element must not rewrite its host's URL).
 import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
-import { serializeUrlState } from './url-state.js';
+import { serializeUrlState, withFlags } from './url-state.js';
 import { handOffAddress, sessionOf, addressFollower } from './url-handoff.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
@@ -74,7 +74,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
         a.nav, h('span', { class: 'act-nav__status', text: ' (coming soon)' })));
     }
     const status = h('span', { class: 'act-nav__status' });
-    const link = h('a', { class: 'act-nav__item', href: `?act=${a.id}`, 'aria-current': a === act ? 'page' : null,
+    const link = h('a', { class: 'act-nav__item', href: withFlags(`?act=${a.id}`, flags), 'aria-current': a === act ? 'page' : null,
       onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
     a.nav, status);
     navLinks.set(a.id, { link, status });
@@ -96,6 +96,13 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (next === act) mounted.focus(); else navigate(next.id);
   };
   if (navigate) actRoot.addEventListener('click', onLinkClick);
+  // Links inside the acts to another part of the lab carry the instructor's hide and lock lists,
+  // written into the link as it is followed (click, middle click, or its context menu's new tab).
+  const carryFlags = (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="?"]') : null;
+    if (link) link.setAttribute('href', withFlags(link.getAttribute('href'), flags));
+  };
+  for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.addEventListener(type, carryFlags, true);
 
   // The address follows the store a moment after each change (url-handoff.js); pagehide writes a
   // pending change and hands it to a reload.
@@ -138,6 +145,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     // Removed by name: an app started again in place must not write this act's address on pagehide.
     win.removeEventListener('pagehide', onPageHide);
     actRoot.removeEventListener('click', onLinkClick);
+    for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.removeEventListener(type, carryFlags, true);
     mounted.destroy();
     actRoot.replaceChildren();
   };

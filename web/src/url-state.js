@@ -267,3 +267,15 @@ export function serializeUrlState({ act = 1, config, config2 = null, hide = [], 
   if (lock.length) p.set('lock', lock.join(','));
   return `?${p.toString().replace(/%2C/g, ',')}`;
 }
+
+// A link inside the lab to another part of it (`?act=2`, `?act=ledger`) with the instructor's hide
+// and lock lists added, so moving between the acts keeps them (walk 8: they were dropped, and the
+// locked controls opened). A link that names its own hide or lock keeps them; other links unchanged.
+export function withFlags(href, { hide = [], lock = [] } = {}) {
+  if (typeof href !== 'string' || !href.startsWith('?') || (!hide.length && !lock.length)) return href;
+  const p = new URLSearchParams(href);
+  if (!p.has('act') || p.has('hide') || p.has('lock')) return href;
+  if (hide.length) p.set('hide', hide.join(','));
+  if (lock.length) p.set('lock', lock.join(','));
+  return `?${p.toString().replace(/%2C/g, ',')}`;
+}

@@ -2,7 +2,7 @@
 // messages without losing the rest of the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls } from '../../../web/src/url-state.js';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls, withFlags } from '../../../web/src/url-state.js';
 import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/scenario.js';
 
 const deviceIds = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb', 'rtx4090-24gb', 'rtx4060-laptop-8gb'];
@@ -235,4 +235,20 @@ test('openControls: what an instructor has neither locked nor hidden', () => {
   assert.deepEqual(openControls(keys, { hide: [], lock: [] }), keys);
   assert.deepEqual(openControls(keys, { hide: ['comp'], lock: ['opt'] }), ['prec']);
   assert.deepEqual(openControls(keys, { hide: ['opt', 'comp'], lock: ['prec', 'units'] }), []);
+});
+
+test('links to another part of the lab carry the instructor’s hide and lock lists (walk 8)', () => {
+  const flags = { hide: ['opt'], lock: ['workers', 'pin'] };
+  assert.equal(withFlags('?act=1', flags), '?act=1&hide=opt&lock=workers,pin');
+  assert.equal(withFlags('?act=ledger', { hide: [], lock: ['dev'] }), '?act=ledger&lock=dev');
+  assert.equal(withFlags('?act=2&workers=8&prefetch=1', flags), '?act=2&workers=8&prefetch=1&hide=opt&lock=workers,pin');
+  // A link with its own lists keeps them; nothing to carry, or not a link to a part of the lab: unchanged.
+  assert.equal(withFlags('?act=2&lock=dev', flags), '?act=2&lock=dev');
+  assert.equal(withFlags('?act=2', { hide: [], lock: [] }), '?act=2');
+  assert.equal(withFlags('?batch=8', flags), '?batch=8');
+  assert.equal(withFlags('https://example.org/?act=1', flags), 'https://example.org/?act=1');
+  assert.equal(withFlags('#section', flags), '#section');
+  // What it writes parses back to the same lists.
+  const back = parseUrlState(withFlags('?act=1', flags), { deviceIds: ['v100-sxm2-32gb'] });
+  assert.deepEqual([back.hide, back.lock], [flags.hide, flags.lock]);
 });

@@ -34,7 +34,7 @@ function lazyMount(load, what) {
 
 export const ACTS = [
   { id: 1, nav: `Act 1: ${act1.shortTitle}`, shortTitle: act1.shortTitle, mount: act1.mount,
-    status: (state) => (state.acts.act1.completed ? ' (complete)' : ' (in progress)') },
+    status: (state) => (state.acts.act1.completed ? ' (complete)' : state.acts.act1.prediction ? ' (in progress)' : '') },
   { id: 2, nav: 'Act 2: The MFU gap', shortTitle: 'The MFU gap',
     mount: lazyMount(() => import('./act2.js'), 'Act 2'),
     status: (state) => (state.acts.act2.completed ? ' (complete)' : state.acts.act2.prediction ? ' (in progress)' : '') },
