@@ -42,15 +42,20 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     await page.keyboard.press('ArrowLeft'); // batch 16: fits on the V100
     await page.waitForSelector(`${A2} [data-best-mfu]`);
     await page.waitForSelector(`${A2} [data-solver-mfu]:not([data-solver-mfu=""])`);
-    // The baseline is data-bound; the advice says which of its settings are fixed here.
-    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Data-bound: .*add loader workers, prefetching and pinned memory\. In this lab the number of loader workers is fixed\.$/);
+    // The baseline is data-bound; the advice says which loader settings are left to try here, and why not the others.
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Data-bound: .*add loader workers, prefetching and pinned memory\. Here pinned memory is left to try: the number of loader workers is fixed in this lab and prefetching has no effect without a worker\.$/);
 
     // The chapter calibration locked off: the regime counts only with it on.
     await fresh('?act=2&replay=0&lock=replay');
     await predictAct2(page, 'b');
     await searched(page);
-    assert.match(await design(page).textContent(), /^Out of reach here\. .*counts only with the chapter calibration on, and it is fixed off in this lab/);
+    assert.match(await design(page).textContent(), /^Out of reach here\. .*The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab\. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it/);
     assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 0);
+    // Nothing fits on the V100 with the physics model; the calibration that would fit is locked off,
+    // so the banner suggests only other GPUs.
+    const banner = (await page.locator(`${A2} .banner`).first().textContent()).replace(/\u00a0/g, ' ');
+    assert.match(banner, /Nothing this act can set fits on the NVIDIA V100 SXM2 32 GB with the physics model: .*choose the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB, where these settings fit\./);
+    assert.doesNotMatch(banner, /tick/);
 
     // Locks that leave it in reach change nothing: two workers are enough.
     await fresh('?act=2&workers=2&lock=workers,pin');
@@ -60,7 +65,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.equal(await design(page).getAttribute('data-reach'), 'yes');
     assert.match(await design(page).textContent(), /^Not there yet\. /);
     assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 1);
-    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /In this lab the number of loader workers and pinned memory are fixed\.$/);
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /Here prefetching is left to try: the number of loader workers and pinned memory are fixed in this lab\.$/);
 
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderFixedNote, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
-const T = { loaderFixedNote, regimeOutOfReach };
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+const T = { loaderAdvice, regimeOutOfReach };
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format.js';
@@ -94,8 +94,14 @@ test('when nothing the act can set fits on the V100, one sentence says why from 
   assert.ok(text.includes(`alone take ${formatBytes(mm.static_bytes, 'gb')}`), text);
   assert.ok(text.includes('choose the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB'), text);
   assert.equal(text.split('. ').length, 1, 'one sentence');
-  // With the calibration the V100 fits the act's smallest step.
+  // With the calibration the V100 fits the act's smallest step: ticking it is suggested only where
+  // it can be ticked (the page passes tickFits), and a fixed GPU is not suggested (no names passed).
   assert.equal(smallestStep(fitTable(evaluate, DEFAULT_CONFIG2)).result.memory.fits, true);
+  assert.doesNotMatch(text, /tick/);
+  assert.match(nothingFitsText(small, 'NVIDIA V100 SXM2 32 GB', names, false, 'gb', 'these settings fit', { tickFits: true }),
+    /, where these settings fit, or tick the chapter calibration\.$/);
+  assert.match(nothingFitsText(small, 'NVIDIA V100 SXM2 32 GB', [], false, 'gb', 'these settings fit', { tickFits: true }), /alone take [^;]+; tick the chapter calibration\.$/);
+  assert.match(nothingFitsText(small, 'NVIDIA V100 SXM2 32 GB', [], false, 'gb'), /alone take [\d.]+\sGB\.$/);
 });
 
 // Walk finding MINOR-6: GiB amounts were compared with the chapter's GB.
@@ -225,17 +231,27 @@ test('the calibration note does not ask to tick or untick a box an instructor lo
   }
 });
 
-test('the data-bound advice names the loader settings fixed in the lab, and nothing when none is', () => {
-  assert.equal(T.loaderFixedNote([]), '');
-  assert.equal(T.loaderFixedNote(['workers']), ' In this lab the number of loader workers is fixed.');
-  assert.equal(T.loaderFixedNote(['workers', 'pin']), ' In this lab the number of loader workers and pinned memory are fixed.');
-  assert.equal(T.loaderFixedNote(['workers', 'prefetch', 'pin']), ' In this lab those settings are fixed.');
+test('the data-bound advice says which loader settings are left to try here, and why the others are not', () => {
+  const all = new Set(['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay']);
+  const but = (...fixed) => new Set([...all].filter((k) => !fixed.includes(k)));
+  const base = { ...DEFAULT_CONFIG2, data_workers: 0, prefetch: false, pinned_memory: false };
+  assert.equal(T.loaderAdvice(base, all, 16), '', 'all three open and useful: the engine’s advice stands');
+  assert.equal(T.loaderAdvice(base, but('workers'), 16),
+    ' Here pinned memory is left to try: the number of loader workers is fixed in this lab and prefetching has no effect without a worker.');
+  assert.equal(T.loaderAdvice({ ...base, data_workers: 2 }, but('workers', 'pin'), 16),
+    ' Here prefetching is left to try: the number of loader workers and pinned memory are fixed in this lab.');
+  assert.equal(T.loaderAdvice(base, but('workers', 'prefetch', 'pin'), 16),
+    ' None of those can help further here: the number of loader workers, prefetching and pinned memory are fixed in this lab.');
+  assert.equal(T.loaderAdvice({ ...base, data_workers: 16, prefetch: true, pinned_memory: true }, all, 16),
+    ' None of those can help further here: the loader workers are at the slider’s maximum (16), prefetching is already on and memory is already pinned.');
+  assert.equal(T.loaderAdvice({ ...base, data_workers: 4, pinned_memory: true }, all, 16),
+    ' Here more loader workers and prefetching are left to try: memory is already pinned.');
 });
 
 test('the tuned regime out of reach: the reason, with the search’s shares and the thresholds', () => {
   const regime = { max_data_share: 0.05, min_compute_share: 0.75 };
   const base = { reachable: false, calibration_off: false, example: null, lowest_data_share: null, highest_compute_share: null };
-  assert.match(T.regimeOutOfReach({ ...base, calibration_off: true }, regime), /^The tuned regime counts only with the chapter calibration on, and it is fixed off in this lab, so this part of the challenge is not asked for here/);
+  assert.match(T.regimeOutOfReach({ ...base, calibration_off: true }, regime), /^The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab\. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it, and this part of the challenge is not asked for here/);
   assert.match(T.regimeOutOfReach(base, regime), /^Nothing the settings left open can set fits in memory/);
   assert.equal(T.regimeOutOfReach({ ...base, lowest_data_share: 0.1312, highest_compute_share: 0.8125 }, regime),
     'With the settings fixed in this lab, no choice of the ones left open gets data loading to 5.0% or less and GPU compute to 75.0% or more of the step: the lowest loading share they reach is 13.1% and the highest compute share 81.3% (not necessarily with the same settings), so this part of the challenge is not asked for here; push MFU as high as you can instead.');

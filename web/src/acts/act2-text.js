@@ -153,29 +153,53 @@ export const calibrationText = (...args) => calibrationParagraphs(...args).join(
 
 // One sentence when nothing the act can set fits on the GPU: the smallest step (its config and
 // evaluate result), the static memory that leaves too little room, and the GPUs where the settings on
-// screen (fitsWhat) fit, names from the catalog.
-export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWhat = 'these settings fit') {
+// screen (fitsWhat) fit, names from the catalog (pass none when the GPU is fixed in the lab).
+// tickFits: whether ticking the chapter calibration (open here, and off) makes a step fit on this GPU
+// (walk 8: it was suggested with the calibration locked).
+export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWhat = 'these settings fit', { tickFits = false } = {}) {
   const m = small.result.memory;
   const c = small.config;
   const scheme = c.checkpointing === 'every_k' ? `checkpointing every ${c.every_k} layers` : SCHEME_WORDS[c.checkpointing];
-  const where = fitsOn.length ? `; choose the ${fitsOn.join(' or the ')}, where ${fitsWhat}${replay ? '' : ', or tick the chapter calibration'}` : '';
+  const tick = tickFits ? 'tick the chapter calibration' : '';
+  const where = fitsOn.length ? `; choose the ${fitsOn.join(' or the ')}, where ${fitsWhat}${tick ? `, or ${tick}` : ''}` : tick ? `; ${tick}` : '';
   return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because ${staticWords(m)} alone take ${formatBytes(m.static_bytes, units)}${where}.`;
 }
 
-// After the engine's data-bound advice (add workers, prefetching, pinned memory): which of those
-// controls are fixed in this lab, so the advice does not send a student to a locked control.
-const LOADER_WORDS = { workers: 'the number of loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
-export function loaderFixedNote(fixedKeys) {
-  if (!fixedKeys.length) return '';
-  const all = fixedKeys.length === Object.keys(LOADER_WORDS).length;
-  return all ? ' In this lab those settings are fixed.' : ` In this lab ${wordList(fixedKeys.map((k) => LOADER_WORDS[k]))} ${fixedKeys.length > 1 ? 'are' : 'is'} fixed.`;
+// After the engine's data-bound advice (add workers, prefetching, pinned memory): which of those a
+// student can still use here, so the advice never sends anyone to a locked control or to one that
+// cannot help (walk 8). config: Act 2's settings; open: the controls left open; maxWorkers: the slider's
+// top. Each loader setting is left to try, fixed in this lab, already at its best, or of no effect
+// (prefetching without a worker, when the workers are fixed).
+const LOADER_NOUNS = { workers: 'the number of loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
+const LOADER_TRY = { workers: 'more loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
+export function loaderAdvice(config, open, maxWorkers) {
+  const status = {
+    workers: !open.has('workers') ? 'fixed' : config.data_workers >= maxWorkers ? 'best' : 'try',
+    prefetch: !open.has('prefetch') ? 'fixed' : config.prefetch && config.data_workers > 0 ? 'best'
+      : config.data_workers === 0 && !open.has('workers') ? 'no effect' : 'try',
+    pin: !open.has('pin') ? 'fixed' : config.pinned_memory ? 'best' : 'try',
+  };
+  const keys = Object.keys(status);
+  const left = keys.filter((k) => status[k] === 'try');
+  if (left.length === keys.length) return '';
+  const fixed = keys.filter((k) => status[k] === 'fixed');
+  const why = [
+    ...(fixed.length ? [`${wordList(fixed.map((k) => LOADER_NOUNS[k]))} ${fixed.length > 1 ? 'are' : 'is'} fixed in this lab`] : []),
+    ...(status.workers === 'best' ? [`the loader workers are at the slider’s maximum (${maxWorkers})`] : []),
+    ...(status.prefetch === 'best' ? ['prefetching is already on'] : []),
+    ...(status.prefetch === 'no effect' ? ['prefetching has no effect without a worker'] : []),
+    ...(status.pin === 'best' ? ['memory is already pinned'] : []),
+  ];
+  if (!left.length) return ` None of those can help further here: ${wordList(why)}.`;
+  return ` Here ${wordList(left.map((k) => LOADER_TRY[k]))} ${left.length > 1 ? 'are' : 'is'} left to try: ${wordList(why)}.`;
 }
 
 // The design challenge when the settings fixed in this lab keep the tuned regime out of reach
 // (act2-best.js regimeSearch's result); `regime` holds the thresholds. The act then does not ask for it.
 export function regimeOutOfReach(res, regime) {
   const rest = 'so this part of the challenge is not asked for here; push MFU as high as you can instead.';
-  if (res.calibration_off) return `The tuned regime counts only with the chapter calibration on, and it is fixed off in this lab, ${rest}`;
+  // The shares on screen may already look tuned (walk 8): say why they do not count.
+  if (res.calibration_off) return 'The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it, and this part of the challenge is not asked for here; push MFU as high as you can instead.';
   if (res.lowest_data_share === null) return `Nothing the settings left open can set fits in memory with the ones fixed in this lab, ${rest}`;
   return `With the settings fixed in this lab, no choice of the ones left open gets data loading to ${pct(regime.max_data_share)} or less and GPU compute to ${pct(regime.min_compute_share)} or more of the step: the lowest loading share they reach is ${pct(res.lowest_data_share)} and the highest compute share ${pct(res.highest_compute_share)} (not necessarily with the same settings), ${rest}`;
 }

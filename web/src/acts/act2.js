@@ -14,7 +14,7 @@ import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
-import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, LABELS, toScenario2 } from '../scenario.js';
+import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, LABELS, WORKERS, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, PHASE_WORDS, REGIME } from '../act2-model.js';
 import { smallestStep } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
@@ -183,7 +183,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
     setText(tlSummary, tlSentence);
     setAttr(timeline.svg.node(), 'aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
-    renderGauges(r, u);
+    renderGauges(r, c);
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
     afterPaint(() => {
@@ -221,17 +221,17 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   let regimeReach = open2.size === ACT2_CONTROLS.length ? { reachable: true } : null;
   const regimeOut = () => Boolean(regimeReach && !regimeReach.reachable);
   const designAsked = () => !nothingToExplore && !regimeOut();
-  const LOADER_CONTROLS = ['workers', 'prefetch', 'pin'];
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
   function nothingFits(c, r, u) {
     const small = smallestStep(tableFor(c));
     if (small.result.memory.fits) return null;
-    const others = devices.filter((d) => d.id !== c.device);
+    const others = open2.has('dev') ? devices.filter((d) => d.id !== c.device) : []; // a fixed GPU is not suggested
     const fitsOn = (patch) => others.filter((d) => evaluate(toScenario2(c, { ...patch, device: d.id, schedule_steps: 0 })).memory.fits).map((d) => d.name);
     const these = fitsOn({});
-    return these.length ? T.nothingFitsText(small, r.device.name, these, c.replay, u, 'these settings fit')
-      : T.nothingFitsText(small, r.device.name, fitsOn(small.config), c.replay, u, 'that smallest step fits');
+    const opts = { tickFits: !c.replay && open2.has('replay') && smallestStep(tableFor({ ...c, replay: true })).result.memory.fits };
+    return these.length ? T.nothingFitsText(small, r.device.name, these, c.replay, u, 'these settings fit', opts)
+      : T.nothingFitsText(small, r.device.name, fitsOn(small.config), c.replay, u, 'that smallest step fits', opts);
   }
 
   // The timeline's key: each kind of work drawn, and the hatching of alternate steps.
@@ -260,7 +260,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     items.forEach(([, term, value], i) => { setText(gaugeRows.cells[i].dt, term); setText(gaugeRows.cells[i].dd, value); });
   }
 
-  function renderGauges(r) {
+  function renderGauges(r, c) {
     const g = gauges(r);
     const marks = [
       { key: 'busy', label: 'GPU busy', value: g.busy, text: `GPU busy ${T.pct(g.busy)}` },
@@ -272,7 +272,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)}${g.hfu !== null ? ` ≥ HFU ${T.pct(g.hfu)}` : ''} ≥ MFU ${T.pct(g.mfu)}.` });
     updateGaugeList([
       ['busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)],
-      ['pe', 'Pipeline efficiency (compute-bound time ÷ step time)', T.pct(g.pipeline_efficiency)],
+      // With recomputation the step bar splits compute into the model's and the recompute: the
+      // efficiency counts both (walk 8: it matched neither segment).
+      ['pe', `Pipeline efficiency (compute-bound time${g.hfu !== null ? ', recomputation included,' : ''} ÷ step time)`, T.pct(g.pipeline_efficiency)],
       // In the scale's order (HFU ≥ MFU), so the list and the marks above read alike.
       ...(g.hfu !== null ? [['hfu', 'HFU ((model + recomputed FLOPs) ÷ (step time × peak FLOP/s))', T.pct(g.hfu)]] : []),
       ['mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)],
@@ -280,7 +282,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
     ]);
-    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${g.bottleneck.axis === 'data' ? T.loaderFixedNote(LOADER_CONTROLS.filter((k) => !open2.has(k))) : ''}`);
+    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${g.bottleneck.axis === 'data' ? T.loaderAdvice(c, open2, WORKERS.max) : ''}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
