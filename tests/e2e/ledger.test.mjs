@@ -59,6 +59,8 @@ test('export → import round trip: the downloaded file is the store’s ledger 
     const summary = await page.locator('.ledger-summary').inputValue();
     assert.match(summary, /Laptop challenge \(8 GB\): 5 moves, fit achieved: no\./);
     assert.match(summary, /The least memory that can train GPT-2 XL at all is 13\.75 GB/);
+    // The fix question's line names the choice and the engine's fastest change, with throughputs.
+    assert.match(summary, /- The most effective single fix for the chapter’s baseline loop: (not )?right \(you chose “[^”]+”, [\d,]+ tokens\/s(, the fastest|; the fastest is “[^”]+”, [\d,]+ tokens\/s); the baseline makes [\d,]+ tokens\/s\)/);
     assert.match(summary, /on NVIDIA GeForce RTX 4090 24 GB/);
     assert.doesNotMatch(summary, /h100-sxm-80gb|checkpointing none|B\/param|Volume 2|T\d\d:\d\d/);
     await importText(page, text, download.suggestedFilename());

@@ -8,7 +8,7 @@ import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' 
 import { validate } from './schema/validate.js';
 import { LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, plainText, wordList } from './format.js';
+import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
@@ -264,7 +264,20 @@ const STATE_OF_MOVE = (m) => (m.fits ? (m.trainable ? 'fits and trains' : 'fits,
 // `devices`: { id: name } from the engine's catalog (deviceNames), so devices read as the lab names them.
 // Every amount is in `units`: the prediction lines are rebuilt from the lab state in those units (as the
 // panel shows them; the saved ledger keeps its GB lines), the laptop floor comes from the engine's bytes.
-export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = false } = {}) {
+// The fix question's line: the change chosen and the fastest, with the engine's throughputs.
+function fixWords(key, choice) {
+  const chosen = key.find((f) => f.id === choice);
+  const best = key.find((f) => f.best);
+  if (!chosen || !best) return '';
+  const rate = (t) => `${formatInt(t)} tokens/s`;
+  const mine = `you chose “${chosen.label}”, ${rate(chosen.tokens)}`;
+  return chosen.best ? `${mine}, the fastest; the baseline makes ${rate(key.baseline)}`
+    : `${mine}; the fastest is “${best.label}”, ${rate(best.tokens)}; the baseline makes ${rate(key.baseline)}`;
+}
+
+// fixKey: the fix question's options timed by the engine (ledger-rescore.js fixAnswerKey), so its line
+// says what was chosen and which change is fastest, as the other reflections give the engine's values.
+export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = false, fixKey = null } = {}) {
   const s = ledger.result_snapshot;
   const st = ledger.lab_state;
   const cal = calibrationSummary(st, units, { holdUnseen });
@@ -296,7 +309,8 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   if (!ledger.reflections.length) lines.push('- none yet');
   for (const r of ledger.reflections) {
     const ev = r.engine_values;
-    const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}` : '';
+    const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}`
+      : r.id === 'act2_fix' && fixKey ? fixWords(fixKey, r.answers.choice) : '';
     // Act 1's reflection may be answered again (Act 2's are one try): say which answer this is.
     const tries = r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
     const notes = [...(tries > 1 ? [`the last of ${tries} answers`] : []), ...(values ? [values] : [])];

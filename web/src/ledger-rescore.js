@@ -36,6 +36,12 @@ const fixKey = oncePerEngine((engine, evaluate) => {
   return scoreFixes(evaluate, base, devices.find((d) => d.id === DEFAULT_CONFIG2.device));
 });
 
+// The fix question's answer key for the readable summary (design-ledger.js ledgerText): each option
+// with its throughput, the fastest marked best, and the baseline's; null when the engine cannot time them.
+export function fixAnswerKey(engine) {
+  try { return fixKey(engine); } catch { return null; }
+}
+
 // Act 1's options stand for engine numbers (act1-text.js PREDICTION: value(n)).
 const act1Amounts = oncePerEngine((engine, evaluate) => {
   const n = fixedNumbers(evaluate);

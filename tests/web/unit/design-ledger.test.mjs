@@ -377,3 +377,20 @@ test('walk 6: the summary says when Act 1’s reflection was answered more than 
   // One bracket for both notes (walk 7: '(the last of 2 answers) (the engine gives 1.6×)').
   assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers; the engine gives [0-9.]+×\)\n/);
 });
+
+test('the readable summary’s fix-question line says what was chosen and which change the engine times fastest', async () => {
+  const { fixAnswerKey } = await import('../../../web/src/ledger-rescore.js');
+  assert.equal(fixAnswerKey(engine), null, 'no catalog: the options cannot be timed');
+  const key = fixAnswerKey(checker);
+  assert.ok(key && key.filter((f) => f.best).length >= 1);
+  const best = key.find((f) => f.best);
+  const wrong = key.find((f) => !f.best);
+  const rate = (t) => `${Math.round(t).toLocaleString('en-US')} tokens/s`;
+  const st = (choice, correct) => withAct2(defaultState(), { reflection_fix: { choice, correct, answered_at: '2026-01-02T03:04:05.000Z' } });
+  const wrongLine = ledgerText(buildDesignLedger(st(wrong.id, false), engine), 'gb', { fixKey: key }).split('\n').find((x) => x.includes('most effective single fix'));
+  assert.equal(wrongLine, `- The most effective single fix for the chapter’s baseline loop: not right (you chose “${wrong.label}”, ${rate(wrong.tokens)}; the fastest is “${best.label}”, ${rate(best.tokens)}; the baseline makes ${rate(key.baseline)})`);
+  const rightLine = ledgerText(buildDesignLedger(st(best.id, true), engine), 'gb', { fixKey: key }).split('\n').find((x) => x.includes('most effective single fix'));
+  assert.equal(rightLine, `- The most effective single fix for the chapter’s baseline loop: right (you chose “${best.label}”, ${rate(best.tokens)}, the fastest; the baseline makes ${rate(key.baseline)})`);
+  // Without the engine's key the line stays as it was.
+  assert.match(ledgerText(buildDesignLedger(st(best.id, true), engine)), /single fix for the chapter’s baseline loop: right\n/);
+});

@@ -11,6 +11,7 @@ import {
 } from '../design-ledger.js';
 import { notRecomputedItems, verificationRows, verificationHeadline } from '../ledger-verify-view.js';
 import { checkLedger, tooLargeMessage } from '../ledger-check.js';
+import { fixAnswerKey } from '../ledger-rescore.js';
 import '../ledger-panel.css';
 
 export const id = 'ledger';
@@ -225,7 +226,7 @@ export function mount({ root, engine, store, announce }) {
     const tries = state.acts.act1.reflection ? state.acts.act1.reflection.attempts : 1;
     setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${tries > 1 ? ` (Act 1’s is your last of ${tries} answers)` : ''}.` : 'No reflections answered yet.');
     try {
-      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true });
+      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }
