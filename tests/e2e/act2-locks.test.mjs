@@ -56,6 +56,8 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     const banner = (await page.locator(`${A2} .banner`).first().textContent()).replace(/\u00a0/g, ' ');
     assert.match(banner, /Nothing this act can set fits on the NVIDIA V100 SXM2 32 GB with the physics model: .*choose the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB, where these settings fit\./);
     assert.doesNotMatch(banner, /tick/);
+    // The bottleneck line: the engine's memory advice names the optimizer, which this act does not offer.
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Machine-bound \(memory capacity\): .*\(precision, optimizer, checkpointing, batch\)\. This act keeps Adam\. Here more checkpointing, a smaller batch and a GPU with more memory are left to try: the precision is already mixed\.$/);
 
     // Locks that leave it in reach change nothing: two workers are enough.
     await fresh('?act=2&workers=2&lock=workers,pin');

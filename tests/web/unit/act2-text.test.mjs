@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
-const T = { loaderAdvice, regimeOutOfReach };
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+const T = { loaderAdvice, memoryAdvice, regimeOutOfReach };
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
 import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format.js';
@@ -255,4 +255,18 @@ test('the tuned regime out of reach: the reason, with the search’s shares and 
   assert.match(T.regimeOutOfReach(base, regime), /^Nothing the settings left open can set fits in memory/);
   assert.equal(T.regimeOutOfReach({ ...base, lowest_data_share: 0.1312, highest_compute_share: 0.8125 }, regime),
     'With the settings fixed in this lab, no choice of the ones left open gets data loading to 5.0% or less and GPU compute to 75.0% or more of the step: the lowest loading share they reach is 13.1% and the highest compute share 81.3% (not necessarily with the same settings), so this part of the challenge is not asked for here; push MFU as high as you can instead.');
+});
+
+test('out of memory: the advice says this act keeps Adam and which of the other settings are left to try', () => {
+  const all = new Set(['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay']);
+  const but = (...fixed) => new Set([...all].filter((k) => !fixed.includes(k)));
+  const fp32 = { ...DEFAULT_CONFIG2, precision: 'fp32', checkpointing: 'none', batch_size: 64 };
+  const opts = { smallestBatch: 16, largestGpu: false };
+  assert.equal(T.memoryAdvice(fp32, all, opts), ' This act keeps Adam.');
+  assert.equal(T.memoryAdvice(fp32, but('dev'), opts),
+    ' This act keeps Adam. Here mixed precision, more checkpointing and a smaller batch are left to try: the GPU is fixed in this lab.');
+  assert.equal(T.memoryAdvice({ ...fp32, precision: 'mixed', checkpointing: 'full', batch_size: 16 }, all, { smallestBatch: 16, largestGpu: true }),
+    ' This act keeps Adam. None of those can help further here: the precision is already mixed, checkpointing is already full recompute, the batch is already the smallest (16) and no GPU here has more memory.');
+  assert.equal(T.memoryAdvice(fp32, but('prec', 'ckpt', 'batch', 'dev'), opts),
+    ' This act keeps Adam. None of those can help further here: the precision, checkpointing, the batch size and the GPU are fixed in this lab.');
 });

@@ -165,33 +165,48 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
   return `Nothing this act can set fits on the ${deviceName}${replay ? '' : ' with the physics model'}: even its smallest step (${PRECISION_WORDS[c.precision]}, ${scheme}, batch ${c.batch_size}) needs ${formatBytes(m.peak_bytes, units)} of the ${formatBytes(m.usable_device_bytes, units)} usable, because ${staticWords(m)} alone take ${formatBytes(m.static_bytes, units)}${where}.`;
 }
 
-// After the engine's data-bound advice (add workers, prefetching, pinned memory): which of those a
-// student can still use here, so the advice never sends anyone to a locked control or to one that
-// cannot help (walk 8). config: Act 2's settings; open: the controls left open; maxWorkers: the slider's
-// top. Each loader setting is left to try, fixed in this lab, already at its best, or of no effect
-// (prefetching without a worker, when the workers are fixed).
-const LOADER_NOUNS = { workers: 'the number of loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
-const LOADER_TRY = { workers: 'more loader workers', prefetch: 'prefetching', pin: 'pinned memory' };
-export function loaderAdvice(config, open, maxWorkers) {
-  const status = {
-    workers: !open.has('workers') ? 'fixed' : config.data_workers >= maxWorkers ? 'best' : 'try',
-    prefetch: !open.has('prefetch') ? 'fixed' : config.prefetch && config.data_workers > 0 ? 'best'
-      : config.data_workers === 0 && !open.has('workers') ? 'no effect' : 'try',
-    pin: !open.has('pin') ? 'fixed' : config.pinned_memory ? 'best' : 'try',
-  };
-  const keys = Object.keys(status);
-  const left = keys.filter((k) => status[k] === 'try');
-  if (left.length === keys.length) return '';
-  const fixed = keys.filter((k) => status[k] === 'fixed');
+// After the engine's advice on what limits the step: which of the settings it names a student can
+// still use here, so the advice never sends anyone to a locked control, to one already at its best,
+// or to one that cannot help (walk 8). levers: [{ status: 'try' | 'fixed' | 'why', try: words for
+// using it, noun: its name, why: why not, for status 'why' }]. '' when every lever is left to try.
+function leversLeft(levers) {
+  const left = levers.filter((l) => l.status === 'try');
+  if (left.length === levers.length) return '';
+  const fixed = levers.filter((l) => l.status === 'fixed');
   const why = [
-    ...(fixed.length ? [`${wordList(fixed.map((k) => LOADER_NOUNS[k]))} ${fixed.length > 1 ? 'are' : 'is'} fixed in this lab`] : []),
-    ...(status.workers === 'best' ? [`the loader workers are at the slider’s maximum (${maxWorkers})`] : []),
-    ...(status.prefetch === 'best' ? ['prefetching is already on'] : []),
-    ...(status.prefetch === 'no effect' ? ['prefetching has no effect without a worker'] : []),
-    ...(status.pin === 'best' ? ['memory is already pinned'] : []),
+    ...(fixed.length ? [`${wordList(fixed.map((l) => l.noun))} ${fixed.length > 1 ? 'are' : 'is'} fixed in this lab`] : []),
+    ...levers.filter((l) => l.status === 'why').map((l) => l.why),
   ];
   if (!left.length) return ` None of those can help further here: ${wordList(why)}.`;
-  return ` Here ${wordList(left.map((k) => LOADER_TRY[k]))} ${left.length > 1 ? 'are' : 'is'} left to try: ${wordList(why)}.`;
+  return ` Here ${wordList(left.map((l) => l.try))} ${left.length > 1 ? 'are' : 'is'} left to try: ${wordList(why)}.`;
+}
+
+// One lever: fixed when its control is not open here; else left to try unless whyNot says otherwise.
+const lever = (open, key, noun, tryWords, whyNot) => ({ noun, try: tryWords, why: whyNot,
+  status: !open.has(key) ? 'fixed' : whyNot ? 'why' : 'try' });
+
+// Data-bound (the engine: add workers, prefetching, pinned memory). config: Act 2's settings; open:
+// the controls left open; maxWorkers: the slider's top. Prefetching has no effect without a worker.
+export function loaderAdvice(config, open, maxWorkers) {
+  const noWorker = config.data_workers === 0 && !open.has('workers');
+  return leversLeft([
+    lever(open, 'workers', 'the number of loader workers', 'more loader workers',
+      config.data_workers >= maxWorkers ? `the loader workers are at the slider’s maximum (${maxWorkers})` : null),
+    lever(open, 'prefetch', 'prefetching', 'prefetching', config.prefetch && config.data_workers > 0 ? 'prefetching is already on'
+      : noWorker ? 'prefetching has no effect without a worker' : null),
+    lever(open, 'pin', 'pinned memory', 'pinned memory', config.pinned_memory ? 'memory is already pinned' : null),
+  ]);
+}
+
+// Out of memory (the engine: precision, optimizer, checkpointing, batch): this act keeps Adam, and of
+// the rest says what is left. smallestBatch: the slider's least; largestGpu: no GPU here has more memory.
+export function memoryAdvice(config, open, { smallestBatch, largestGpu }) {
+  return ` This act keeps Adam.${leversLeft([
+    lever(open, 'prec', 'the precision', 'mixed precision', config.precision === 'mixed' ? 'the precision is already mixed' : null),
+    lever(open, 'ckpt', 'checkpointing', 'more checkpointing', config.checkpointing === 'full' ? 'checkpointing is already full recompute' : null),
+    lever(open, 'batch', 'the batch size', 'a smaller batch', config.batch_size <= smallestBatch ? `the batch is already the smallest (${smallestBatch})` : null),
+    lever(open, 'dev', 'the GPU', 'a GPU with more memory', largestGpu ? 'no GPU here has more memory' : null),
+  ])}`;
 }
 
 // The design challenge when the settings fixed in this lab keep the tuned regime out of reach

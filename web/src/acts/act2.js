@@ -260,6 +260,17 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     items.forEach(([, term, value], i) => { setText(gaugeRows.cells[i].dt, term); setText(gaugeRows.cells[i].dd, value); });
   }
 
+  // What of the engine's advice is left to try with the controls open here (act2-text.js).
+  const mostMemory = Math.max(...devices.map((d) => d.capacity_bytes));
+  function adviceHere(b, c) {
+    if (b.axis === 'data') return T.loaderAdvice(c, open2, WORKERS.max);
+    if (b.limiter === 'memory_capacity') {
+      const gpu = devices.find((d) => d.id === c.device);
+      return T.memoryAdvice(c, open2, { smallestBatch: BATCH_SIZES2[0], largestGpu: Boolean(gpu) && gpu.capacity_bytes >= mostMemory });
+    }
+    return '';
+  }
+
   function renderGauges(r, c) {
     const g = gauges(r);
     const marks = [
@@ -282,7 +293,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
     ]);
-    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${g.bottleneck.axis === 'data' ? T.loaderAdvice(c, open2, WORKERS.max) : ''}`);
+    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${adviceHere(g.bottleneck, c)}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
