@@ -35,7 +35,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     const text = await design(page).textContent();
     assert.match(text, /^Out of reach here\. /);
     assert.ok(text.includes(`the lowest loading share they reach is ${formatPercent(engine.lowest_data_share, 1)} and the highest compute share ${formatPercent(engine.highest_compute_share, 1)}`), text);
-    assert.match(text, /not asked for here; push MFU as high as you can instead/);
+    assert.match(text, /so this part of the challenge is not asked for here\. /);
     assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 0, 'no design step to do');
     // The best-so-far record and the solver line still show: the MFU part is still there to do.
     await page.locator(`${A2} [data-control="batch"] input`).focus();
@@ -49,7 +49,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     await fresh('?act=2&replay=0&lock=replay');
     await predictAct2(page, 'b');
     await searched(page);
-    assert.match(await design(page).textContent(), /^Out of reach here\. .*The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab\. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it/);
+    assert.match(await design(page).textContent(), /^Not asked here\. .*The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab\. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it/);
     assert.equal(await page.locator(`${A2} [data-step="design"]`).count(), 0);
     // Nothing fits on the V100 with the physics model; the calibration that would fit is locked off,
     // so the banner suggests only other GPUs.
@@ -57,7 +57,19 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.match(banner, /Nothing this act can set fits on the NVIDIA V100 SXM2 32 GB with the physics model: .*choose the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB, where these settings fit\./);
     assert.doesNotMatch(banner, /tick/);
     // The bottleneck line: the engine's memory advice names the optimizer, which this act does not offer.
-    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Machine-bound \(memory capacity\): .*\(precision, optimizer, checkpointing, batch\)\. This act keeps Adam\. Here more checkpointing, a smaller batch and a GPU with more memory are left to try: the precision is already mixed\.$/);
+    assert.match((await page.locator(`${A2} .bottleneck`).textContent()).replace(/\u00a0/g, ' '), /^Bottleneck: Machine-bound \(memory capacity\): .*\(precision, optimizer, checkpointing, batch\)\. This act keeps Adam\. Here another GPU \(the NVIDIA A100 SXM4 40 GB, the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB\) is left to try: no choice of the precision, checkpointing or the batch size left open fits on this GPU\.$/);
+    assert.equal(await page.locator(`${A2} .gauge-oom`).isVisible(), true, 'the gauges say the step cannot run');
+    await page.waitForSelector(`${A2} [data-solver-mfu]`);
+    assert.match(await design(page).textContent(), /nothing this act can set fits on this GPU with the physics model \(see the banner in section 2\)/);
+
+    // The GPU locked too (walk 9): the advice no longer sends the student to checkpointing or batch,
+    // which cannot make a step fit on it; ticking the calibration can.
+    await fresh('?act=2&replay=0&lock=dev');
+    await predictAct2(page, 'b');
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /This act keeps Adam\. Here ticking the chapter calibration is left to try: the GPU is fixed in this lab and no choice of the precision, checkpointing or the batch size left open fits on this GPU\.$/);
+    assert.match((await page.locator(`${A2} .banner`).first().textContent()).replace(/\u00a0/g, ' '), /alone take [\d.]+ GB; tick the chapter calibration\.$/);
+    await page.locator(`${A2} [data-control="replay"] input`).check();
+    await page.waitForFunction(() => document.querySelector('[data-act="2"] .gauge-oom').hidden);
 
     // Locks that leave it in reach change nothing: two workers are enough.
     await fresh('?act=2&workers=2&lock=workers,pin');

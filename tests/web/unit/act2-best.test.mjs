@@ -138,3 +138,41 @@ test('the search yields once per setting tried, so a page can run it in idle tim
   for (let step = it.next(); !step.done; step = it.next()) yields += 1;
   assert.equal(yields, BATCH_SIZES2.length * 2);
 });
+
+// ---- Out of memory: what can still make a step fit with the controls left open?
+test('memoryOptions agrees with brute force over the open settings, here and on the other GPUs', async () => {
+  const { memoryOptions } = await import('../../../web/src/acts/act2-best.js');
+  const catalog = JSON.parse(m.catalog());
+  const devices = DEVICES2.map((id) => catalog.devices.find((d) => d.id === id));
+  const tables = new Map();
+  const tableOf = (c) => { const k = JSON.stringify([c.device, c.replay]); if (!tables.has(k)) tables.set(k, fitTable(evaluate, c)); return tables.get(k); };
+  const fitsSomewhere = (config, open, device) => {
+    for (const precision of open.has('prec') ? PRECISIONS2 : [config.precision]) {
+      for (const scheme of open.has('ckpt') ? SCHEMES2 : [{ checkpointing: config.checkpointing, every_k: config.every_k }]) {
+        for (const batch_size of open.has('batch') ? BATCH_SIZES2 : [config.batch_size]) {
+          if (evaluate(toScenario2({ ...config, device }, { precision, ...scheme, batch_size, schedule_steps: 0 })).memory.fits) return true;
+        }
+      }
+    }
+    return false;
+  };
+  const seen = new Set(); // the cases cover each answer
+  for (const [config, locked] of [
+    [{ ...DEFAULT_CONFIG2, replay: false }, ['dev']], // the V100 with the physics model: nothing fits there
+    [{ ...DEFAULT_CONFIG2, replay: false }, []],
+    [{ ...DEFAULT_CONFIG2, precision: 'fp32', checkpointing: 'none', batch_size: 256, device: 'h100-sxm-80gb' }, ['prec', 'ckpt', 'batch']],
+    [{ ...DEFAULT_CONFIG2, precision: 'fp32', checkpointing: 'none', batch_size: 128, device: 'a100-sxm4-40gb', replay: false }, ['ckpt']],
+    [{ ...DEFAULT_CONFIG2, checkpointing: 'every_k', every_k: 2, batch_size: 64, device: 'a100-sxm4-40gb', replay: false }, ['prec', 'batch', 'replay']],
+    [{ ...DEFAULT_CONFIG2, precision: 'fp32', checkpointing: 'none', batch_size: 256, device: 'a100-sxm4-80gb', replay: false }, []],
+  ]) {
+    const open = openBut(...locked);
+    const o = memoryOptions(evaluate, config, open, tableOf, devices);
+    const label = JSON.stringify({ config, locked });
+    assert.equal(o.fitsHere, fitsSomewhere(config, open, config.device), label);
+    const expected = open.has('dev') ? devices.filter((d) => d.id !== config.device && fitsSomewhere(config, open, d.id)).map((d) => d.id) : [];
+    assert.deepEqual(o.otherGpus.map((d) => d.id), expected, label);
+    assert.equal(o.tickFits, open.has('replay') && !config.replay && fitsSomewhere({ ...config, replay: true }, open, config.device), label);
+    seen.add(`${o.fitsHere}/${o.otherGpus.length > 0}/${o.tickFits}`);
+  }
+  assert.ok(seen.has('true/true/true') && seen.has('false/false/true') && seen.has('false/true/false') && seen.has('false/false/false'), [...seen].join(' '));
+});

@@ -6,7 +6,7 @@
 import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS, wordList } from '../format.js';
 import { oneScenario, staticTerms, familyName } from '../sentences.js';
 
-export const TITLE = 'Act 1 — The optimizer memory tax';
+export const TITLE = 'Act 1: The optimizer memory tax';
 export const SHORT_TITLE = 'The optimizer memory tax';
 
 export const INTRO = [

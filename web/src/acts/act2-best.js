@@ -122,3 +122,31 @@ export function regimeReachable(evaluate, config, open) {
   const it = regimeSearch(evaluate, config, open);
   for (;;) { const step = it.next(); if (step.done) return step.value; }
 }
+
+// The step settings of the fit table `table` (this GPU and calibration) that the controls left open
+// allow: every row when precision and checkpointing are open, else the rows with the locked value; a
+// row counts when it fits at a slider batch the student can set (the locked batch, or any).
+const schemeOf = (c) => (c.checkpointing === 'every_k' ? `every_k:${c.every_k}` : c.checkpointing);
+function allowedRows(table, config, open) {
+  return table.filter((row) => (open.has('prec') || row.patch.precision === config.precision)
+    && (open.has('ckpt') || schemeOf(row.patch) === schemeOf(config)));
+}
+const fitsAllowed = (rows, config, open) => rows.some((row) => (open.has('batch') ? row.largest_batch > 0 : row.largest_batch >= config.batch_size));
+
+// What can still make a step fit when the one on screen does not (for the out-of-memory advice),
+// with the controls `open`: fitsHere, some allowed setting fits on this GPU; otherGpus, the GPUs of
+// `devices` (an open GPU control) where the least-memory allowed step fits; tickFits, ticking the
+// chapter calibration (open, and off) makes an allowed step fit here. tableOf(config) → fit table.
+// Within one precision a scheme's order by memory does not change with the batch (activations and
+// logits grow in step with it), so each precision's least-memory scheme stands for it on other GPUs.
+export function memoryOptions(evaluate, config, open, tableOf, devices) {
+  const rows = allowedRows(tableOf(config), config, open);
+  const fitsHere = fitsAllowed(rows, config, open);
+  const batch = open.has('batch') ? BATCH_SIZES2[0] : config.batch_size;
+  const least = [...new Set(rows.map((r) => r.patch.precision))].map((precision) => rows.filter((r) => r.patch.precision === precision)
+    .reduce((a, b) => (b.smallest_peak_bytes < a.smallest_peak_bytes ? b : a)).patch);
+  const otherGpus = !open.has('dev') ? [] : devices.filter((d) => d.id !== config.device
+    && least.some((patch) => run(evaluate, config, { ...patch, batch_size: batch, device: d.id }).memory.fits));
+  const tickFits = open.has('replay') && !config.replay && fitsAllowed(allowedRows(tableOf({ ...config, replay: true }), config, open), config, open);
+  return { fitsHere, otherGpus, tickFits };
+}

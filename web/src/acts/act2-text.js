@@ -168,14 +168,15 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
 // After the engine's advice on what limits the step: which of the settings it names a student can
 // still use here, so the advice never sends anyone to a locked control, to one already at its best,
 // or to one that cannot help (walk 8). levers: [{ status: 'try' | 'fixed' | 'why', try: words for
-// using it, noun: its name, why: why not, for status 'why' }]. '' when every lever is left to try.
+// using it, noun: its name, why: why not, for status 'why' (null: said by another lever) }]. '' when
+// every lever is left to try.
 function leversLeft(levers) {
   const left = levers.filter((l) => l.status === 'try');
   if (left.length === levers.length) return '';
   const fixed = levers.filter((l) => l.status === 'fixed');
   const why = [
     ...(fixed.length ? [`${wordList(fixed.map((l) => l.noun))} ${fixed.length > 1 ? 'are' : 'is'} fixed in this lab`] : []),
-    ...levers.filter((l) => l.status === 'why').map((l) => l.why),
+    ...levers.filter((l) => l.status === 'why' && l.why).map((l) => l.why),
   ];
   if (!left.length) return ` None of those can help further here: ${wordList(why)}.`;
   return ` Here ${wordList(left.map((l) => l.try))} ${left.length > 1 ? 'are' : 'is'} left to try: ${wordList(why)}.`;
@@ -198,24 +199,35 @@ export function loaderAdvice(config, open, maxWorkers) {
   ]);
 }
 
-// Out of memory (the engine: precision, optimizer, checkpointing, batch): this act keeps Adam, and of
-// the rest says what is left. smallestBatch: the slider's least; largestGpu: no GPU here has more memory.
-export function memoryAdvice(config, open, { smallestBatch, largestGpu }) {
-  return ` This act keeps Adam.${leversLeft([
+// Out of memory (the engine: precision, optimizer, checkpointing, batch): this act keeps Adam; of the
+// rest, what can still make a step fit (act2-best.js memoryOptions: fitsHere, otherGpus as names,
+// tickFits). Every-1-layer checkpointing keeps as little as full recompute.
+export function memoryAdvice(config, open, { fitsHere, otherGpus, tickFits, smallestBatch }) {
+  const stepLevers = [
     lever(open, 'prec', 'the precision', 'mixed precision', config.precision === 'mixed' ? 'the precision is already mixed' : null),
-    lever(open, 'ckpt', 'checkpointing', 'more checkpointing', config.checkpointing === 'full' ? 'checkpointing is already full recompute' : null),
+    lever(open, 'ckpt', 'checkpointing', 'more checkpointing',
+      config.checkpointing === 'full' || (config.checkpointing === 'every_k' && config.every_k === 1) ? 'checkpointing already keeps the least' : null),
     lever(open, 'batch', 'the batch size', 'a smaller batch', config.batch_size <= smallestBatch ? `the batch is already the smallest (${smallestBatch})` : null),
-    lever(open, 'dev', 'the GPU', 'a GPU with more memory', largestGpu ? 'no GPU here has more memory' : null),
+  ];
+  // When none of them can make a step fit on this GPU, the open ones say so together (walk 9).
+  const openStep = stepLevers.filter((l) => l.status !== 'fixed');
+  const stuck = !fitsHere && openStep.length
+    ? [{ status: 'why', why: `no choice of ${wordList(openStep.map((l) => l.noun), 'or')} left open fits on this GPU` }, ...openStep.slice(1).map(() => ({ status: 'why', why: null }))]
+    : openStep;
+  return ` This act keeps Adam.${leversLeft([
+    ...stepLevers.filter((l) => l.status === 'fixed'), ...stuck,
+    lever(open, 'dev', 'the GPU', `another GPU (${wordList(otherGpus.map((n) => `the ${n}`), 'or')})`, otherGpus.length ? null : 'no other GPU here fits it'),
+    ...(tickFits ? [{ status: 'try', try: 'ticking the chapter calibration' }] : []),
   ])}`;
 }
 
 // The design challenge when the settings fixed in this lab keep the tuned regime out of reach
 // (act2-best.js regimeSearch's result); `regime` holds the thresholds. The act then does not ask for it.
 export function regimeOutOfReach(res, regime) {
-  const rest = 'so this part of the challenge is not asked for here; push MFU as high as you can instead.';
+  const rest = 'so this part of the challenge is not asked for here.';
   // The shares on screen may already look tuned (walk 8): say why they do not count.
-  if (res.calibration_off) return 'The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it, and this part of the challenge is not asked for here; push MFU as high as you can instead.';
-  if (res.lowest_data_share === null) return `Nothing the settings left open can set fits in memory with the ones fixed in this lab, ${rest}`;
+  if (res.calibration_off) return `The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it, and this part of the challenge is not asked for here.`;
+  if (res.lowest_data_share === null) return `Nothing the settings left open can set fits in memory with the ones fixed in this lab: no step can run here, ${rest}`;
   return `With the settings fixed in this lab, no choice of the ones left open gets data loading to ${pct(regime.max_data_share)} or less and GPU compute to ${pct(regime.min_compute_share)} or more of the step: the lowest loading share they reach is ${pct(res.lowest_data_share)} and the highest compute share ${pct(res.highest_compute_share)} (not necessarily with the same settings), ${rest}`;
 }
 

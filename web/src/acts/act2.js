@@ -16,7 +16,7 @@ import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, LABELS, WORKERS, toScenario2 } from '../scenario.js';
 import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, PHASE_WORDS, REGIME } from '../act2-model.js';
-import { smallestStep } from './act2-best.js';
+import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio, formatCount } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
@@ -105,8 +105,11 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const gauge = new GaugeScale(gaugeBox);
   const gaugeList = h('dl', { class: 'gauge-list' });
   const bottleneck = h('p', { class: 'bottleneck' });
+  // Out of memory the gauges still show the step's timing (walk 9: read as a real throughput).
+  const gaugeOom = h('p', { class: 'control__note gauge-oom', hidden: true,
+    text: 'This step does not fit in memory, so it cannot run: these gauges show what it would do if it fitted.' });
   const gaugePanel = panel('3. Gauges, kept apart', h('p', { class: 'panel__lead', text: T.orderExplainer() }),
-    h('figure', { class: 'chart-figure' }, gaugeBox), gaugeList, bottleneck);
+    gaugeOom, h('figure', { class: 'chart-figure' }, gaugeBox), gaugeList, bottleneck);
 
   // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
   const ACT2_CONTROLS = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
@@ -261,17 +264,17 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   }
 
   // What of the engine's advice is left to try with the controls open here (act2-text.js).
-  const mostMemory = Math.max(...devices.map((d) => d.capacity_bytes));
   function adviceHere(b, c) {
     if (b.axis === 'data') return T.loaderAdvice(c, open2, WORKERS.max);
     if (b.limiter === 'memory_capacity') {
-      const gpu = devices.find((d) => d.id === c.device);
-      return T.memoryAdvice(c, open2, { smallestBatch: BATCH_SIZES2[0], largestGpu: Boolean(gpu) && gpu.capacity_bytes >= mostMemory });
+      const o = memoryOptions(evaluate, c, open2, tableFor, devices);
+      return T.memoryAdvice(c, open2, { ...o, otherGpus: o.otherGpus.map((d) => d.name), smallestBatch: BATCH_SIZES2[0] });
     }
     return '';
   }
 
   function renderGauges(r, c) {
+    if (gaugeOom.hidden !== r.memory.fits) gaugeOom.hidden = r.memory.fits;
     const g = gauges(r);
     const marks = [
       { key: 'busy', label: 'GPU busy', value: g.busy, text: `GPU busy ${T.pct(g.busy)}` },
@@ -319,7 +322,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const head = nothingToExplore ? 'Not open here: every setting of the step is fixed in this lab, so there is no design to make. '
       : reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
         : a.design.regime_reached ? '✓ Tuned regime reached earlier; these settings are outside it. '
-          : regimeOut() ? 'Out of reach here. ' : 'Not there yet. ';
+          : regimeOut() ? (regimeReach.calibration_off ? 'Not asked here. ' : 'Out of reach here. ') : 'Not there yet. ';
     designBody.dataset.reach = regimeReach === null ? 'searching' : regimeReach.reachable ? 'yes' : 'no';
     replaceChildren(designBody,
       h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
@@ -345,7 +348,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   }
   function solverLine(c) {
     const { act, solver } = search.bestFor(c);
-    if (!act) return h('p', { 'data-solver-mfu': '' }, h('strong', { text: 'The best the physics allows here: ' }), 'nothing this act can set fits on this GPU (see the banner in section 2).');
+    if (!act) return h('p', { 'data-solver-mfu': '' }, h('strong', { text: 'The best the physics allows here: ' }), `nothing this act can set fits on this GPU${c.replay ? '' : ' with the physics model'} (see the banner in section 2).`);
     const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${cfg.checkpointing === 'every_k' ? `checkpoint every ${formatCount(cfg.every_k, 'layer')}` : `${cfg.checkpointing} checkpointing`}, batch ${cfg.batch_size}`;
     const solverWords = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
     const same = act.fastest === act.best_mfu;

@@ -77,7 +77,8 @@ export function createAct2Controls({ devices, flags, onChange }) {
     devices.map((d) => h('option', { value: d.id, text: deviceOptionText(d.name) })));
   const devPart = { el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'GPU' }), dev) };
 
-  const replay = checkbox('replay', `Chapter calibration: the chapter’s memory model and timing constants${locked.has('replay') ? '' : ' (untick for the physics model)'}`, (on) => onChange({ replay: on }));
+  // Words true whether it is ticked or not (walk 9: 'untick' while unticked), and locked or not.
+  const replay = checkbox('replay', 'Chapter calibration: the chapter’s memory model and timing constants (off: the physics model)', (on) => onChange({ replay: on }));
 
   const groups = [
     { key: 'workers', part: workers, inputs: [workers.input] },
