@@ -82,6 +82,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const barTwin = h('details', { class: 'twin' }, h('summary', { text: 'The step’s numbers as a table' }));
   const bar = new PipelineBar(barBox, { label: 'One training step, by phase' });
   const barTable = new DataTable(barTwin, { caption: 'One training step by phase', className: 'step-table' });
+  // Rounded to add up (largest remainder), a share can sit 0.1 from the same quantity on a gauge,
+  // which is rounded on its own (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
+  barTwin.append(h('p', { class: 'control__note', text: 'Each share is rounded so that the column adds up to 100.0%: one may differ by 0.1 point from the same quantity on a gauge, which is rounded on its own.' }));
   const tlBox = h('div', { class: 'chart-box chart-box--fluid' });
   const tlSummary = h('p', { class: 'chart-summary', 'data-summary': 'timeline' });
   const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
