@@ -1,7 +1,7 @@
 // Act 2, "The MFU gap": predict → explore the step → reveal → reference → design and laptop
-// challenges → reflect (act2-reflect.js). Words live in act2-text.js, fixed engine numbers in
-// act2-numbers.js, view models in ../act2-model.js, charts in ../charts/. The act reads and writes
-// only the store.
+// challenges (act2-design.js, act2-laptop.js) → reflect (act2-reflect.js). Words live in
+// act2-text.js, fixed engine numbers in act2-numbers.js, view models in ../act2-model.js, charts in
+// ../charts/. The act reads and writes only the store.
 import './act2.css';
 import { h, setText, setParagraphs, setAttr, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
@@ -14,17 +14,18 @@ import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
-import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, LABELS, WORKERS, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, regimeReached, designCounts, designRecord, rangeError, PHASE_WORDS, REGIME } from '../act2-model.js';
+import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, WORKERS, toScenario2 } from '../scenario.js';
+import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS } from '../act2-model.js';
 import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
-import { formatBytes, formatRatio, formatCount } from '../format.js';
+import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
 import { openControls } from '../url-state.js';
 import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
 import { createLaptopChallenge } from './act2-laptop.js';
 import { createAct2Reflections } from './act2-reflect.js';
+import { createDesignPanel } from './act2-design.js';
 import * as T from './act2-text.js';
 
 export const id = 2;
@@ -116,7 +117,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   // An instructor may lock or hide every control; then there is nothing to explore and the reveal opens.
   const ACT2_CONTROLS = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
-  const nothingToExplore = openControls(ACT2_CONTROLS, flags).length === 0;
+  const open2 = new Set(openControls(ACT2_CONTROLS, flags));
+  const nothingToExplore = open2.size === 0;
   const replayOpen = openControls(['replay'], flags).length > 0;
 
   // ---- 4. reveal
@@ -131,11 +133,15 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const refLocked = afterReveal();
   const refBody = h('div');
   const refPanel = panel('5. The chapter’s walkthrough beside the engine', refLocked, refBody);
-  const designBody = h('div', { class: 'design' });
-  const designLive = h('p', { class: 'visually-hidden', role: 'status' });
-  const designPanel = panel('6. Design challenge: the chapter’s tuned regime, then the best MFU',
-    h('p', { class: 'panel__lead', text: `Starting from the chapter’s baseline, reach its tuned regime (data loading ≤ ${REGIME.max_data_share * 100}% and GPU compute ≥ ${REGIME.min_compute_share * 100}% of the step, the chapter’s own shares), then push MFU as high as the physics lets you.` }),
-    designBody, designLive);
+
+  // The fit table and the best-setting search, scheduled off the input path (act2-search.js).
+  const search = createAct2Search({ evaluate, solveBest: (c) => {
+    const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
+    return sv.error ? null : sv.best_throughput;
+  } });
+  const tableFor = (c) => search.tableFor(c);
+  const design = createDesignPanel({ evaluate, store, search, devices, arrival, nothingToExplore, open: open2,
+    allOpen: open2.size === ACT2_CONTROLS.length });
   const laptop = createLaptopChallenge({ engine, store, announce });
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
@@ -146,7 +152,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const done = h('p', { class: 'done', role: 'status' });
 
   const unlocked = h('div', { class: 'act-unlocked' },
-    stepPanel.el, gaugePanel.el, peek, revealPanel.el, refPanel.el, designPanel.el, laptopPanel.el, reflect.el, done);
+    stepPanel.el, gaugePanel.el, peek, revealPanel.el, refPanel.el, design.el, laptopPanel.el, reflect.el, done);
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
   root.append(h('section', { class: 'act act2', 'aria-labelledby': 'act-title', 'data-act': '2' },
     titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })), predictPanel.el, lockedHint, unlocked));
@@ -193,7 +199,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
     afterPaint(() => {
-      renderDesign(store.getState(), r); // section 6 is below the fold: after the paint too
+      design.render(store.getState(), r); // section 6 is below the fold: after the paint too
       barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
@@ -214,19 +220,6 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     return `The ${device.name} has ${formatBytes(usable, 'gb')} = ${formatBytes(usable, 'gib')} usable${u === 'gib' ? '' : ' (GB = 10^9 bytes, GiB = 2^30 bytes)'}${Math.abs(gib - Math.round(gib)) < 0.01 ? `: its “${Math.round(gib)} GB” name counts GiB` : ''}.`;
   }
 
-  // The fit table and the best-setting search, scheduled off the input path (act2-search.js).
-  const search = createAct2Search({ evaluate, solveBest: (c) => {
-    const sv = engine.call('solve', { ...toScenario2(c, { schedule_steps: 0 }), max_batch_size: BATCH_SIZES2[BATCH_SIZES2.length - 1] });
-    return sv.error ? null : sv.best_throughput;
-  } });
-  const tableFor = (c) => search.tableFor(c);
-  // Whether the tuned regime is in reach of the controls left open: with all of them open it is (the
-  // act2-best tests); with some fixed, searched once in idle time, then the design panel and the step
-  // list are drawn again. Out of reach, the act does not ask for that part of the challenge.
-  const open2 = new Set(openControls(ACT2_CONTROLS, flags));
-  let regimeReach = open2.size === ACT2_CONTROLS.length ? { reachable: true } : null;
-  const regimeOut = () => Boolean(regimeReach && !regimeReach.reachable);
-  const designAsked = () => !nothingToExplore && !regimeOut();
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
   function nothingFits(c, r, u) {
@@ -303,71 +296,6 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
-  function renderDesign(state, r) {
-    const a = state.acts.act2;
-    const u = state.config.units;
-    if (!r) return;
-    // The challenge is the chapter's: it counts with the chapter calibration on (with the physical
-    // constants the loader is fast enough from the start) and in a step that fits, and only for
-    // settings the student reached after the prediction (designCounts).
-    const reached = regimeReached(r.pipeline) && r.memory.fits && state.config2.replay;
-    const counts = designCounts(a, nothingToExplore, Boolean(arrival.act2FromLink));
-    const next = designRecord(a.design, { counts, reached, config: state.config2, result: r });
-    if (next !== a.design) {
-      queueMicrotask(() => store.update((s) => withAct2(s, { design: designRecord(s.acts.act2.design, { counts, reached, config: state.config2, result: r }) })));
-    }
-    if (counts && reached && !a.design.regime_reached) setText(designLive, 'Tuned regime reached.');
-    const sh = r.pipeline.chapter_shares;
-    const ceiling = r.pipeline.mfu_ceiling;
-    const k = r.pipeline.gpu.kernel_efficiency;
-    const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
-    // Settings that do not count yet never open with words of success (walk: 'In the tuned regime' read as done).
-    const head = nothingToExplore ? 'Not open here: every setting of the step is fixed in this lab, so there is no design to make. '
-      : reached ? (counts ? '✓ Tuned regime reached. ' : 'Not counted yet: these settings are in the tuned regime. ')
-        : a.design.regime_reached ? '✓ Tuned regime reached earlier; these settings are outside it. '
-          : regimeOut() ? (regimeReach.calibration_off ? 'Not asked here. ' : 'Out of reach here. ') : 'Not there yet. ';
-    designBody.dataset.reach = regimeReach === null ? 'searching' : regimeReach.reachable ? 'yes' : 'no';
-    replaceChildren(designBody,
-      h('p', { 'data-regime': reached && counts ? 'reached' : 'not-reached' }, h('strong', { text: head }),
-        `Now: data loading ${T.pct(sh.data_loading)}, transfers ${T.pct(sh.transfers)}, GPU compute ${T.pct(sh.compute)} of the step${r.memory.fits ? '' : ' (and the step does not fit in memory)'}.`,
-        state.config2.replay || regimeOut() ? '' : ' The check counts with the chapter calibration on: with the physical constants the loader is fast enough from the start.',
-        regimeOut() && !a.design.regime_reached ? ` ${T.regimeOutOfReach(regimeReach, REGIME)}` : '',
-        counts || nothingToExplore ? '' : ' The challenge counts settings you reach yourself after your prediction; these came with the page (a link or the defaults), so change any setting in section 2 to start.'),
-      h('p', { text: `MFU ceiling for these settings: ${T.pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time at all, matrix multiplications run at ${T.pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${T.pct(overhead)} to the model’s FLOPs, so MFU ≤ ${T.pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${T.pct(ceiling)}` : ''}. ${ceiling < 0.8 ? ` An MFU of 80% or more is out of reach${overhead > 0 ? ' with recomputation' : ' at this batch size'}.` : ' Only here, with no recomputation and a large batch, could MFU pass 80%, and only if everything else took no time.'}` }),
-      a.design.best ? h('p', { 'data-best-mfu': String(a.design.best.mfu) }, h('strong', { text: 'Your best so far: ' }),
-        `MFU ${T.pct(a.design.best.mfu)} (busy ${T.pct(a.design.best.busy_fraction)}, pipeline efficiency ${T.pct(a.design.best.pipeline_efficiency)}, ${T.rate(bestTokens(a.design.best.config))}) with ${describe2(a.design.best.config)}.`) : null,
-      a.prediction && !nothingToExplore ? solverLineSoon(state.config2) : null,
-      h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` }));
-  }
-
-  // The best MFU this act's controls can reach on this GPU with the student's loader settings: every
-  // precision × checkpointing scheme at its largest slider batch that fits (act2-best.js), and the
-  // solver's fastest run beyond the act's controls (any batch, any optimizer) for contrast.
-  function solverLineSoon(c) {
-    if (search.known(c)) return solverLine(c);
-    const slot = h('p', { class: 'control__note', text: 'Searching every setting this act offers on this GPU…' });
-    search.whenRested(c, () => { if (slot.isConnected) slot.replaceWith(solverLine(c)); });
-    return slot;
-  }
-  function solverLine(c) {
-    const { act, solver } = search.bestFor(c);
-    if (!act) return h('p', { 'data-solver-mfu': '' }, h('strong', { text: 'The best the physics allows here: ' }), `nothing this act can set fits on this GPU${c.replay ? '' : ' with the physics model'} (see the banner in section 2).`);
-    const words = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${cfg.checkpointing === 'every_k' ? `checkpoint every ${formatCount(cfg.every_k, 'layer')}` : `${cfg.checkpointing} checkpointing`}, batch ${cfg.batch_size}`;
-    const solverWords = (cfg) => `${cfg.precision === 'mixed' ? 'mixed precision' : cfg.precision.toUpperCase()}, ${cfg.optimizer === 'adam' ? 'Adam' : cfg.optimizer === 'sgd' ? 'SGD' : 'SGD + Momentum'}, ${cfg.checkpointing === 'none' ? 'no' : typeof cfg.checkpointing === 'object' ? `every-${cfg.checkpointing.every_k_layers}-layers` : cfg.checkpointing} checkpointing, batch ${cfg.batch_size}`;
-    const same = act.fastest === act.best_mfu;
-    return h('p', { 'data-solver-mfu': String(act.best_mfu.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
-      `with your loader settings on this GPU, the highest MFU these controls can reach is ${T.pct(act.best_mfu.mfu)} (${words(act.best_mfu.config)}), making ${T.rate(act.best_mfu.tokens_per_second)}; ${act.tried} settings that fit were tried, each precision and checkpointing scheme at its largest batch on the slider. `,
-      same ? 'It is also the fastest of them. ' : `The fastest of them makes ${T.rate(act.fastest.tokens_per_second)} (${words(act.fastest.config)}): MFU is measured against each precision’s own peak, so a higher MFU is not always a faster run. `,
-      solver ? `Beyond these controls, with any batch size and optimizer, the engine’s solver finds ${T.rate(solver.tokens_per_second)} (${solverWords(solver.configuration)}).` : '');
-  }
-
-  const bestTokens = (c) => evaluate(toScenario2(c, { schedule_steps: 0 })).pipeline.tokens_per_second;
-
-  function describe2(c) {
-    const ck = c.checkpointing === 'every_k' ? `checkpoint every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
-    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
-  }
-
   function renderWords(state) {
     const a = state.acts.act2;
     const u = state.config.units;
@@ -375,7 +303,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
     // With every setting fixed, or the tuned regime out of reach of those left open, the design
     // challenge is not asked for: it leaves the step list.
-    renderSteps(stepList, designAsked() ? STEPS : STEPS.filter((st) => st.id !== 'design'), { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
+    renderSteps(stepList, design.asked() ? STEPS : STEPS.filter((st) => st.id !== 'design'), { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;
@@ -395,7 +323,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a);
-    const complete = Boolean(a.revealed && (a.design.regime_reached || !designAsked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
       h('a', { href: '?act=ledger', text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
@@ -410,7 +338,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const a = state.acts.act2;
     const designKey = JSON.stringify([configKey, a.design, Boolean(a.prediction), a.explored, Boolean(arrival.act2FromLink)]);
     // A settings change renders the design panel after the paint (renderInstrument schedules it).
-    if (designKey !== last.design && !(configChanged && r)) renderDesign(state, r);
+    if (designKey !== last.design && !(configChanged && r)) design.render(state, r);
     const wordsKey = JSON.stringify([a.prediction, a.explored, a.revealed, a.reflection_fix, a.reflection_ckpt, a.completed, a.design.regime_reached, a.laptop.finished, state.config.units]);
     if (wordsKey !== last.words) renderWords(state);
     const lapKey = JSON.stringify([a.laptop, state.config.units]);
@@ -420,13 +348,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   render(store.getState());
   const unsubscribe = store.subscribe((state) => render(state));
-  if (!regimeReach && !nothingToExplore) {
-    search.regimeInIdle(store.getState().config2, open2, (res) => {
-      regimeReach = res;
-      last = { ...last, design: null, words: null };
-      render(store.getState());
-    });
-  }
+  // Once it is known whether the tuned regime is in reach, the panel and the step list are drawn again.
+  design.start(store.getState().config2, () => { last = { ...last, design: null, words: null }; render(store.getState()); });
   return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); search.stop(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 
