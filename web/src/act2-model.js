@@ -70,7 +70,7 @@ export const LANES = [
   { key: 'gpu_optimizer', label: 'GPU: optimizer' },
 ];
 export const PHASE_WORDS = {
-  data_loading: 'loading a batch', data_handoff: 'taking a batch from the workers', transfer_host: 'staging the copy',
+  data_loading: 'loading a batch', data_handoff: 'taking a batch from the workers', transfer_host: 'preparing the copy on the host',
   transfer_dma: 'copying to the GPU', memory_bound: 'memory-bound kernels', compute_bound: 'compute-bound kernels',
   optimizer: 'optimizer step',
 };

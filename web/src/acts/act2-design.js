@@ -5,7 +5,7 @@
 // beside it. Words from act2-text.js; the act (act2.js) renders it after each paint.
 import { h, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
-import { LABELS, toScenario2 } from '../scenario.js';
+import { LABELS, BATCH_SIZES2, toScenario2 } from '../scenario.js';
 import { regimeReached, designCounts, designRecord, REGIME } from '../act2-model.js';
 import { formatBytes, formatCount } from '../format.js';
 import { withAct2 } from '../store.js';
@@ -80,14 +80,14 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
     return h('p', { 'data-solver-mfu': String(act.best_mfu.mfu) }, h('strong', { text: 'The best the physics allows here: ' }),
       `with your loader settings on this GPU, the highest MFU these controls can reach is ${T.pct(act.best_mfu.mfu)} (${words(act.best_mfu.config)}), making ${T.rate(act.best_mfu.tokens_per_second)}; ${act.tried} settings that fit were tried, each precision and checkpointing scheme at its largest batch on the slider. `,
       same ? 'It is also the fastest of them. ' : `The fastest of them makes ${T.rate(act.fastest.tokens_per_second)} (${words(act.fastest.config)}): MFU is measured against each precision’s own peak, so a higher MFU is not always a faster run. `,
-      solver ? `Beyond these controls, with any batch size and optimizer, the engine’s solver finds ${T.rate(solver.tokens_per_second)} (${solverWords(solver.configuration)}).` : '');
+      solver ? `Beyond these controls, with any optimizer and any batch size up to ${BATCH_SIZES2[BATCH_SIZES2.length - 1]}, the engine’s solver finds ${T.rate(solver.tokens_per_second)} (${solverWords(solver.configuration)}).` : '');
   }
 
   const bestTokens = (c) => evaluate(toScenario2(c, { schedule_steps: 0 })).pipeline.tokens_per_second;
 
   function describe2(c) {
     const ck = c.checkpointing === 'every_k' ? `checkpoint every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
-    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
+    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch depth ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${devices.find((d) => d.id === c.device).name}${c.replay ? ' (chapter calibration)' : ''}`;
   }
 
   return {

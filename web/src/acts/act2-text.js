@@ -168,8 +168,8 @@ export function nothingFitsText(small, deviceName, fitsOn, replay, units, fitsWh
 // After the engine's advice on what limits the step: which of the settings it names a student can
 // still use here, so the advice never sends anyone to a locked control, to one already at its best,
 // or to one that cannot help (walk 8). levers: [{ status: 'try' | 'fixed' | 'why', try: words for
-// using it, noun: its name, why: why not, for status 'why' (null: said by another lever) }]. '' when
-// every lever is left to try.
+// using it, plural: whether those words are, noun: its name, why: why not, for status 'why' (null:
+// said by another lever) }]. '' when every lever is left to try.
 function leversLeft(levers) {
   const left = levers.filter((l) => l.status === 'try');
   if (left.length === levers.length) return '';
@@ -179,7 +179,8 @@ function leversLeft(levers) {
     ...levers.filter((l) => l.status === 'why' && l.why).map((l) => l.why),
   ];
   if (!left.length) return ` None of those can help further here: ${wordList(why)}.`;
-  return ` Here ${wordList(left.map((l) => l.try))} ${left.length > 1 ? 'are' : 'is'} left to try: ${wordList(why)}.`;
+  const verb = left.length > 1 || left[0].plural ? 'are' : 'is';
+  return ` Here ${wordList(left.map((l) => l.try))} ${verb} left to try: ${wordList(why)}.`;
 }
 
 // One lever: fixed when its control is not open here; else left to try unless whyNot says otherwise.
@@ -187,14 +188,19 @@ const lever = (open, key, noun, tryWords, whyNot) => ({ noun, try: tryWords, why
   status: !open.has(key) ? 'fixed' : whyNot ? 'why' : 'try' });
 
 // Data-bound (the engine: add workers, prefetching, pinned memory). config: Act 2's settings; open:
-// the controls left open; maxWorkers: the slider's top. Prefetching has no effect without a worker.
-export function loaderAdvice(config, open, maxWorkers) {
+// the controls left open; maxWorkers: the slider's top; limiter: the engine's, 'transfer' when the
+// host-to-device copies dominate, which more workers and prefetching do not shorten (walk 10).
+// Prefetching has no effect without a worker.
+export function loaderAdvice(config, open, maxWorkers, limiter = 'data_loading') {
+  const copies = limiter === 'transfer';
   const noWorker = config.data_workers === 0 && !open.has('workers');
   return leversLeft([
-    lever(open, 'workers', 'the number of loader workers', 'more loader workers',
-      config.data_workers >= maxWorkers ? `the loader workers are at the slider’s maximum (${maxWorkers})` : null),
-    lever(open, 'prefetch', 'prefetching', 'prefetching', config.prefetch && config.data_workers > 0 ? 'prefetching is already on'
-      : noWorker ? 'prefetching has no effect without a worker' : null),
+    { ...lever(open, 'workers', 'the number of loader workers', 'more loader workers',
+      copies ? `more workers${open.has('prefetch') ? ' and prefetching' : ''} shorten loading, not the copies` : config.data_workers >= maxWorkers ? `the loader workers are at the slider’s maximum (${maxWorkers})` : null), plural: true },
+    // With the copies dominating and the workers open, the workers' reason covers prefetching too.
+    copies && open.has('workers') && open.has('prefetch') ? { status: 'why', why: null }
+      : lever(open, 'prefetch', 'prefetching', 'prefetching', copies ? 'prefetching shortens loading, not the copies'
+        : config.prefetch && config.data_workers > 0 ? 'prefetching is already on' : noWorker ? 'prefetching has no effect without a worker' : null),
     lever(open, 'pin', 'pinned memory', 'pinned memory', config.pinned_memory ? 'memory is already pinned' : null),
   ]);
 }

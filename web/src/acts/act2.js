@@ -32,12 +32,16 @@ export const id = 2;
 export const title = T.TITLE;
 export const shortTitle = T.SHORT_TITLE;
 
-// Each step carries the number of the section it is done in (sections 3 and 5, the gauges and the
-// reference, are read, not done), so the list and the headings agree.
+// Each step carries the number of its section, so the list and the headings agree; sections 3 and 5,
+// the gauges and the reference, are read rather than done, and count as done once reached (the
+// gauges with the exploring, the reference with the reveal that opens it). Walks 7 and 10: a list
+// without them read 1, 2, 4, 6 as if steps were missing.
 const STEPS = [
   { id: 'predict', section: 1, label: 'Predict', done: (a) => Boolean(a.prediction) },
   { id: 'explore', section: 2, label: 'Explore the step', done: (a) => Boolean(a.explored) },
+  { id: 'gauges', section: 3, label: 'Read the gauges', done: (a) => Boolean(a.explored) },
   { id: 'reveal', section: 4, label: 'Reveal', done: (a) => a.revealed },
+  { id: 'reference', section: 5, label: 'Compare with the chapter', done: (a) => a.revealed },
   { id: 'design', section: 6, label: 'Design challenge', done: (a) => a.design.regime_reached },
   { id: 'laptop', section: 7, label: 'Laptop challenge', done: (a) => a.laptop.finished },
   { id: 'reflect', section: 8, label: 'Reflect', done: (a) => Boolean(a.reflection_fix && a.reflection_ckpt) },
@@ -85,7 +89,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const barTable = new DataTable(barTwin, { caption: 'One training step by phase', className: 'step-table' });
   // Rounded to add up (largest remainder), a share can sit 0.1 from the same quantity on a gauge,
   // which is rounded on its own (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
-  barTwin.append(h('p', { class: 'control__note', text: 'Each share is rounded so that the column adds up to 100.0%: one may differ by 0.1 point from the same quantity on a gauge, which is rounded on its own.' }));
+  barTwin.append(h('p', { class: 'control__note', text: 'Seconds and shares are rounded so that each column adds up to its whole: one may differ by 0.01 s or 0.1 point from the same quantity elsewhere (a gauge, the engine), which is rounded on its own.' }));
   const tlBox = h('div', { class: 'chart-box chart-box--fluid' });
   const tlSummary = h('p', { class: 'chart-summary', 'data-summary': 'timeline' });
   const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
@@ -187,7 +191,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const p = r.pipeline;
     const b = stepBar(p);
     const top = [...b.segments].sort((x, y) => y.seconds - x.seconds)[0];
-    const barSentence = `One step takes ${T.secs(b.step_seconds_shown)}; the largest part is ${top.label.toLowerCase()} (${top.share_pct_shown.toFixed(1)}%).`;
+    const barSentence = `One step takes ${T.secs(b.step_seconds_shown)}; the largest part, ${top.share_pct_shown.toFixed(1)}%, is ${top.label.toLowerCase()}.`;
     bar.update(b, { secs: T.secs, summary: barSentence });
     setText(barSummary, barSentence);
     const tl = timelineLanes(p);
@@ -261,7 +265,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   // What of the engine's advice is left to try with the controls open here (act2-text.js).
   function adviceHere(b, c) {
-    if (b.axis === 'data') return T.loaderAdvice(c, open2, WORKERS.max);
+    if (b.axis === 'data') return T.loaderAdvice(c, open2, WORKERS.max, b.limiter);
     if (b.limiter === 'memory_capacity') {
       const o = memoryOptions(evaluate, c, open2, tableFor, devices);
       return T.memoryAdvice(c, open2, { ...o, otherGpus: o.otherGpus.map((d) => d.name), smallestBatch: BATCH_SIZES2[0] });
@@ -302,8 +306,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
     // With every setting fixed, or the tuned regime out of reach of those left open, the design
-    // challenge is not asked for: it leaves the step list.
-    renderSteps(stepList, design.asked() ? STEPS : STEPS.filter((st) => st.id !== 'design'), { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) });
+    // challenge is not asked for: the step list says so.
+    renderSteps(stepList, STEPS, { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) }, design.asked() ? [] : ['design']);
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;

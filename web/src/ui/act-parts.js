@@ -9,11 +9,15 @@ export function panel(headingText, ...children) {
 }
 
 // steps: [{ id, label, done(record) }]; record: the act's part of the store.
-export function renderSteps(list, steps, record) {
+// skipped: ids of steps this lab does not ask for (an instructor's locks): they stay in the list, so
+// its numbers run on, marked as not asked.
+export function renderSteps(list, steps, record, skipped = []) {
   replaceChildren(list, steps.map((s, i) => {
     const isDone = s.done(record);
-    return h('li', { class: isDone ? 'step step--done' : 'step', 'data-step': s.id },
+    const isSkipped = !isDone && skipped.includes(s.id);
+    return h('li', { class: isDone ? 'step step--done' : isSkipped ? 'step step--skipped' : 'step', 'data-step': s.id },
       h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(s.section || i + 1) }), ` ${s.label}`,
-      h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : ' (to do)' }));
+      isSkipped ? h('span', { class: 'step__note', text: ' (not asked here)' }) : null,
+      h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : isSkipped ? '' : ' (to do)' }));
   }));
 }

@@ -3,9 +3,9 @@
 // each labelled; instructor flags hide or lock a control (the URL's hide=/lock= keys). Reports changes
 // as config2 patches; the act decides what they mean.
 import { h, uid, setText, setAttr, setHidden } from './dom.js';
-import { deviceOptionText } from './controls.js';
+import { deviceOptionText, everyKInput } from './controls.js';
 import {
-  PRECISIONS2, BATCH_SIZES2, CHECKPOINTING, LABELS, EVERY_K, WORKERS, PREFETCH_DEPTH,
+  PRECISIONS2, BATCH_SIZES2, CHECKPOINTING, LABELS, WORKERS, PREFETCH_DEPTH,
 } from '../scenario.js';
 
 const LOCK_NOTE = 'Locked by your instructor.';
@@ -54,18 +54,9 @@ export function createAct2Controls({ devices, flags, onChange }) {
   const prec = { el: h('fieldset', { class: 'control control--radios', 'data-control': 'prec' }, h('legend', { text: 'Precision' }), precInputs.map((p) => p.el)) };
 
   const ckptId = uid('ckpt2');
-  const kId = uid('k2');
   const ckpt = h('select', { id: ckptId, onchange: () => onChange({ checkpointing: ckpt.value }) },
     CHECKPOINTING.map((c) => h('option', { value: c, text: LABELS.checkpointing[c] })));
-  const kErr = h('p', { class: 'field-error', id: uid('k2-err'), hidden: true });
-  const k = h('input', { type: 'number', id: kId, min: EVERY_K.min, max: EVERY_K.max, step: 1, inputmode: 'numeric', 'aria-describedby': kErr.id,
-    onchange: () => {
-      const v = Number(k.value);
-      if (Number.isInteger(v) && v >= EVERY_K.min && v <= EVERY_K.max) { kErr.hidden = true; onChange({ every_k: v }); } else {
-        kErr.hidden = false;
-        kErr.textContent = `Enter a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}.`;
-      }
-    } });
+  const { input: k, error: kErr, id: kId, reset: resetK } = everyKInput((v) => onChange({ every_k: v }));
   const kBox = h('div', { class: 'control control--k' }, h('label', { for: kId, text: 'Checkpoint every k layers, k =' }), k, kErr);
   const ckptPart = { el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kBox) };
 
@@ -117,7 +108,7 @@ export function createAct2Controls({ devices, flags, onChange }) {
       for (const p of precInputs) p.input.checked = p.v === c.precision;
       ckpt.value = c.checkpointing;
       setHidden(kBox, c.checkpointing !== 'every_k');
-      if (k.getRootNode().activeElement !== k) k.value = String(c.every_k); // shadow roots have their own
+      if (k.getRootNode().activeElement !== k) resetK(c.every_k); // shadow roots have their own
       batch.set(BATCH_SIZES2.indexOf(c.batch_size), c.batch_size);
       dev.value = c.device;
       replay.input.checked = c.replay;

@@ -18,6 +18,27 @@ const LOCK_NOTE = 'Locked by your instructor.';
 // The batch slider's spoken value: "1 sequence", "8 sequences".
 export const batchValueText = (v) => formatCount(v, 'sequence');
 
+// The "checkpoint every k layers" number input of both acts, with its error line: a value that is not
+// a whole number of layers in range is named there and marked aria-invalid, and nothing changes.
+// onValid(k) on a good value; reset(k) shows k and clears the error (the settings changed elsewhere).
+export function everyKInput(onValid) {
+  const id = uid('k');
+  const error = h('p', { class: 'field-error', id: uid('k-err'), hidden: true });
+  const input = h('input', {
+    type: 'number', id, min: EVERY_K.min, max: EVERY_K.max, step: 1, inputmode: 'numeric', 'aria-describedby': error.id,
+    onchange: () => {
+      const n = Number(input.value);
+      const ok = Number.isInteger(n) && n >= EVERY_K.min && n <= EVERY_K.max;
+      error.hidden = ok;
+      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      if (ok) onValid(n);
+      else error.textContent = `Enter a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}.`;
+    },
+  });
+  const reset = (k) => { input.value = String(k); error.hidden = true; input.setAttribute('aria-invalid', 'false'); };
+  return { input, error, id, reset };
+}
+
 function radioGroup(key, legend, name, values, labels, onPick) {
   const inputs = new Map();
   const labelEls = new Map();
@@ -69,22 +90,9 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
 
   // Checkpointing: a select, plus k when "every k layers".
   const ckptId = uid('ckpt');
-  const kId = uid('k');
-  const kErr = h('p', { class: 'field-error', id: uid('k-err'), hidden: true });
   const ckpt = h('select', { id: ckptId, onchange: () => onChange({ checkpointing: ckpt.value }) },
     CHECKPOINTING.map((c) => h('option', { value: c, text: LABELS.checkpointing[c] })));
-  const k = h('input', {
-    type: 'number', id: kId, min: EVERY_K.min, max: EVERY_K.max, step: 1, inputmode: 'numeric',
-    'aria-describedby': kErr.id,
-    onchange: () => {
-      const n = Number(k.value);
-      const ok = Number.isInteger(n) && n >= EVERY_K.min && n <= EVERY_K.max;
-      kErr.hidden = ok;
-      k.setAttribute('aria-invalid', ok ? 'false' : 'true');
-      if (ok) onChange({ every_k: n });
-      else kErr.textContent = `Enter a whole number of layers from ${EVERY_K.min} to ${EVERY_K.max}.`;
-    },
-  });
+  const { input: k, error: kErr, id: kId, reset: resetK } = everyKInput((n) => onChange({ every_k: n }));
   const kWrap = h('div', { class: 'control__sub' }, h('label', { for: kId, text: 'Checkpoint every k layers, k =' }), k, kErr);
   const ckptReason = h('p', { class: 'control__note control__note--off', id: uid('ckpt-off'), hidden: true, text: frameworkText ? frameworkText.ckptReason : '' });
   parts.ckpt = {
@@ -96,7 +104,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
       if (off) ckpt.setAttribute('aria-describedby', ckptReason.id); else ckpt.removeAttribute('aria-describedby');
       ckpt.value = v;
       kWrap.hidden = v !== 'every_k';
-      if (document.activeElement !== k) { k.value = String(cfg.every_k); kErr.hidden = true; k.setAttribute('aria-invalid', 'false'); }
+      if (document.activeElement !== k) resetK(cfg.every_k);
     },
     inputs: [ckpt, k],
   };
