@@ -345,6 +345,21 @@ test('a diverged pure-FP16 run is marked where its loss stopped being a number, 
   assert.doesNotMatch(await page.locator('.speed-summary').textContent(), /did not train/);
   await noViolations('after a stalled run');
   assert.deepEqual(await statusContrast(), [], 'stalled run status: 7:1 contrast');
+
+  // Pure BF16 with Adam: the updates land and the loss falls, but without an FP32 master copy the
+  // run is never shown as a plain success (walk 10): a caution, in the warning look.
+  await page.locator('[data-control="optimizer"] input[value="adam"]').check();
+  await choose('learning_rate', 0.003);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitState('train', ['done', 'failed', 'stalled', 'caution', 'error']);
+  assert.equal(await runStatus().getAttribute('data-state'), 'caution');
+  assert.match(await runStatus().locator('[role="status"]').textContent(), /^Done, but without an FP32 master copy \(10 steps in [\d.]+\ss of training\): \d+% of the weights came out of an update unchanged on average\. Pure BF16 rounds away/);
+  const caution = await statusLook();
+  assert.equal(caution.color, caution.warn);
+  assert.equal(caution.icon, '"⚠ "');
+  assert.equal(caution.border, 'double');
+  await noViolations('after a pure 16-bit run that trained');
+  assert.deepEqual(await statusContrast(), [], 'caution run status: 7:1 contrast');
 });
 
 test('Measure it at 390 px in the dark scheme: axe finds no violations before and after a run', async () => {

@@ -304,7 +304,8 @@ export function trainOutcome(report, losses = report ? report.losses : []) {
 const skippedWords = (o) => `the loss scaler skipped ${formatInt(o.skipped)} of ${formatInt(o.steps)} updates`;
 
 // The status line once a run ends (outcome 'done' or 'cancelled'), and the run status's state:
-// 'done' (✓), 'failed' (✕: diverged, or most updates skipped), 'stalled' (⚠) or 'cancelled'. A run
+// 'done' (✓), 'failed' (✕: diverged, or most updates skipped), 'stalled' (⚠), 'caution' (⚠: pure
+// 16-bit that did train here, never a plain success: walk 10) or 'cancelled'. A run
 // that failed says so first ("Failed"), and from which step, not just "Done" or "Cancelled".
 export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, seconds, report = null, losses = null }) {
   const o = trainOutcome(report, losses || (report ? report.losses : []));
@@ -322,5 +323,10 @@ export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, second
     return { state: 'stalled', outcome: o, text: `Stalled — most updates changed nothing: on average ${formatPercent(o.unchanged)} of the weights came out of each update bit-for-bit unchanged (${what}).${why}` };
   }
   if (outcome === 'cancelled') return { state: 'cancelled', outcome: o, text: `Cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps.` };
+  if (o.pure16) {
+    const share = o.unchanged === null ? '' : ` ${formatPercent(o.unchanged)} of the weights came out of an update unchanged on average.`;
+    return { state: 'caution', outcome: o, text: `Done, but without an FP32 master copy (${what}):${share} `
+      + `Pure ${o.weights.toUpperCase()} rounds away every update smaller than half the gap between neighbouring 16-bit numbers. This tiny model’s updates were mostly large enough to land; a real model’s are not, which is why pure 16-bit training stalls there (section 6 shows it).` };
+  }
   return { state: 'done', outcome: o, text: `Done: ${what}.` };
 }

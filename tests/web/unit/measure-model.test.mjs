@@ -265,3 +265,17 @@ test('while a run goes the speed figures follow the steps so far (median), not t
   assert.equal(liveSpeedReport(r, [0.02, 0.04]).time.median_seconds_per_step, 0.03);
   assert.equal(liveSpeedReport(r, []), r);
 });
+
+test('a pure 16-bit run that did train here ends with a caution, never a plain success (walk 10)', () => {
+  // Pure BF16 with Adam: updates large enough to land, the loss falls.
+  const pure = train(small({ precision: 'bf16', optimizer: 'adam', learning_rate: 0.003, steps: 4 }));
+  const o = trainOutcome(pure);
+  assert.equal(o.kind, 'trained');
+  assert.equal(o.pure16, true);
+  const s = trainEndStatus({ stepsDone: 4, stepsTotal: 4, seconds: 1, report: pure });
+  assert.equal(s.state, 'caution');
+  assert.match(s.text, /^Done, but without an FP32 master copy \(4 steps in 1\.0 s of training\): \d+% of the weights came out of an update unchanged on average\. Pure BF16 rounds away every update smaller than half the gap/);
+  assert.match(s.text, /section 6 shows it\)\.$/);
+  // Mixed precision at the same settings is a plain success.
+  assert.equal(trainEndStatus({ stepsDone: 4, seconds: 1, report: train(small({ precision: 'mixed', optimizer: 'adam', learning_rate: 0.003, steps: 4 })) }).state, 'done');
+});
