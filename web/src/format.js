@@ -156,3 +156,13 @@ export function wordList(items, last = 'and') {
 export function formatCount(n, one, many = `${one}s`) {
   return `${formatInt(n)} ${n === 1 ? one : many}`;
 }
+
+// A figure the chapter quotes in GB stays in GB, with GiB beside it when the student reads GiB (a
+// re-walk found the chapter's 65 GB shown as "60.54 GiB"); the engine's figure set beside a chapter
+// number gets the GB beside it instead (besideChapter), so the two compare in one unit.
+export function chapterUnits(bytes, units) {
+  return units === 'gib' ? `${formatBytes(bytes, 'gb')} (${formatBytes(bytes, 'gib')})` : formatBytes(bytes, 'gb');
+}
+export function besideChapter(bytes, units) {
+  return units === 'gib' ? `${formatBytes(bytes, 'gib')} (${formatBytes(bytes, 'gb')})` : formatBytes(bytes, 'gb');
+}

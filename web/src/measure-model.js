@@ -311,7 +311,7 @@ export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, second
   const o = trainOutcome(report, losses || (report ? report.losses : []));
   const what = outcome === 'cancelled'
     ? `cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps`
-    : `${formatInt(stepsDone)} steps in ${seconds.toFixed(1)} s of training`;
+    : `${formatInt(stepsDone)} steps in ${seconds < 0.05 ? 'under 0.1' : seconds.toFixed(1)} s of training`; // never '0.0 s' (walk 10)
   if (o.kind === 'diverged') {
     return { state: 'failed', outcome: o, text: `Failed — the run diverged: from step ${formatInt(o.divergedAt)} the loss is no longer a number${o.skipped ? `, and ${skippedWords(o)}` : ''} (${what}).` };
   }

@@ -220,3 +220,10 @@ test('controls the settings switch off count as closed: PyTorch defaults close c
   assert.deepEqual(controlsOff({ framework: 'textbook', replay: true }), ['dev']);
   assert.deepEqual(controlsOff({ framework: 'textbook', replay: false }), []);
 });
+
+test('in GiB mode a figure set beside the chapter’s GB number carries GB too, and the chapter’s own stay in GB (walk 10)', () => {
+  const reveal = T.revealText(n, 'C', '', 'gib').join(' ');
+  assert.match(reveal, /= 11\.61\sGiB \(12\.46\sGB\)\. The chapter rounds the model to 1\.5 billion parameters and says 12 GB\./);
+  assert.match(T.replayAssumptions(n, 'gib'), /its 65\.00\sGB \(60\.54\sGiB\) activation figure/);
+  assert.match(T.replayAssumptions(n, 'gb'), /its 65\.00\sGB activation figure/);
+});

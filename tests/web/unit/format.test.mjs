@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 // \u00a0 in the expected strings: the no-break space that joins every amount to its unit.
-import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount } from '../../../web/src/format.js';
+import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount, chapterUnits, besideChapter } from '../../../web/src/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
   assert.equal(formatBytes(12460889600), '12.46\u00a0GB');
@@ -125,4 +125,11 @@ test('keepUnits joins a number to a unit written by hand, and nothing else', asy
   // Not a unit: words that only start like one, option letters after words, units after letters.
   for (const text of ['48 Bytes', '4 GBs', 'answer B', 'FP32 Bfloat', '2 Batches', 'in GB', 'Locked in: B', 'Act 2 shows 3 steps', '4 heads']) assert.equal(keepUnits(text), text);
   assert.equal(keepUnits(''), '');
+});
+
+test('figures beside the chapter’s GB numbers: the chapter’s stay in GB, the engine’s get GB beside them in GiB mode', () => {
+  assert.equal(chapterUnits(65e9, 'gb'), '65.00\u00a0GB');
+  assert.equal(chapterUnits(65e9, 'gib'), '65.00\u00a0GB (60.54\u00a0GiB)');
+  assert.equal(besideChapter(12460889600, 'gb'), '12.46\u00a0GB');
+  assert.equal(besideChapter(12460889600, 'gib'), '11.61\u00a0GiB (12.46\u00a0GB)');
 });

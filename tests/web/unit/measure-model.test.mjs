@@ -279,3 +279,9 @@ test('a pure 16-bit run that did train here ends with a caution, never a plain s
   // Mixed precision at the same settings is a plain success.
   assert.equal(trainEndStatus({ stepsDone: 4, seconds: 1, report: train(small({ precision: 'mixed', optimizer: 'adam', learning_rate: 0.003, steps: 4 })) }).state, 'done');
 });
+
+test('a run shorter than 0.05 s is "under 0.1 s", never "0.0 s" (walk 10)', () => {
+  const r = train(small({ steps: 2 }));
+  assert.match(trainEndStatus({ stepsDone: 2, stepsTotal: 2, seconds: 0.02, report: r }).text, /2 steps in under 0\.1 s of training/);
+  assert.match(trainEndStatus({ stepsDone: 2, stepsTotal: 2, seconds: 0.06, report: r }).text, /2 steps in 0\.1 s of training/);
+});

@@ -3,7 +3,7 @@
 // filled in from engine results passed as `n` (see act1-numbers.js); nothing here is a typed-in value
 // except the chapter's own claims, which are quoted as the chapter's. A sentence quotes one scenario
 // (n.facts.*, checked by oneScenario) and its sums add up on screen (sumText).
-import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS, wordList } from '../format.js';
+import { formatBytes, formatBytesApprox, formatInt, formatRatio, formatMultiple, formatPercent, sumText, UNITS, wordList, chapterUnits, besideChapter } from '../format.js';
 import { oneScenario, staticTerms, familyName } from '../sentences.js';
 
 export const TITLE = 'Act 1: The optimizer memory tax';
@@ -68,7 +68,7 @@ export function revealText(n, choiceLabel, errorSentence, u) {
     `You predicted: ${choiceLabel}.`,
     `The engine computes ${f(a.static - s.static)} more for Adam than for SGD (GPT-2 XL in FP32). ${errorSentence}`,
     `Adam stores two moment vectors, m and v, each one FP32 number (4 B) per parameter: 2 × 4 B × ${formatInt(a.params)} `
-      + `parameters = ${f(a.optimizer_state)}. The chapter rounds the model to 1.5 billion parameters and says 12 GB. Momentum stores one `
+      + `parameters = ${besideChapter(a.optimizer_state, u)}. The chapter rounds the model to 1.5 billion parameters and says 12 GB. Momentum stores one `
       + `such vector (${f(mom.optimizer_state)}), which is what the “one extra vector” answer describes.`,
     `Before a single activation is stored, FP32 Adam training holds ${sumText(staticTerms(a, { splitVectors: true }), u, a.static)}: `
       + `${formatMultiple(a.static / a.weights)} the weights.`,
@@ -146,7 +146,7 @@ export function bothUnits(bytes, u) {
 // What Chapter replay changes, with the engine's own replay inputs.
 export function replayAssumptions(n, u) {
   const fp = n.facts.replayFp32;
-  return `Uses the chapter’s own assumptions: ${formatInt(fp.params)} parameters, its ${formatBytes(fp.activations, u)} `
+  return `Uses the chapter’s own assumptions: ${formatInt(fp.params)} parameters, its ${chapterUnits(fp.activations, u)} `
     + `activation figure (FP32, batch 32), no framework reserve, on the V100 (its “32 GB” is 32 GiB: ${bothUnits(fp.usable, u)}).`;
 }
 
@@ -185,7 +185,7 @@ export const NOTES = [
   {
     id: 'adam-12gb',
     chapter: 'Adam’s state for GPT-2 XL is 1.5B × 8 bytes = 12 GB.',
-    physics: (n, u) => `GPT-2 XL has exactly ${formatInt(n.facts.adamFp32.params)} parameters, so m and v take ${formatBytes(n.facts.adamFp32.optimizer_state, u)}.`,
+    physics: (n, u) => `GPT-2 XL has exactly ${formatInt(n.facts.adamFp32.params)} parameters, so m and v take ${besideChapter(n.facts.adamFp32.optimizer_state, u)}.`,
     why: 'The chapter rounds the parameter count down to 1.5 billion.',
   },
   {
@@ -202,7 +202,7 @@ export const NOTES = [
     id: '89gb',
     chapter: 'The FP32 baseline needs 89 GB, 65 GB of it activations (batch 32, 1,024 tokens).',
     physics: (n, u) => `For ${familyName(n.facts.adamMixed)}, counting each saved tensor (Korthikanti et al. 2022) at batch 32 gives ${formatBytes(n.physAct32Mixed, u)} of 16-bit activations with the attention scores stored, or ${formatBytes(n.physAct32Selective, u)} with selective recompute.`,
-    why: (n, u) => `The chapter’s 65 GB is an empirical figure, not derived from layer shapes. Chapter replay uses it to reproduce ${formatBytes(n.facts.replayFp32.total, u)} → ${formatBytes(n.facts.replayMixed.total, u)} → ${formatBytes(n.facts.replayCkpt.total, u)}; everywhere else the lab uses the per-tensor model.`,
+    why: (n, u) => `The chapter’s 65 GB is an empirical figure, not derived from layer shapes. Chapter replay uses it to reproduce ${chapterUnits(n.facts.replayFp32.total, u)} → ${chapterUnits(n.facts.replayMixed.total, u)} → ${chapterUnits(n.facts.replayCkpt.total, u)}; everywhere else the lab uses the per-tensor model.`,
   },
   {
     id: 'v100-32gb',

@@ -300,7 +300,9 @@ export function mount({ root, engine, store, flags, announce }) {
       { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
       { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
     ] : []);
-    replaceChildren(done, a.completed ? ['Act 1 complete. Your answers are saved with your progress. Next: ', h('a', { href: '?act=2', text: 'Act 2, the MFU gap' }), '.'] : []);
+    // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
+    const reflectionRight = Boolean(a.reflection && a.reflection.ratio_correct && a.reflection.reason_correct);
+    replaceChildren(done, a.completed ? [`Act 1 complete. Your answers are saved with your progress${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: '?act=2', text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 
   function render(state) {

@@ -1,7 +1,9 @@
 // Act 2's words: the questions, the reveal, the reference panel's reconciliation and the notes. Every
 // number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
-import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2, wordList } from '../format.js';
+import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2, wordList, chapterUnits } from '../format.js';
+
+export { chapterUnits };
 import { nearestByRatio } from '../act2-model.js';
 
 const PRECISION_WORDS = { fp32: 'FP32', mixed: 'mixed precision' };
@@ -65,9 +67,6 @@ export function reconciliation(r, units) {
 }
 
 // An amount compared with the chapter's: in the chapter's unit (GB), with GiB beside it in GiB mode.
-export function chapterUnits(bytes, units) {
-  return units === 'gib' ? `${formatBytes(bytes, 'gb')} (${formatBytes(bytes, 'gib')})` : formatBytes(bytes, 'gb');
-}
 
 export const FIX_QUESTION = {
   question: 'In the chapter’s baseline step, loading data takes 40% of the time. Which single change speeds the step up the most?',

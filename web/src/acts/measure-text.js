@@ -10,7 +10,7 @@ export const INTRO = [
   + 'engine really trains a small GPT-2-style model (its size is shown once a run starts) on a generated next-token task, in '
   + 'a background thread of this page. Its allocator tags every byte it hands out, so you can hold the '
   + 'prediction against real allocations, watch when during a step memory peaks, and time your own CPU.',
-  'Runs are deliberately small and take a few seconds. The page stays usable while one runs, and Cancel '
+  'Runs are deliberately small: the first settings take a few seconds, the largest a minute or more. The page stays usable while one runs, and Cancel '
   + 'stops it between two steps.',
 ];
 
