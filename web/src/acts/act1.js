@@ -279,6 +279,7 @@ export function mount({ root, engine, store, flags, announce }) {
     revealButton.hidden = a.revealed;
     revealButton.disabled = !explored;
     setText(revealLead, nothingToExplore ? T.NOTHING_TO_EXPLORE : 'Explore the ledger first; when you are ready, compare your prediction with the engine.');
+    revealLead.hidden = a.revealed; // an instruction, done once revealed (walk 10)
     setText(revealHint, T.revealHint(open));
     revealHint.hidden = a.revealed || explored;
     if (a.revealed && a.prediction) {

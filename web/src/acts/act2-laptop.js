@@ -125,7 +125,9 @@ export function createLaptopChallenge({ engine, store, announce }) {
     stallNote.hidden = st !== 'invalid';
     const moves = lap.moves.length ? lap.moves : [laptopMove('start: the chapter’s baseline settings', c, r)];
     const gib = (budget / 2 ** 30).toFixed(0);
-    setText(capNote, `The laptop GPU sold as “8 GB” has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes: the dashed line. The chart’s height scale is logarithmic (each step up multiplies memory); each bar carries its peak in ${unitOf(u).label}; hatched bars do not fit, and a dashed outline fits but cannot train.`);
+    // The dashed line first, so its label (in the chosen unit) and the sentence agree in either unit;
+    // bar values are left off where they would collide (move-chart.js), so the table is named.
+    setText(capNote, `The dashed line is the laptop GPU’s memory: sold as “8 GB”, it has ${gib} GiB, which is ${formatBytes(budget, 'gb')} in GB of 10^9 bytes. The chart’s height scale is logarithmic (each step up multiplies memory); each bar carries its peak in ${unitOf(u).label} where there is room (the table below has every one); hatched bars do not fit, and a dashed outline fits but cannot train.`);
     const sentence = `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far; peak memory now ${formatBytes(moves[moves.length - 1].peak_bytes, u)}, ${STATE_WORDS[st]}; the laptop holds ${formatBytes(budget, u)}.`;
     chart.update(moves, { budgetBytes: budget, budgetLines: [formatBytes(budget, u), 'usable'], amount: (b) => formatAmount(b, u),
       title: `Peak memory after each move (${unitOf(u).label}, log scale)`, summary: sentence });
