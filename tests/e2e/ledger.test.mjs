@@ -100,7 +100,7 @@ test('an edited number is flagged in the table, and garbage files are refused wi
     edited.final_mfu_pct = 85;
     await importText(page, JSON.stringify(edited), 'edited.json');
     await page.waitForSelector('.ledger-result:not([hidden])');
-    assert.match(await page.locator('.ledger-result .banner').textContent(), /✕ 1 of \d+ engine values differ .*edited after export/);
+    assert.match(await page.locator('.ledger-result .banner').textContent(), /^✕ 1 of \d+ engine values differ from the re-computation\. Same engine version: the differing values were edited after export/);
     const first = page.locator('.verify-table tbody tr').first();
     assert.equal(await first.getAttribute('data-row'), 'final_mfu_pct');
     assert.equal(await first.getAttribute('class'), 'ledger-row--differs');
@@ -122,6 +122,8 @@ test('an edited number is flagged in the table, and garbage files are refused wi
       assert.match(await page.locator('.ledger-error').textContent(), message);
       assert.match(await page.locator('.ledger-error').textContent(), /Your progress is unchanged/);
       assert.equal(await page.locator('.ledger-result').isHidden(), true);
+      // The last file's verdict does not linger in the page's live region (walk 10).
+      assert.doesNotMatch(await page.locator('#announcer').textContent(), /differ/);
       assert.deepEqual(await saved(page), before);
     }
     clean(problems);
@@ -378,6 +380,8 @@ test('a bad file names its field and what is allowed; an empty file says so; not
       await page.waitForSelector(`.ledger-error .banner:has-text("${name}")`);
       assert.equal(await page.locator('.ledger-error').textContent(), message);
       assert.equal(await page.locator('.ledger-result').isHidden(), true);
+      // The last file's verdict does not linger in the page's live region (walk 10).
+      assert.doesNotMatch(await page.locator('#announcer').textContent(), /differ/);
       assert.deepEqual(await saved(page), before);
     }
     assert.equal(await page.locator('.ledger-error img').count(), 0);

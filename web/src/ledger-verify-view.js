@@ -219,6 +219,7 @@ export function verificationRows(result, options = {}) {
 
 export function verificationHeadline(result) {
   if (result.status === 'ok') return `✓ Verified: all ${result.checked} engine values in this ledger re-computed identically.`;
-  if (result.status === 'differs') return `✕ ${result.differing} of ${result.checked} engine values differ from the re-computation: ${result.cause}.`;
+  // The cause is a sentence of its own ("Same engine version: …"): two colons in a row read as one list (walk 10).
+  if (result.status === 'differs') return `✕ ${result.differing} of ${result.checked} engine values differ from the re-computation. ${result.cause.charAt(0).toUpperCase()}${result.cause.slice(1)}.`;
   return `✕ This file cannot be used: ${result.error.field ? `${result.error.field}: ` : ''}${result.error.message}.`;
 }

@@ -205,7 +205,7 @@ test('the verification table lists differing rows first with exact values, and t
   const withPred = { predictions: [{ unit: 'bytes' }, { unit: 'fraction' }] };
   assert.equal(f('predictions[0].truth', 12460889600, { ledger: withPred }), '12.46 GB');
   assert.equal(f('predictions[1].truth', 0.256732589575778, { ledger: withPred }), '25.7%');
-  assert.equal(verificationHeadline(result), '✕ 1 of 3 engine values differ from the re-computation: same engine version: the differing values were edited after export.');
+  assert.equal(verificationHeadline(result), '✕ 1 of 3 engine values differ from the re-computation. Same engine version: the differing values were edited after export.');
   assert.equal(verificationHeadline({ status: 'ok', checked: 69 }), '✓ Verified: all 69 engine values in this ledger re-computed identically.');
   assert.equal(verificationHeadline({ status: 'invalid', error: { field: 'lab_id', message: 'not ours' } }), '✕ This file cannot be used: lab_id: not ours.');
 });

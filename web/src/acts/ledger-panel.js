@@ -108,6 +108,7 @@ export function mount({ root, engine, store, announce }) {
   async function load(file) {
     replaceChildren(importError);
     result.hidden = true;
+    announce(''); // the last file's verdict must not linger in the live region (walk 10)
     imported = null;
     if (file.size > LEDGER_MAX_BYTES) { showError(`${file.name} cannot be used: ${tooLargeMessage(file.size)}. Your progress is unchanged.`); return; }
     let text;
