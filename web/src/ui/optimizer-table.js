@@ -67,7 +67,7 @@ export class OptimizerTable {
     const model = replay
       ? `GPT-2 XL as the chapter counts it (Chapter replay: ${Number.isFinite(params) ? `${formatInt(params)} parameters, ` : ''}the chapter’s round 1.5 billion)`
       : 'GPT-2 XL';
-    setText(this.caption, `Optimizer memory for ${model}, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts are the chapter’s (${CONVERGENCE.source}).`);
+    setText(this.caption, `Optimizer memory for ${model}, in ${unitOf(units).name}. Multiples are of the FP32 weights (W = ${f(unit)}). Step counts come from ${CONVERGENCE.source}.`);
     const showAt = precision !== 'fp32';
     this.precHead.hidden = !showAt;
     replaceChildren(this.precHead, 'Static incl. gradients', h('br'), h('span', { class: 'th-sub', text: `at ${LABELS.precision[precision]}` }));
