@@ -119,6 +119,8 @@ test('locks and hidden controls stay when the student moves between the parts of
     await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
     await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
     await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
+    // Written with them, so hovering or dragging the link shows them too (walk 9).
+    assert.equal(await page.locator(`${lap} .stall-note a`).getAttribute('href'), '?act=measure&hide=opt&lock=workers');
     await page.locator(`${lap} .stall-note a[href^="?act=measure"]`).click();
     await page.waitForURL(/act=measure.*lock=workers/);
     assert.deepEqual(problems.consoleErrors, []);

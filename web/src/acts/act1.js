@@ -19,7 +19,7 @@ import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, controlsOff, LABELS
 import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
-import { openControls } from '../url-state.js';
+import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
 import * as T from './act1-text.js';
@@ -303,7 +303,7 @@ export function mount({ root, engine, store, flags, announce }) {
     ] : []);
     // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
     const reflectionRight = Boolean(a.reflection && a.reflection.ratio_correct && a.reflection.reason_correct);
-    replaceChildren(done, a.completed ? [`Act 1 complete. Your answers are saved with your progress${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: '?act=2', text: 'Act 2, the MFU gap' }), '.'] : []);
+    replaceChildren(done, a.completed ? [`Act 1 complete. Your answers are saved with your progress${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 
   function render(state) {

@@ -11,6 +11,7 @@ import { Banner } from '../ui/banner.js';
 import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../format.js';
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
+import { withFlags } from '../url-state.js';
 
 const FLOOR_WORDS = {
   weights: 'Weights, 16-bit copy the GPU computes with',
@@ -38,7 +39,7 @@ function select(label, values, words, onPick) {
   return { el, box: h('div', { class: 'control' }, h('label', { for: id, text: label }), el) };
 }
 
-export function createLaptopChallenge({ engine, store, announce }) {
+export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
   const solved = engine.call('solve', { model: 'gpt2-xl', device: 'rtx4060-laptop-8gb' });
   if (solved.error) throw new Error(`the solver failed: ${solved.error.message}`);
   const floor = solved.floor;
@@ -91,7 +92,7 @@ export function createLaptopChallenge({ engine, store, announce }) {
 
   const banner = new Banner();
   const status = banner.el;
-  const stallNote = h('p', { class: 'control__note stall-note' }, LAPTOP.stallText, ' ', h('a', { href: '?act=measure', text: LAPTOP.stallLink }), '.');
+  const stallNote = h('p', { class: 'control__note stall-note' }, LAPTOP.stallText, ' ', h('a', { href: withFlags('?act=measure', flags), text: LAPTOP.stallLink }), '.');
   const chartBox = h('div', { class: 'chart-box chart-box--fluid' });
   const capNote = h('p', { class: 'control__note' });
   const summary = h('p', { class: 'chart-summary' });

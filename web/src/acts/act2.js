@@ -20,7 +20,7 @@ import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
-import { openControls } from '../url-state.js';
+import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
 import { createLaptopChallenge } from './act2-laptop.js';
@@ -146,7 +146,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const tableFor = (c) => search.tableFor(c);
   const design = createDesignPanel({ evaluate, store, search, devices, arrival, nothingToExplore, open: open2,
     allOpen: open2.size === ACT2_CONTROLS.length });
-  const laptop = createLaptopChallenge({ engine, store, announce });
+  const laptop = createLaptopChallenge({ engine, store, announce, flags });
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
   const reflect = createAct2Reflections({ evaluate, store, fixes: n.fixes, lockedHint: afterReveal() });
@@ -330,7 +330,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
-      h('a', { href: '?act=ledger', text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
+      h('a', { href: withFlags('?act=ledger', flags), text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
   }
 
   let last = {};

@@ -13,6 +13,7 @@ import { notRecomputedItems, verificationRows, verificationHeadline } from '../l
 import { checkLedger, tooLargeMessage } from '../ledger-check.js';
 import { fixAnswerKey } from '../ledger-rescore.js';
 import '../ledger-panel.css';
+import { withFlags } from '../url-state.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -20,7 +21,7 @@ export const shortTitle = 'Design ledger';
 
 const ACT_NAMES = { 1: 'Act 1: the optimizer memory tax', 2: 'Act 2: the MFU gap' };
 
-export function mount({ root, engine, store, announce }) {
+export function mount({ root, engine, store, announce, flags = {} }) {
   const eng = ledgerEngine(engine);
   let devices = null;
   try { devices = deviceNames(eng.catalog()); } catch { devices = null; }
@@ -193,7 +194,7 @@ export function mount({ root, engine, store, announce }) {
       confirmBox.hidden = true;
       cont.setAttribute('aria-expanded', 'false');
       const act = ledger.lab_state.current_act;
-      replaceChildren(restored, `✓ Your settings and progress now come from ${file}. `, h('a', { href: `?act=${act}`, text: `Go to ${ACT_NAMES[act]}` }));
+      replaceChildren(restored, `✓ Your settings and progress now come from ${file}. `, h('a', { href: withFlags(`?act=${act}`, flags), text: `Go to ${ACT_NAMES[act]}` }));
       restored.querySelector('a').focus();
     }
   }
