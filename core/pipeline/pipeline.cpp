@@ -167,10 +167,12 @@ std::string bottleneck_sentence(const PipelineResult& r) {
   if (b.axis == DamAxis::machine && std::string(b.limiter) == "memory_capacity")
     return "Machine-bound (memory capacity): the step does not fit on the device, so it cannot run at any "
            "speed; reduce memory first (precision, optimizer, checkpointing, batch).";
+  // More workers and prefetching shorten the loading, not the copies: the advice follows the limiter.
   if (b.axis == DamAxis::data)
     return "Data-bound: loading and copying input take " + pct(b.share) + " of each step (" +
-           (std::string(b.limiter) == "data_loading" ? "data loading dominates" : "host-to-device copies dominate") +
-           "); add loader workers, prefetching and pinned memory.";
+           (std::string(b.limiter) == "data_loading"
+                ? "data loading dominates); add loader workers, prefetching and pinned memory."
+                : "host-to-device copies dominate); pin host memory, so each copy skips the staging copy.");
   if (b.axis == DamAxis::machine)
     return "Machine-bound (memory bandwidth): bandwidth-bound kernels and the optimizer update take " +
            pct(b.share) + " of each step; fuse operators or use FlashAttention.";

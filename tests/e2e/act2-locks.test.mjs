@@ -36,7 +36,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.match(text, /^Out of reach here\. /);
     assert.ok(text.includes(`the lowest loading share they reach is ${formatPercent(engine.lowest_data_share, 1)} and the highest compute share ${formatPercent(engine.highest_compute_share, 1)}`), text);
     assert.match(text, /so this part of the challenge is not asked for here\. /);
-    assert.match(await page.locator(`${A2} [data-step="design"].step--skipped`).textContent(), /Design challenge \(not asked here\)/, 'no design step to do');
+    assert.match(await page.locator(`${A2} [data-step="design"].step--skipped`).textContent(), /Design challenge \(its tuned regime is not asked here\)/, 'no design step to do');
     // The list keeps every section's number, so it reads as the headings do (walk 10: 1, 2, 4, 6…).
     assert.deepEqual(await page.locator(`${A2} .steps .step__mark`).allTextContents(), ['✓', '2', '3', '4', '5', '6', '7', '8']);
     // The best-so-far record and the solver line still show: the MFU part is still there to do.
@@ -81,7 +81,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.equal(await design(page).getAttribute('data-reach'), 'yes');
     assert.match(await design(page).textContent(), /^Not there yet\. /);
     assert.equal(await page.locator(`${A2} [data-step="design"]:not(.step--skipped)`).count(), 1);
-    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /\(host-to-device copies dominate\); .* None of those can help further here: the number of loader workers and pinned memory are fixed in this lab and prefetching shortens loading, not the copies\.$/);
+    assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /\(host-to-device copies dominate\); pin host memory, so each copy skips the staging copy\. Pinned memory is fixed in this lab, so the copies stay as they are here\.$/);
 
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);

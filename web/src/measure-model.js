@@ -326,7 +326,7 @@ export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, second
   if (o.pure16) {
     const share = o.unchanged === null ? '' : ` ${formatPercent(o.unchanged)} of the weights came out of an update unchanged on average.`;
     return { state: 'caution', outcome: o, text: `Done, but without an FP32 master copy (${what}):${share} `
-      + `Pure ${o.weights.toUpperCase()} rounds away every update smaller than half the gap between neighbouring 16-bit numbers. This tiny model’s updates were mostly large enough to land; a real model’s are not, which is why pure 16-bit training stalls there (section 6 shows it).` };
+      + `Pure ${o.weights.toUpperCase()} rounds away every update smaller than half the gap between neighbouring 16-bit numbers. This tiny model’s updates were mostly large enough to land; a real model’s are not, which is why pure 16-bit training stalls there (section 6 shows it with SGD’s smaller updates).` };
   }
   return { state: 'done', outcome: o, text: `Done: ${what}.` };
 }

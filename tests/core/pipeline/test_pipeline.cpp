@@ -278,6 +278,21 @@ TEST_CASE("the schedule shows K steps, overlap only with prefetch, and a steady-
   CHECK(q.schedule.back().end_seconds == doctest::Approx(3 * q.step_seconds));
 }
 
+TEST_CASE("the data-bound advice follows the limiter: workers for loading, pinning for the copies") {
+  json j = replay_after();
+  j["pinned_memory"] = false;  // 8 workers prefetching, pageable memory: the copies dominate
+  const PipelineResult copies = run(parse_scenario(j));
+  REQUIRE(copies.bottleneck.axis == DamAxis::data);
+  REQUIRE(std::string(copies.bottleneck.limiter) == "transfer");
+  const std::string t = bottleneck_sentence(copies);
+  CAPTURE(t);
+  CHECK(t.find("(host-to-device copies dominate); pin host memory") != std::string::npos);
+  CHECK(t.find("workers") == std::string::npos);
+  const PipelineResult loading = run(parse_scenario(kReplayBefore));
+  REQUIRE(std::string(loading.bottleneck.limiter) == "data_loading");
+  CHECK(bottleneck_sentence(loading).find("(data loading dominates); add loader workers, prefetching and pinned memory.") != std::string::npos);
+}
+
 TEST_CASE("D·A·M bottleneck: data-starved, compute-bound, bandwidth-bound, and not fitting at all") {
   Scenario small;
   small.model = *find_model("gpt2-small");

@@ -280,16 +280,14 @@ test('out of memory: the advice says this act keeps Adam and what can still make
     ' This act keeps Adam. None of those can help further here: the precision, checkpointing and the batch size are fixed in this lab and no other GPU here fits it.');
 });
 
-test('when the copies dominate, the advice does not send the student to more workers or prefetching (walk 10)', () => {
+test('when the copies dominate, the engine advises pinning only, and the page says when that is fixed or done (walks 10, 11)', () => {
   const all = new Set(['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay']);
   const c = { ...DEFAULT_CONFIG2, data_workers: 8, prefetch: true, pinned_memory: false };
-  assert.equal(T.loaderAdvice(c, all, 16, 'transfer'),
-    ' Here pinned memory is left to try: more workers and prefetching shorten loading, not the copies.');
-  assert.equal(T.loaderAdvice(c, new Set([...all].filter((k) => k !== 'workers')), 16, 'transfer'),
-    ' Here pinned memory is left to try: the number of loader workers is fixed in this lab and prefetching shortens loading, not the copies.');
+  assert.equal(T.loaderAdvice(c, all, 16, 'transfer'), '', 'pinning is open: the engine’s advice stands');
+  assert.equal(T.loaderAdvice(c, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), ' Pinned memory is fixed in this lab, so the copies stay as they are here.');
   assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, all, 16, 'transfer'),
-    ' None of those can help further here: more workers and prefetching shorten loading, not the copies and memory is already pinned.');
-  // "more loader workers" takes a plural verb.
+    ' Memory is already pinned: what is left of each copy is its fixed cost per batch and the link’s bandwidth.');
+  // Loading dominating: "more loader workers" takes a plural verb.
   assert.equal(T.loaderAdvice({ ...c, prefetch: true, pinned_memory: true }, all, 16, 'data_loading'),
     ' Here more loader workers are left to try: prefetching is already on and memory is already pinned.');
 });

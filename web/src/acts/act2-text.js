@@ -186,20 +186,21 @@ function leversLeft(levers) {
 const lever = (open, key, noun, tryWords, whyNot) => ({ noun, try: tryWords, why: whyNot,
   status: !open.has(key) ? 'fixed' : whyNot ? 'why' : 'try' });
 
-// Data-bound (the engine: add workers, prefetching, pinned memory). config: Act 2's settings; open:
-// the controls left open; maxWorkers: the slider's top; limiter: the engine's, 'transfer' when the
-// host-to-device copies dominate, which more workers and prefetching do not shorten (walk 10).
-// Prefetching has no effect without a worker.
+// Data-bound. When loading dominates the engine advises workers, prefetching and pinned memory; when
+// the host-to-device copies do, pinning only (more workers and prefetching shorten loading, not the
+// copies). config: Act 2's settings; open: the controls left open; maxWorkers: the slider's top;
+// limiter: the engine's. Prefetching has no effect without a worker.
 export function loaderAdvice(config, open, maxWorkers, limiter = 'data_loading') {
-  const copies = limiter === 'transfer';
+  if (limiter === 'transfer') {
+    if (!open.has('pin')) return ' Pinned memory is fixed in this lab, so the copies stay as they are here.';
+    return config.pinned_memory ? ' Memory is already pinned: what is left of each copy is its fixed cost per batch and the link’s bandwidth.' : '';
+  }
   const noWorker = config.data_workers === 0 && !open.has('workers');
   return leversLeft([
     { ...lever(open, 'workers', 'the number of loader workers', 'more loader workers',
-      copies ? `more workers${open.has('prefetch') ? ' and prefetching' : ''} shorten loading, not the copies` : config.data_workers >= maxWorkers ? `the loader workers are at the slider’s maximum (${maxWorkers})` : null), plural: true },
-    // With the copies dominating and the workers open, the workers' reason covers prefetching too.
-    copies && open.has('workers') && open.has('prefetch') ? { status: 'why', why: null }
-      : lever(open, 'prefetch', 'prefetching', 'prefetching', copies ? 'prefetching shortens loading, not the copies'
-        : config.prefetch && config.data_workers > 0 ? 'prefetching is already on' : noWorker ? 'prefetching has no effect without a worker' : null),
+      config.data_workers >= maxWorkers ? `the loader workers are at the slider’s maximum (${maxWorkers})` : null), plural: true },
+    lever(open, 'prefetch', 'prefetching', 'prefetching', config.prefetch && config.data_workers > 0 ? 'prefetching is already on'
+      : noWorker ? 'prefetching has no effect without a worker' : null),
     lever(open, 'pin', 'pinned memory', 'pinned memory', config.pinned_memory ? 'memory is already pinned' : null),
   ]);
 }

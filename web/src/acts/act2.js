@@ -307,7 +307,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
     // With every setting fixed, or the tuned regime out of reach of those left open, the design
     // challenge is not asked for: the step list says so.
-    renderSteps(stepList, STEPS, { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) }, design.asked() ? [] : ['design']);
+    renderSteps(stepList, STEPS, { ...a, explored: a.explored || (nothingToExplore && Boolean(a.prediction)) }, design.asked() ? {} : { design: nothingToExplore ? 'not asked here' : 'its tuned regime is not asked here' });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
     revealButton.hidden = a.revealed;

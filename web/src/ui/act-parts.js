@@ -9,15 +9,15 @@ export function panel(headingText, ...children) {
 }
 
 // steps: [{ id, label, done(record) }]; record: the act's part of the store.
-// skipped: ids of steps this lab does not ask for (an instructor's locks): they stay in the list, so
-// its numbers run on, marked as not asked.
-export function renderSteps(list, steps, record, skipped = []) {
+// skipped: { step id: why it is not asked here } for steps this lab does not ask for (an instructor's
+// locks): they stay in the list, so its numbers run on, with that note.
+export function renderSteps(list, steps, record, skipped = {}) {
   replaceChildren(list, steps.map((s, i) => {
     const isDone = s.done(record);
-    const isSkipped = !isDone && skipped.includes(s.id);
+    const isSkipped = !isDone && s.id in skipped;
     return h('li', { class: isDone ? 'step step--done' : isSkipped ? 'step step--skipped' : 'step', 'data-step': s.id },
       h('span', { class: 'step__mark', 'aria-hidden': 'true', text: isDone ? '✓' : String(s.section || i + 1) }), ` ${s.label}`,
-      isSkipped ? h('span', { class: 'step__note', text: ' (not asked here)' }) : null,
+      isSkipped ? h('span', { class: 'step__note', text: ` (${skipped[s.id]})` }) : null,
       h('span', { class: 'visually-hidden', text: isDone ? ' (done)' : isSkipped ? '' : ' (to do)' }));
   }));
 }
