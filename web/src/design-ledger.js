@@ -301,7 +301,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
       const what = numbers[i] === 0 ? `Start (${m.move.replace(/^start\b:?\s*/, '') || 'the chapter’s baseline settings'})` : `${numbers[i]}. ${m.move}`;
       lines.push(`  ${what}: peak ${formatBytes(m.peak_bytes, units)}, ${STATE_OF_MOVE(m)}`);
     });
-    lines.push(`  The least memory that can train GPT-2 XL at all is ${formatBytes(s.laptop.floor_peak_bytes, units)}; ${formatBytes(s.laptop.static_floor_bytes, units)} of it is weights, gradients and optimizer state, which no setting that still trains can shrink. ${ledger.laptop_fit_achieved ? 'It fits in the laptop’s memory.' : 'That is more than the laptop has: training it there needs sharding or offloading, which a later volume covers.'}`);
+    lines.push(`  The least memory that can train GPT-2 XL at all is ${formatBytes(s.laptop.floor_peak_bytes, units)}; ${formatBytes(s.laptop.static_floor_bytes, units)} of it is weights, gradients and optimizer state, which no setting that still trains can shrink. ${ledger.laptop_fit_achieved ? 'It fits in the laptop’s memory.' : 'That is more than the laptop has: training it there needs sharding or offloading, the subject of distributed training.'}`);
   } else {
     lines.push('Laptop challenge: not started.');
   }
@@ -324,7 +324,9 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   const estimate = p2 && p2.predicted_range
     ? `${Math.round(p2.predicted_range[0] * 100)}–${formatPercent(p2.predicted_range[1])} (recorded as ${pct(ledger.baseline_mfu_estimate_pct)}, the range’s geometric middle)` : pct(ledger.baseline_mfu_estimate_pct);
   const from = best ? 'your best design' : st.acts.act2 && st.acts.act2.prediction ? 'your current Act 2 settings' : 'Act 2’s starting settings: Act 2 not started';
-  lines.push('', `Your choices (chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (Act 1); `
+  // Walk 10: 'chapter 8' was unexplained, and a default read as the student's choice.
+  const act1From = st.acts.act1.prediction ? 'Act 1' : 'Act 1’s starting setting: Act 1 not started';
+  lines.push('', `Your choices (Model Training, chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (${act1From}); `
     + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and activation checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `
     + `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);

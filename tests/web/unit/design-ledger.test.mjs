@@ -145,7 +145,7 @@ test('the readable summary states the predictions, each laptop move and the floo
   // The lab's words: catalog device names, the knobs' labels, a readable date; no internal ids or raw timestamp.
   assert.match(text, /Act 1 settings: Adam\(W\), Mixed \(16-bit compute \+ FP32 master\), batch 8, checkpointing every 6 layers, on NVIDIA GeForce RTX 4090 24\sGB\./);
   assert.match(text, /on NVIDIA H100 SXM 80\sGB/);
-  assert.match(text, /Your choices \(chapter 8\): optimizer Adam\(W\) \(Act 1\); precision Mixed \(16-bit compute \+ FP32 master\) and activation checkpointing on \(your best design\); best MFU in the design challenge 25\.8%; your MFU estimate 40–50% \(recorded as 44\.7%, the range’s geometric middle\); least memory that can train GPT-2 XL \(the laptop floor\) 13\.75 GB\.$/);
+  assert.match(text, /Your choices \(Model Training, chapter 8\): optimizer Adam\(W\) \(Act 1\); precision Mixed \(16-bit compute \+ FP32 master\) and activation checkpointing on \(your best design\); best MFU in the design challenge 25\.8%; your MFU estimate 40–50% \(recorded as 44\.7%, the range’s geometric middle\); least memory that can train GPT-2 XL \(the laptop floor\) 13\.75 GB\.$/);
   assert.doesNotMatch(text, /h100-sxm-80gb|rtx4090-24gb|checkpointing none|B\/param|Volume 2|mixed \+ sgd|\d{4}-\d\d-\d\dT/);
   assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
   assert.equal(readableDate('soon'), 'soon');
@@ -312,7 +312,9 @@ test('walk 2: the verification table names every row in a student’s words, val
 test('walk 2: the readable summary ends with the student’s choices in words, not "Plan:" and field names', () => {
   const text = ledgerText(buildDesignLedger(pageState(), engine), 'gb', { devices });
   const last = text.split('\n').at(-1);
-  assert.match(last, /^Your choices \(chapter 8\): /);
+  assert.match(last, /^Your choices \(Model Training, chapter 8\): optimizer [^;]+ \(Act 1\); /);
+  // Walk 10: before Act 1's prediction the optimizer is its starting setting, not a choice.
+  assert.match(ledgerText(buildDesignLedger(defaultState(), engine)).split('\n').at(-1), /optimizer Adam\(W\) \(Act 1’s starting setting: Act 1 not started\); /);
   assert.doesNotMatch(text, /Plan:|final MFU|the plan/);
   assert.doesNotMatch(last, JARGON);
 });
