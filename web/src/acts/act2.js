@@ -181,7 +181,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u, { replayOpen }));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
-    const nothing = m.fits ? null : nothingFits(c, r, u);
+    // What can still make a step fit, once per change, for the banner and the bottleneck advice.
+    const mem = m.fits ? null : memoryOptions(evaluate, c, open2, tableFor, devices);
+    const nothing = m.fits ? null : nothingFits(c, r, u, mem);
     stepBanner.update({
       state: fit,
       title: fit === 'ok' ? `Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
@@ -199,7 +201,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
     setText(tlSummary, tlSentence);
     setAttr(timeline.svg.node(), 'aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
-    renderGauges(r, c);
+    renderGauges(r, c, mem);
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
     afterPaint(() => {
@@ -226,13 +228,13 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
 
   // When nothing the act can set fits on this GPU: why, from the smallest step, and which GPUs fit.
-  function nothingFits(c, r, u) {
+  function nothingFits(c, r, u, mem) {
     const small = smallestStep(tableFor(c));
     if (small.result.memory.fits) return null;
     const others = open2.has('dev') ? devices.filter((d) => d.id !== c.device) : []; // a fixed GPU is not suggested
     const fitsOn = (patch) => others.filter((d) => evaluate(toScenario2(c, { ...patch, device: d.id, schedule_steps: 0 })).memory.fits).map((d) => d.name);
     const these = fitsOn({});
-    const opts = { tickFits: !c.replay && open2.has('replay') && smallestStep(tableFor({ ...c, replay: true })).result.memory.fits };
+    const opts = { tickFits: mem.tickFits };
     return these.length ? T.nothingFitsText(small, r.device.name, these, c.replay, u, 'these settings fit', opts)
       : T.nothingFitsText(small, r.device.name, fitsOn(small.config), c.replay, u, 'that smallest step fits', opts);
   }
@@ -264,16 +266,15 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   }
 
   // What of the engine's advice is left to try with the controls open here (act2-text.js).
-  function adviceHere(b, c) {
+  function adviceHere(b, c, mem) {
     if (b.axis === 'data') return T.loaderAdvice(c, open2, WORKERS.max, b.limiter);
     if (b.limiter === 'memory_capacity') {
-      const o = memoryOptions(evaluate, c, open2, tableFor, devices);
-      return T.memoryAdvice(c, open2, { ...o, otherGpus: o.otherGpus.map((d) => d.name), smallestBatch: BATCH_SIZES2[0] });
+      return T.memoryAdvice(c, open2, { ...mem, otherGpus: mem.otherGpus.map((d) => d.name), smallestBatch: BATCH_SIZES2[0] });
     }
     return '';
   }
 
-  function renderGauges(r, c) {
+  function renderGauges(r, c, mem) {
     if (gaugeOom.hidden !== r.memory.fits) gaugeOom.hidden = r.memory.fits;
     const g = gauges(r);
     const marks = [
@@ -296,7 +297,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
       ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
     ]);
-    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${adviceHere(g.bottleneck, c)}`);
+    setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${adviceHere(g.bottleneck, c, mem)}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
   }
 
