@@ -47,6 +47,16 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     // The baseline is data-bound; the advice says which loader settings are left to try here, and why not the others.
     assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /^Bottleneck: Data-bound: .*add loader workers, prefetching and pinned memory\. Here pinned memory is left to try: the number of loader workers is fixed in this lab and prefetching has no effect without a worker\.$/);
 
+    // Submitted from the keyboard, the page was never idle and the search never ran (final check):
+    // it has a timeout now.
+    await fresh('?act=2&lock=workers');
+    await page.locator(`${A2} .prediction input[value="b"]`).check();
+    await page.keyboard.press('Tab');
+    await page.locator(`${A2} .prediction button[type=submit]`).press('Enter');
+    await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
+    await searched(page);
+    assert.equal(await design(page).getAttribute('data-reach'), 'no');
+
     // The chapter calibration locked off: the regime counts only with it on.
     await fresh('?act=2&replay=0&lock=replay');
     await predictAct2(page, 'b');

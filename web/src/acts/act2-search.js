@@ -62,7 +62,8 @@ export function createAct2Search({ evaluate, solveBest }) {
   // done(result) once regimeSearch(config, open) has run to the end, in slices of idle time (or of
   // 8 ms between tasks where the browser has no requestIdleCallback).
   let regimeHandle = null;
-  const later = (fn) => (hasIdle() ? { idle: requestIdleCallback(fn) }
+  // With a timeout: a page that is never idle (seen after a keyboard submit) must not starve it.
+  const later = (fn) => (hasIdle() ? { idle: requestIdleCallback(fn, { timeout: 200 }) }
     : { timeout: setTimeout(() => { const end = performance.now() + 8; fn({ timeRemaining: () => end - performance.now() }); }, 0) });
   const cancelLater = (handle) => {
     if (handle && 'idle' in handle) cancelIdleCallback(handle.idle); else if (handle) clearTimeout(handle.timeout);
@@ -70,10 +71,11 @@ export function createAct2Search({ evaluate, solveBest }) {
   function regimeInIdle(config, open, done) {
     const it = regimeSearch(evaluate, config, open);
     const work = (deadline) => {
+      const until = deadline.didTimeout ? performance.now() + 8 : null; // called by the timeout: an 8 ms slice
       do {
         const step = it.next();
         if (step.done) { regimeHandle = null; done(step.value); return; }
-      } while (deadline.timeRemaining() > 2);
+      } while (until !== null ? performance.now() < until : deadline.timeRemaining() > 2);
       regimeHandle = later(work);
     };
     cancelLater(regimeHandle);
