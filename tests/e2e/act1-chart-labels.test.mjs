@@ -83,3 +83,28 @@ test('at 1280 px with parts hidden, the peak labels never run together and no li
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }
 });
+
+test('after the reveal the prediction bracket stays inside the plot when the guess is larger than any column (390 px, laptop GPU)', async () => {
+  const browser = await launch({ viewport: { width: 390, height: 844 } });
+  try {
+    const { page, problems } = await watchedPage(browser.context, srv.origin);
+    // Mixed precision, full checkpointing, batch 1: Adam's column is far shorter than option d's 25 GB guess on top of its base.
+    await openLab(page, `${srv.origin}/?opt=adam&prec=mixed&batch=1&ckpt=full&dev=rtx4060-laptop-8gb`);
+    await lock(page, 'd');
+    await page.locator('.toggles input[data-component="logits"]').uncheck();
+    await page.locator('.toggles input[data-component="logits"]').check();
+    await settle(page);
+    await page.getByRole('button', { name: /Reveal/ }).click();
+    await page.waitForSelector('.reveal[data-revealed="true"]');
+    await settle(page);
+    const geo = await page.locator('.ledger-chart').evaluate((svg) => {
+      const top = Number(svg.querySelector('.bracket--guess .bracket-line').getAttribute('y2'));
+      const ticks = [...svg.querySelectorAll('.axis--y .tick')].map((t) => Number(t.getAttribute('transform').match(/,([-\d.]+)\)/)[1]));
+      return { top, highestTick: Math.min(...ticks) };
+    });
+    // The guess's cap lies at or below the axis's top tick, so it is drawn on the scale, not cut off.
+    assert.ok(geo.top >= geo.highestTick - 0.5, JSON.stringify(geo));
+    assert.deepEqual(await chartLabelsOverlap(page), []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally { await browser.close(); }
+});

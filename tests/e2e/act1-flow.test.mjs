@@ -184,6 +184,7 @@ test('the reflection marks the common wrong answers and accepts the physical one
   assert.equal(lines.length, 2);
   assert.match(lines[0], /^✕ Not quite/);
   assert.match(lines[1], /^✕ .*4W → 2\.5W/);
+  assert.equal(await form.locator('button[type=submit]').textContent(), 'Check again');
   // Complete means answered: a wrong reflection's done line says where to look (walk 10).
   assert.match(await page.locator('.done').textContent(), /^Act 1 complete\. Your answers are saved with your progress; the reflection’s feedback above says what to look at again/);
   await form.locator('fieldset').nth(0).locator('input[value="b"]').check(); // 1.6×
@@ -192,6 +193,8 @@ test('the reflection marks the common wrong answers and accepts the physical one
   lines = await form.locator('.feedback__line').allTextContents();
   assert.match(lines[0], /^✓ Right\. For the chapter’s walkthrough \(Chapter replay: 1,500,000,000 parameters\), the engine computes 89\.00\sGB in FP32 and 56\.50\sGB in mixed precision/);
   assert.match(lines[1], /^✓ Right\./);
+  // Nothing to retry once both answers are right (a student walk read "Check again" as "still wrong").
+  assert.equal(await form.locator('button[type=submit]').textContent(), 'Check my answer');
   assert.match(await page.locator('.done').textContent(), /^Act 1 complete\. Your answers are saved with your progress\. Next: /);
   assert.match(await page.locator('.act-nav__item[aria-current="page"]').textContent(), /complete/);
 });

@@ -137,6 +137,9 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     const hundredths = sumRow.above.filter((r) => r.row !== 'transient')
       .reduce((a, r) => a + (r.text === '—' ? 0 : Math.round(Number(r.text.replace(/[^0-9.]/g, '')) * 100)), 0);
     assert.equal(hundredths, 4219, JSON.stringify(sumRow.above));
+    // On narrow screens each cell repeats its column's name: the same in every row, the sum row included.
+    const labels = await page.locator('.ledger-table tbody td[data-optimizer="adam"]').evaluateAll((tds) => [...new Set(tds.map((td) => td.dataset.label))]);
+    assert.deepEqual(labels, ['Adam(W) (selected)']);
     // Changing units alone is not exploring; a component toggle is.
     await page.locator('.units input[value="gib"]').check();
     assert.equal(await reveal.isDisabled(), true);

@@ -96,6 +96,13 @@ function set(sel, attrs, text) {
 // A text line at baseline y covers about [y - 12, y + 4]; does it cross the line at yb?
 const crosses = (y, yb) => yb >= y - 12 && yb <= y + 4;
 
+// The byte height the prediction's bracket reaches (from the bottom of Adam's m), or 0 with none.
+function overlayTopBytes(model, overlay) {
+  const adam = overlay && model.columns.find((c) => c.optimizer === 'adam');
+  const m = adam && adam.segments.find((s) => s.key === 'adam_m');
+  return m ? m.y0 + overlay.predicted_bytes : 0;
+}
+
 export class LedgerChart {
   constructor(container, { label = 'Training memory ledger' } = {}) {
     const n = ++chartCount;
@@ -147,7 +154,9 @@ export class LedgerChart {
     const u = unitOf(units);
     const r = (v) => Math.round(v * 10) / 10;
     // PyTorch: with parts hidden the peak line can stand above the column, so the scale reaches it.
-    const maxBytes = Math.max(model.max_bytes, ...(pytorch ? model.columns.map((c) => c.peak_bytes) : []));
+    // After the reveal the scale also reaches the top of the prediction's bracket, which a large
+    // guess on a small scenario would otherwise draw above the plot (a walk found it clipped).
+    const maxBytes = Math.max(model.max_bytes, ...(pytorch ? model.columns.map((c) => c.peak_bytes) : []), overlayTopBytes(model, overlay));
     // The scale runs in display units so that the ticks are round numbers in GB or GiB. `head`: how
     // far above the tallest column the axis reaches (grown until the labels clear the key lines).
     const scaleFor = (head) => {

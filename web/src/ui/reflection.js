@@ -26,7 +26,9 @@ export function createReflection({ prompt, ratioOptions, reasonOptions, onSubmit
     // record: the stored reflection or null; lines: [{ ok, text }] feedback to show.
     update(record, lines) {
       if (record) { ratio.set(record.ratio_choice); reason.set(record.reason_choice); }
-      button.textContent = record ? 'Check again' : 'Check my answer';
+      // "Check again" invites a retry, so it shows only while an answer is wrong.
+      const wrong = record && (lines || []).some((l) => !l.ok);
+      button.textContent = wrong ? 'Check again' : 'Check my answer';
       replaceChildren(feedback, (lines || []).map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
         h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)));
     },
