@@ -2,7 +2,7 @@
 // recorded with the engine's peak memory after it; the solver's floor (the least memory any
 // numerically valid configuration needs) ends the challenge with its derivation in bytes. Pure
 // 16-bit without a master copy is shown as "fits, but cannot train", never as success.
-import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { h, uid, setText, replaceChildren, scrollBox } from '../ui/dom.js';
 import { MoveChart } from '../charts/move-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
@@ -149,7 +149,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
     replaceChildren(limit,
       h('h4', { text: lapFitText() }),
       h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored. The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
-      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Floor derivation table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table floor-table' },
+      scrollBox(h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
@@ -158,7 +158,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
           h('td', { class: 'num', text: formatAmount(d.bytes, u) })))),
         h('tfoot', {}, roundedRow(u), h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
-          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) }))))),
+          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) })))), 'Floor derivation table (scrolls sideways on narrow screens)'),
       h('p', { text: LAPTOP.beyond }));
   }
 

@@ -1,7 +1,7 @@
 // Two read-only panels of Act 2: the chapter's walkthrough table beside the engine's values for the
 // same configurations (with the reconciliation), and the Math Peek for MFU, HFU and the Iron Law with
 // every symbol bound to the scenario on screen.
-import { h, replaceChildren } from '../ui/dom.js';
+import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 import { formatInt } from '../format.js';
 import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours } from './act2-text.js';
 
@@ -24,11 +24,11 @@ export function renderReference(box, r, units) {
   ];
   replaceChildren(box,
     h('p', { class: 'panel__lead', text: 'Both loops are the chapter’s: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. The engine runs them with the chapter calibration.' }),
-    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Chapter and engine table (scrolls sideways on narrow screens)' }, h('table', { class: 'data-table reference-table' },
+    scrollBox(h('table', { class: 'data-table reference-table' },
       h('caption', { text: 'The chapter’s walkthrough and the engine, same configurations' }),
       h('thead', {}, h('tr', {}, ['Quantity', 'Chapter says', 'Engine computes'].map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }),
-        h('td', { 'data-label': 'Chapter says', text: c }), h('td', { 'data-label': 'Engine computes', text: e })))))),
+        h('td', { 'data-label': 'Chapter says', text: c }), h('td', { 'data-label': 'Engine computes', text: e }))))), 'Chapter and engine table (scrolls sideways on narrow screens)'),
     h('h4', { text: 'How the two fit together' }),
     reconciliation(r, units).map((t) => h('p', { text: t })));
 }
