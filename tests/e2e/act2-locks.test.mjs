@@ -8,6 +8,7 @@ import { startServer, launch, watchedPage, predictAct2, freshLab, nodeEvaluate }
 import { regimeReachable } from '../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2 } from '../../web/src/scenario.js';
 import { formatPercent } from '../../web/src/format.js';
+import { STORAGE_KEY } from '../../web/src/store.js';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -16,6 +17,11 @@ after(async () => { await srv?.close(); });
 const A2 = '[data-act="2"]';
 const ALL2 = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay'];
 const design = (page) => page.locator(`${A2} .design`);
+// The saved state's record of why the regime was not asked (undefined: asked), once the store has it.
+const notAsked = async (page, want) => {
+  await page.waitForFunction(([k, w]) => (JSON.parse(localStorage.getItem(k) || 'null')?.acts.act2?.design.not_asked) === (w ?? undefined), [STORAGE_KEY, want]);
+  return page.evaluate((k) => JSON.parse(localStorage.getItem(k)).acts.act2.design.not_asked, STORAGE_KEY);
+};
 const searched = (page) => page.waitForSelector(`${A2} .design[data-reach="yes"], ${A2} .design[data-reach="no"]`);
 
 test('locks that keep the tuned regime out of reach: said with the engine’s shares, and not asked for', async () => {
@@ -36,6 +42,8 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.match(text, /^Out of reach here\. /);
     assert.ok(text.includes(`the lowest loading share they reach is ${formatPercent(engine.lowest_data_share, 1)} and the highest compute share ${formatPercent(engine.highest_compute_share, 1)}`), text);
     assert.match(text, /so this part of the challenge is not asked for here\. /);
+    // The saved record says why, so an exported ledger with completed true and regime_reached false explains itself.
+    assert.equal(await notAsked(page, 'out_of_reach'), 'out_of_reach');
     assert.match(await page.locator(`${A2} [data-step="design"].step--skipped`).textContent(), /Design challenge \(its tuned regime is not asked here\)/, 'no design step to do');
     // The list keeps every section's number, so it reads as the headings do (walk 10: 1, 2, 4, 6…).
     assert.deepEqual(await page.locator(`${A2} .steps .step__mark`).allTextContents(), ['✓', '2', '3', '4', '5', '6', '7', '8']);
@@ -63,6 +71,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     await searched(page);
     assert.match(await design(page).textContent(), /^Not asked here\. .*The tuned regime is the chapter’s calibrated profile, and the calibration is fixed off in this lab\. With the physics model’s constants the loader is fast enough from the start, so the shares above do not count for it/);
     assert.equal(await page.locator(`${A2} [data-step="design"].step--skipped`).count(), 1);
+    assert.equal(await notAsked(page, 'calibration_fixed_off'), 'calibration_fixed_off');
     // Nothing fits on the V100 with the physics model; the calibration that would fit is locked off,
     // so the banner suggests only other GPUs.
     const banner = (await page.locator(`${A2} .banner`).first().textContent()).replace(/\u00a0/g, ' ');
@@ -90,6 +99,7 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.equal(regimeReachable(evaluate, { ...DEFAULT_CONFIG2, data_workers: 2 }, new Set(ALL2.filter((k) => k !== 'workers' && k !== 'pin'))).reachable, true);
     assert.equal(await design(page).getAttribute('data-reach'), 'yes');
     assert.match(await design(page).textContent(), /^Not there yet\. /);
+    assert.equal(await notAsked(page, undefined), undefined);
     assert.equal(await page.locator(`${A2} [data-step="design"]:not(.step--skipped)`).count(), 1);
     assert.match(await page.locator(`${A2} .bottleneck`).textContent(), /\(host-to-device copies dominate\); pin host memory, so each copy skips the staging copy\. Pinned memory is fixed in this lab, so the copies stay as they are here\.$/);
 

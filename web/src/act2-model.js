@@ -153,7 +153,17 @@ export function designRecord(design, { counts, reached, config, result }) {
   const best = betterBest(design.best, config, result);
   const regime = Boolean(design.regime_reached || reached);
   if (best === design.best && regime === design.regime_reached) return design;
-  return { ...design, regime_reached: regime, best };
+  return withNotAsked({ ...design, regime_reached: regime, best }, regime ? null : design.not_asked || null);
+}
+
+// The design record saying why the lab did not ask for the tuned regime (act2-design.js notAsked:
+// 'every_setting_fixed', 'out_of_reach', 'calibration_fixed_off'), or null: then the key is left out,
+// as in records made before it existed. A reached regime was asked. The same object when unchanged.
+export function withNotAsked(design, reason) {
+  const why = design.regime_reached ? null : reason;
+  if ((design.not_asked || null) === why) return design;
+  const { not_asked: _, ...rest } = design;
+  return why ? { ...rest, not_asked: why } : rest;
 }
 
 // Scoring a range answer ("about 15–30%"): inside the range is exact; outside, how many times the

@@ -10,6 +10,7 @@ import { LAB_ID } from './store.js';
 import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
 import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
+import { REGIME } from './act2-model.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
 export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade/facade_ledger.hpp kLedgerMaxBytes
@@ -94,7 +95,7 @@ function decisionsOf(state) {
   const a2 = state.acts.act2;
   if (!a2) return [];
   const out = [];
-  if (a2.design.regime_reached) out.push({ id: 'regime_reached', kind: 'regime_reached', description: 'reached the chapter’s optimized regime (data loading ≤ 5%, compute ≥ 75%)', config: null });
+  if (a2.design.regime_reached) out.push({ id: 'regime_reached', kind: 'regime_reached', description: `reached the chapter’s optimized regime (${REGIME_WORDS})`, config: null });
   if (a2.design.best) out.push({ id: 'design_best', kind: 'design_best', description: 'the best-MFU configuration of the design challenge', config: a2.design.best.config });
   a2.laptop.moves.forEach((m, i) => out.push({ id: `laptop_move_${i + 1}`, kind: 'laptop_move', description: m.move, config: m.config }));
   if (a2.laptop.finished) out.push({ id: 'laptop_finished', kind: 'laptop_finished', description: a2.laptop.fit_achieved ? 'fitted training in 8 GB' : 'reached the laptop’s physical limit', config: null });
@@ -233,6 +234,15 @@ export function settings1(c, devices) {
   const device = c.replay ? 'the chapter’s replay (V100 32 GB)' : c.device === 'custom' ? `a custom ${c.custom_capacity_gb} GB device` : deviceName(c.device, devices);
   return `${LABELS.optimizer[c.optimizer]}, ${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${device}`;
 }
+const REGIME_WORDS = `data loading ≤ ${REGIME.max_data_share * 100}%, compute ≥ ${REGIME.min_compute_share * 100}%`;
+// Whether the tuned regime was reached, or why the lab did not ask for it (act2.design.not_asked).
+const NOT_ASKED_WORDS = {
+  every_setting_fixed: 'not asked in this lab, where every setting of the step was fixed',
+  out_of_reach: 'not asked in this lab, where the settings that were fixed kept it out of reach',
+  calibration_fixed_off: 'not asked in this lab, where the chapter calibration, which the challenge counts with, was fixed off',
+};
+const regimeWords = (d) => (d.regime_reached ? 'reached' : NOT_ASKED_WORDS[d.not_asked] || 'not reached yet');
+
 export function settings2(c, devices) {
   const ck = c.checkpointing === 'every_k' ? `checkpointing every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
   return `${LABELS.precision[c.precision]}, batch ${c.batch_size}, ${ck}, on ${deviceName(c.device, devices)}, ${formatCount(c.data_workers, 'data worker')}, prefetch ${c.prefetch ? `on (depth ${c.prefetch_depth})` : 'off'}, pinned memory ${c.pinned_memory ? 'on' : 'off'}${c.replay ? ', the chapter’s calibration' : ''}`;
@@ -290,6 +300,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   lines.push(`Act 1 settings: ${settings1(st.config, devices)}.${unseen(1) ? heldResults(1) : ` Peak ${formatBytes(s.act1.peak_bytes, units)} of ${formatBytes(s.act1.usable_device_bytes, units)}: ${s.act1.fits ? 'fits' : 'does not fit'}.`}`);
   if (s.act2) lines.push(`Act 2 settings: ${settings2(st.config2, devices)}.${unseen(2) ? heldResults(2) : ` MFU ${formatPercent(s.act2.mfu, 1)}, GPU busy ${formatPercent(s.act2.busy_fraction, 1)}, pipeline efficiency ${formatPercent(s.act2.pipeline_efficiency, 1)}.`}`);
   const best = st.acts.act2 && st.acts.act2.design.best;
+  if (st.acts.act2) lines.push(`Tuned regime (${REGIME_WORDS}): ${regimeWords(st.acts.act2.design)}.`);
   lines.push(best
     ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (GPU busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)} of the step) with ${settings2(best.config, devices)}.`
     : 'Design challenge: no result yet.');

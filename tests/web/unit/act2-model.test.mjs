@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
-  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, floorRoundedSum,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, withNotAsked, floorRoundedSum,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
 
@@ -148,6 +148,24 @@ test('the design challenge records nothing before the prediction, nor for settin
   assert.equal(designRecord(rec, { ...args, counts: true }), rec, 'the same settings again change nothing');
   const lower = designRecord(rec, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
   assert.equal(lower, rec, 'a lower MFU keeps the best and the regime');
+});
+
+test('the design record says why the regime was not asked, only while it is not reached', () => {
+  const empty = { regime_reached: false, best: null };
+  assert.equal(withNotAsked(empty, null), empty, 'asked: nothing to add');
+  const out = withNotAsked(empty, 'out_of_reach');
+  assert.deepEqual(out, { regime_reached: false, best: null, not_asked: 'out_of_reach' });
+  assert.equal(withNotAsked(out, 'out_of_reach'), out, 'the same reason again changes nothing');
+  assert.deepEqual(withNotAsked(out, 'calibration_fixed_off').not_asked, 'calibration_fixed_off');
+  assert.deepEqual(Object.keys(withNotAsked(out, null)), ['regime_reached', 'best'], 'asked again: the key goes, as in older records');
+  // A reached regime was asked, whatever the lab says now.
+  assert.equal(withNotAsked({ regime_reached: true, best: null }, 'out_of_reach').not_asked, undefined);
+  // Reaching it (under other settings) drops the reason from the record.
+  const reached = designRecord(out, { reached: true, counts: true, config: CHAPTER_TUNED2, result: tuned });
+  assert.equal(reached.regime_reached, true);
+  assert.equal('not_asked' in reached, false);
+  // A better best without the regime keeps the reason.
+  assert.equal(designRecord(out, { reached: false, counts: true, config: DEFAULT_CONFIG2, result: baseline }).not_asked, 'out_of_reach');
 });
 
 test('the laptop floor table says what its rounded rows add to when that is not the rounded total', () => {

@@ -150,6 +150,14 @@ test('the readable summary states the predictions, each laptop move and the floo
   assert.equal(readableDate('2026-01-02T03:04:05.000Z'), '2 January 2026, 03:04 UTC');
   assert.equal(readableDate('soon'), 'soon');
   assert.match(text, /Design challenge: best MFU [0-9.]+%/);
+  assert.match(text, /\nTuned regime \(data loading ≤ 5%, compute ≥ 75%\): (reached|not reached yet)\.\n/);
+  // Completed under an instructor's locks that kept the regime out of reach: the summary says why it was not asked.
+  const locked = JSON.parse(fixture('valid-complete.json'));
+  locked.lab_state.acts.act2.design = { ...locked.lab_state.acts.act2.design, regime_reached: false, not_asked: 'out_of_reach' };
+  assert.match(ledgerText(locked, 'gb', { devices: deviceNames(raw.catalog()) }), /\nTuned regime \(data loading ≤ 5%, compute ≥ 75%\): not asked in this lab, where the settings that were fixed kept it out of reach\.\n/);
+  assert.deepEqual(validateLedger(locked), [], 'the schema takes the reason');
+  locked.lab_state.acts.act2.design.not_asked = 'because';
+  assert.notDeepEqual(validateLedger(locked), [], 'and only the lab’s own reasons');
   assert.match(ledgerText(buildDesignLedger(defaultState(), engine)), /Laptop challenge: not started\.[\s\S]*Reflections\n- none yet/);
 });
 

@@ -16,7 +16,7 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
   const designBody = h('div', { class: 'design' });
   const designLive = h('p', { class: 'visually-hidden', role: 'status' });
   const designPanel = panel('6. Design challenge: the chapter’s tuned regime, then the best MFU',
-    h('p', { class: 'panel__lead', text: `Starting from the chapter’s baseline, reach its tuned regime (data loading ≤ ${REGIME.max_data_share * 100}% and GPU compute ≥ ${REGIME.min_compute_share * 100}% of the step, the chapter’s own shares), then push MFU as high as the physics lets you.` }),
+    h('p', { class: 'panel__lead', text: `Starting from the chapter’s baseline loop (the one that loads data inside the training process, as in section 5), reach its tuned regime (data loading ≤ ${REGIME.max_data_share * 100}% and GPU compute ≥ ${REGIME.min_compute_share * 100}% of the step, the chapter’s own shares), then push MFU as high as the physics lets you.` }),
     designBody, designLive);
 
   // Whether the tuned regime is in reach of the controls left open: with all of them open it is (the
@@ -94,6 +94,9 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
     el: designPanel.el,
     // Whether the act asks for the challenge (not when every setting is fixed or it is out of reach).
     asked: () => !nothingToExplore && !regimeOut(),
+    // Why it is not asked, in the words the lab state records (schema: act2.design.not_asked), or null.
+    notAsked: () => (nothingToExplore ? 'every_setting_fixed' : !regimeOut() ? null
+      : regimeReach.calibration_off ? 'calibration_fixed_off' : 'out_of_reach'),
     render: renderDesign,
     // Searches whether the regime is in reach for `config`'s fixed settings; onKnown() once it is.
     start(config, onKnown) {

@@ -15,7 +15,7 @@ import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, WORKERS, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS } from '../act2-model.js';
+import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS, withNotAsked } from '../act2-model.js';
 import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio } from '../format.js';
@@ -329,7 +329,12 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a);
     const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
-    if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete })));
+    // The record keeps why the regime was not asked, so a ledger completed under an instructor's
+    // locks says so (regime_reached false beside completed true, explained).
+    const notAsked = design.notAsked();
+    if (complete !== a.completed || withNotAsked(a.design, notAsked) !== a.design) {
+      queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete, design: withNotAsked(s.acts.act2.design, notAsked) })));
+    }
     replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
       h('a', { href: withFlags('?act=ledger', flags), text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
   }
