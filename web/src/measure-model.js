@@ -303,14 +303,16 @@ export function trainOutcome(report, losses = report ? report.losses : []) {
 
 const skippedWords = (o) => `the loss scaler skipped ${formatInt(o.skipped)} of ${formatInt(o.steps)} updates`;
 
-// The status line once a run ends (outcome 'done' or 'cancelled'), and the run status's state:
+// The status line once a run ends (outcome 'done', 'cancelled', or 'left': still running when the
+// student left the panel, kept as it stood then by measure-keep.js), and the run status's state:
 // 'done' (✓), 'failed' (✕: diverged, or most updates skipped), 'stalled' (⚠), 'caution' (⚠: pure
 // 16-bit that did train here, never a plain success: walk 10) or 'cancelled'. A run
 // that failed says so first ("Failed"), and from which step, not just "Done" or "Cancelled".
 export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, seconds, report = null, losses = null }) {
   const o = trainOutcome(report, losses || (report ? report.losses : []));
-  const what = outcome === 'cancelled'
-    ? `cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps`
+  const counted = `${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps`;
+  const what = outcome === 'cancelled' ? `cancelled after ${counted}`
+    : outcome === 'left' ? `stopped when you left Measure it, after ${counted}`
     : `${formatInt(stepsDone)} steps in ${seconds < 0.05 ? 'under 0.1' : seconds.toFixed(1)} s of training`; // never '0.0 s' (walk 10)
   if (o.kind === 'diverged') {
     return { state: 'failed', outcome: o, text: `Failed — the run diverged: from step ${formatInt(o.divergedAt)} the loss is no longer a number${o.skipped ? `, and ${skippedWords(o)}` : ''} (${what}).` };
@@ -322,7 +324,8 @@ export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, second
     const why = o.pure16 ? ` Pure ${o.weights.toUpperCase()} keeps no FP32 master copy, so updates smaller than half the gap between neighbouring 16-bit numbers round away.` : '';
     return { state: 'stalled', outcome: o, text: `Stalled — most updates changed nothing: on average ${formatPercent(o.unchanged)} of the weights came out of each update bit-for-bit unchanged (${what}).${why}` };
   }
-  if (outcome === 'cancelled') return { state: 'cancelled', outcome: o, text: `Cancelled after ${formatInt(stepsDone)} of ${formatInt(stepsTotal)} steps.` };
+  if (outcome === 'cancelled') return { state: 'cancelled', outcome: o, text: `Cancelled after ${counted}.` };
+  if (outcome === 'left') return { state: 'cancelled', outcome: o, text: `Stopped when you left Measure it, after ${counted}.` };
   if (o.pure16) {
     const share = o.unchanged === null ? '' : ` ${formatPercent(o.unchanged)} of the weights came out of an update unchanged on average.`;
     return { state: 'caution', outcome: o, text: `Done, but without an FP32 master copy (${what}):${share} `

@@ -1,6 +1,7 @@
 // The "Measure it" panel's words. Numbers never appear here as typed values: sentences that quote
 // engine results are built in measure-model.js / stall-model.js from the training report; the only
 // figures below are the request's own settings (learning rate, batch), passed in by the panel.
+import { formatInt } from '../format.js';
 
 export const TITLE = 'Measure it — train a tiny GPT in your browser';
 export const SHORT_TITLE = 'Measure it';
@@ -60,3 +61,14 @@ export const STALL_UNCHANGED_LEAD = 'Share of weights that came out of an update
 export const NOT_RUN = 'Nothing measured yet: press Run above.';
 export const STALL_NOT_RUN = 'The demo has not run yet.';
 export const SANDBOXED_WORKER = 'This lab is embedded in a sandboxed frame, which may not let it start the training engine. If Run reports that, open the lab in a tab of its own to measure.';
+
+// Runs kept for this tab (measure-keep.js) and drawn again when the student comes back to the panel.
+export const RESTORED_TRAIN = 'Restored: the results below are from your earlier run in this visit, kept while you were elsewhere '
+  + 'in the lab. Nothing has run since; press Run to start a new run.';
+export const RESTORED_STALL = 'Restored: the charts below are from your earlier stall demo in this visit. Nothing has run since; '
+  + 'press “Run the stall demo” to run it again.';
+
+// How the stall demo ended (steps counted over both runs).
+export const stallDone = (steps) => `Done: both runs ran ${formatInt(steps)} steps; the charts below compare them.`;
+export const stallCancelled = (done, total) => `Cancelled after ${formatInt(done)} of ${formatInt(total)} steps.`;
+export const stallLeft = (done, total) => `Stopped when you left Measure it, after ${formatInt(done)} of ${formatInt(total)} steps.`;

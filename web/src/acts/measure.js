@@ -3,7 +3,8 @@
 // per category, the memory timeline of one step, this CPU's FLOP/s and MFU, and the pure-16-bit stall
 // demo. Words live in measure-text.js, arithmetic on reports in measure-model.js / stall-model.js /
 // measure-tables.js. Panel settings stay local (not in the store or the URL); the store is only read
-// for the units.
+// for the units. The settings and the last runs are kept for the tab (measure-keep.js) and drawn again,
+// marked as restored, when the student comes back to the panel.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { createRunStatus } from '../ui/run-status.js';
@@ -14,13 +15,15 @@ import { MemoryTimelineChart } from '../charts/memory-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
-  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport, trainEndStatus,
+  speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport,
 } from '../measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
 } from '../stall-model.js';
 import { bytesTable, timelineTable, seriesTable, fractionText } from '../measure-tables.js';
 import { formatInt } from '../format.js';
+import { sessionOf } from '../url-handoff.js';
+import { loadKept, saveKept, forgetKept, keptTrainStatus } from '../measure-keep.js';
 import * as T from './measure-text.js';
 import '../measure.css';
 
@@ -39,22 +42,41 @@ function chartBlock(make, { label, caption, twinLabel }) {
   return { el, summary, chart: make(box, { label }), table: new DataTable(twin, { caption }) };
 }
 
-export function mount({ root, engine, store }) {
+export function mount(ctx) {
+  const storage = sessionOf(window);
+  const kept = loadKept(storage);
+  try {
+    return mountPanel(ctx, storage, kept);
+  } catch (err) {
+    if (!kept) throw err;
+    // What was kept passed the checks but could not be drawn: forget it rather than break the panel.
+    forgetKept(storage);
+    ctx.root.replaceChildren();
+    return mountPanel(ctx, storage, null);
+  }
+}
+
+function mountPanel({ root, engine, store }, storage, kept) {
   let units = store.getState().config.units;
-  const settings = { ...DEFAULT_SETTINGS };
+  const settings = { ...DEFAULT_SETTINGS, ...(kept ? kept.settings : {}) };
   let active = null; // { kind, handle, cancelled }
-  const tr = { losses: [], seconds: [], total: 0, report: null, reportSeq: 0 };
+  let gone = false; // destroyed: a run still finishing must not draw or keep anything
+  // end: how the run ended ({ outcome, stepsDone }), null while it runs.
+  const tr = { losses: [], seconds: [], total: 0, report: null, reportSeq: 0, end: null };
   const setReport = (report) => { tr.report = report; tr.reportSeq += 1; describeModel(report); };
-  const st = { pure: STALL.default_pure, steps: STALL.default_steps, reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] } };
+  const stallSettings = kept ? kept.stallSettings : { pure: STALL.default_pure, steps: STALL.default_steps };
+  const st = { ...stallSettings, reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, end: null };
 
   // ---- 1. settings and run
   const modelLine = h('p', { class: 'panel__note model-line', text: 'The engine reports the model’s size when a run starts.' });
   const trainStatus = createRunStatus({ startLabel: 'Run', progressLabel: 'Training progress', onStart: () => runTrain(), onCancel: () => cancel('train') });
   const sandboxNote = engine.trainingMayBeRefused && engine.trainingMayBeRefused()
     ? h('p', { class: 'notice notice--warn', 'data-notice': 'sandboxed-worker', text: T.SANDBOXED_WORKER }) : null;
+  const restoredNote = (text) => h('p', { class: 'notice restored-note', 'data-note': 'restored', hidden: true, text });
+  const trainNote = restoredNote(T.RESTORED_TRAIN);
   const settingsPanel = panel('1. Configure and run', h('p', { class: 'panel__lead', text: T.SETTINGS_LEAD }),
     h('p', { class: 'panel__note settings-scope', 'data-note': 'settings-scope', text: T.SETTINGS_SCOPE }), sandboxNote,
-    createMeasureControls({ settings, onChange: (patch) => Object.assign(settings, patch) }), trainStatus.el, modelLine);
+    createMeasureControls({ settings, onChange: (patch) => { Object.assign(settings, patch); keep(); } }), trainStatus.el, trainNote, modelLine);
 
   // ---- 2–5. results
   const empty = () => h('p', { class: 'empty-note', text: T.NOT_RUN });
@@ -83,19 +105,24 @@ export function mount({ root, engine, store }) {
   // ---- 6. stall demo
   const stallStatus = createRunStatus({ startLabel: 'Run the stall demo', progressLabel: 'Stall demo progress', onStart: () => runStall(), onCancel: () => cancel('stall'), className: 'run-status--stall' });
   const stallControls = h('div', { class: 'controls controls--stall' },
-    radioControl('stall_pure', 'Pure 16-bit format', STALL.pure, LABELS.precision, st.pure, (v) => { st.pure = v; }),
-    selectControl('stall_steps', 'Steps per run', STALL.steps, String, st.steps, (v) => { st.steps = v; }));
+    radioControl('stall_pure', 'Pure 16-bit format', STALL.pure, LABELS.precision, st.pure, (v) => { st.pure = v; keep(); }),
+    selectControl('stall_steps', 'Steps per run', STALL.steps, String, st.steps, (v) => { st.steps = v; keep(); }));
   const stallLoss = chartBlock((box, o) => new LossChart(box, o), { label: 'Stall demo: loss per step, pure 16-bit vs mixed precision', caption: 'Loss (nats) per step in both runs' });
   const stallUnchanged = chartBlock((box, o) => new LossChart(box, { ...o, yLabel: 'Weights unchanged by the update', yFormat: (v) => `${Math.round(v * 100)}%`, className: 'unchanged-chart' }),
     { label: 'Stall demo: share of weights unchanged by each update', caption: 'Share of weights bit-for-bit unchanged after each update' });
   const stallEmpty = h('p', { class: 'empty-note', text: T.STALL_NOT_RUN });
+  const stallNote = restoredNote(T.RESTORED_STALL);
   const stallPanel = panel('6. Stall demo: pure 16-bit vs mixed precision',
     h('p', { class: 'panel__lead', text: T.stallLead({ learningRate: STALL.learning_rate, batch: STALL.batch_size, seq: STALL.seq_len }) }),
-    stallControls, stallStatus.el, stallEmpty, stallLoss.el,
+    stallControls, stallStatus.el, stallNote, stallEmpty, stallLoss.el,
     h('p', { class: 'panel__note', text: T.STALL_UNCHANGED_LEAD }), stallUnchanged.el);
   stallPanel.el.dataset.panel = 'stall';
 
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
+  // What was kept is put back before the panel is in the page, so its status lines are neither
+  // announced nor given focus (run-status.js focuses Run when nothing else has focus).
+  if (kept && kept.train) restoreTrain(kept.train);
+  if (kept && kept.stall) restoreStall(kept.stall);
   root.append(h('section', { class: 'act act--measure', 'aria-labelledby': 'act-title', 'data-act': 'measure' },
     titleEl, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })),
     settingsPanel.el, lossPanel.el, bytesPanel.el, timelinePanel.el, speedPanel.el, stallPanel.el));
@@ -106,7 +133,7 @@ export function mount({ root, engine, store }) {
   let frame = 0;
   let lastTwins = 0;
   let drawnMemKey = '';
-  const schedule = () => { if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); }); };
+  const schedule = () => { if (!frame && !gone) frame = requestAnimationFrame(() => { frame = 0; render(); }); };
   function render(force = false) {
     const twins = force || !active || performance.now() - lastTwins > 1000;
     if (twins) lastTwins = performance.now();
@@ -161,10 +188,12 @@ export function mount({ root, engine, store }) {
     const r = tr.report;
     if (!r) return;
     const running = Boolean(active && active.kind === 'train');
-    const key = `${tr.reportSeq}|${running ? tr.seconds.length : 'final'}`;
+    // A run left mid-way kept only its first report: its speed is that of the steps that arrived.
+    const partial = running || r.losses.length < tr.losses.length;
+    const key = `${tr.reportSeq}|${partial ? tr.seconds.length : 'final'}`;
     if (key === drawnSpeedKey) return;
     drawnSpeedKey = key;
-    const shown = running ? liveSpeedReport(r, tr.seconds, tr.losses) : r;
+    const shown = partial ? liveSpeedReport(r, tr.seconds, tr.losses) : r;
     speedEmpty.hidden = true;
     speedList.hidden = false;
     speedList.dataset.live = String(running);
@@ -201,6 +230,8 @@ export function mount({ root, engine, store }) {
   }
   function end(kind, message, state) {
     active = null;
+    if (gone) return;
+    keep();
     statusOf[kind].idle(message, state);
     statusOf[kind === 'train' ? 'stall' : 'train'].blocked(false);
     render(true);
@@ -221,7 +252,8 @@ export function mount({ root, engine, store }) {
   async function runTrain() {
     if (active) return;
     const request = trainRequest(settings);
-    Object.assign(tr, { losses: [], seconds: [], total: request.steps, report: null }); // the memory charts keep the last run until the first report
+    Object.assign(tr, { losses: [], seconds: [], total: request.steps, report: null, end: null }); // the memory charts keep the last run until the first report
+    trainNote.hidden = true;
     loss.chart.reset();
     begin('train');
     const handle = engine.startTraining(request, {
@@ -235,11 +267,15 @@ export function mount({ root, engine, store }) {
       if (out.report) setReport(out.report);
       if (out.outcome === 'done' || out.outcome === 'cancelled') {
         // A run that diverged or skipped most of its updates ends as 'failed' (✕), never as 'done'.
-        const s = trainEndStatus({ outcome: out.outcome, stepsDone: out.stepsDone || tr.losses.length, stepsTotal: tr.total,
-          seconds: out.report ? out.report.time.total_seconds : 0, report: out.report || tr.report, losses: out.report ? out.report.losses : tr.losses });
+        tr.end = { outcome: out.outcome, stepsDone: out.stepsDone || tr.losses.length };
+        const s = keptTrainStatus(tr);
         end('train', s.text, s.state);
-      } else end('train', refused(out.error), 'error');
+      } else {
+        tr.end = { outcome: 'error' };
+        end('train', refused(out.error), 'error');
+      }
     } catch (err) {
+      tr.end = { outcome: 'error' };
       end('train', broken(err, tr.losses.length), 'error');
     }
   }
@@ -256,7 +292,8 @@ export function mount({ root, engine, store }) {
     if (active) return;
     const requests = stallRequests(st.pure, st.steps);
     const label = { pure: LABELS.precision[st.pure], mixed: 'Mixed precision' };
-    Object.assign(st, { reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, stepsRun: st.steps, pureRun: st.pure });
+    Object.assign(st, { reports: { pure: null, mixed: null }, live: { pure: [], mixed: [] }, stepsRun: st.steps, pureRun: st.pure, end: null });
+    stallNote.hidden = true;
     stallLoss.chart.reset();
     stallUnchanged.chart.reset();
     begin('stall');
@@ -264,9 +301,10 @@ export function mount({ root, engine, store }) {
     const job = active;
     const total = 2 * st.stepsRun;
     let offset = 0;
+    const stop = (outcome, stepsDone, text, state) => { st.end = { outcome, stepsDone }; end('stall', text, state); };
     try {
       for (const k of ['pure', 'mixed']) {
-        if (job.cancelled) { end('stall', `Cancelled after ${formatInt(offset)} of ${formatInt(total)} steps.`, 'cancelled'); return; }
+        if (job.cancelled) { stop('cancelled', offset, T.stallCancelled(offset, total), 'cancelled'); return; }
         const handle = engine.startTraining(requests[k], {
           onProgress: (m) => {
             st.live[k].push(...m.losses);
@@ -277,24 +315,71 @@ export function mount({ root, engine, store }) {
         job.handle = handle;
         const out = await handle.promise;
         if (out.report) st.reports[k] = out.report;
-        if (out.outcome === 'error') { end('stall', refused(out.error), 'error'); return; }
+        if (out.outcome === 'error') { stop('error', 0, refused(out.error), 'error'); return; }
         if (out.outcome === 'cancelled' || job.cancelled) {
-          end('stall', `Cancelled after ${formatInt(offset + (out.stepsDone || 0))} of ${formatInt(total)} steps.`, 'cancelled');
+          const n = offset + (out.stepsDone || 0);
+          stop('cancelled', n, T.stallCancelled(n, total), 'cancelled');
           return;
         }
         offset += out.stepsDone;
       }
-      end('stall', `Done: both runs ran ${formatInt(st.stepsRun)} steps; the charts below compare them.`, 'done');
+      stop('done', total, T.stallDone(st.stepsRun), 'done');
     } catch (err) {
-      end('stall', broken(err, st.live.pure.length + st.live.mixed.length), 'error');
+      stop('error', 0, broken(err, st.live.pure.length + st.live.mixed.length), 'error');
     }
   }
 
+  // ---- kept for this tab (measure-keep.js). A run still going is kept as it stands, ended 'left':
+  // the student who comes back finds the steps that had arrived (the run itself ends with the page).
+  function keep() {
+    if (gone) return;
+    const trainEnd = tr.end || { outcome: 'left', stepsDone: tr.losses.length };
+    const stallEnd = st.end || { outcome: 'left', stepsDone: st.live.pure.length + st.live.mixed.length };
+    saveKept(storage, {
+      settings, stallSettings: { pure: st.pure, steps: st.steps },
+      train: tr.losses.length && trainEnd.outcome !== 'error'
+        ? { losses: tr.losses, seconds: tr.seconds, total: tr.total, report: tr.report, end: trainEnd } : null,
+      stall: (st.reports.pure || st.live.pure.length) && stallEnd.outcome !== 'error'
+        ? { pure: st.pureRun, steps: st.stepsRun, reports: st.reports, live: st.live, end: stallEnd } : null,
+    });
+  }
+
+  function restoreTrain(k) {
+    Object.assign(tr, { losses: k.losses, seconds: k.seconds, total: k.total, end: k.end });
+    if (k.report) setReport(k.report);
+    const s = keptTrainStatus(k); // the same judgement as when it ended: a failed run stays failed
+    trainStatus.progress(k.end.stepsDone, k.total, '');
+    trainStatus.idle(s.text, s.state);
+    trainNote.hidden = false;
+  }
+
+  function restoreStall(k) {
+    Object.assign(st, { reports: k.reports, live: k.live, stepsRun: k.steps, pureRun: k.pure, end: k.end });
+    const total = 2 * k.steps;
+    const n = k.end.stepsDone;
+    const text = { done: T.stallDone(k.steps), cancelled: T.stallCancelled(n, total), left: T.stallLeft(n, total) }[k.end.outcome];
+    stallStatus.progress(n, total, '');
+    stallStatus.idle(text, k.end.outcome === 'done' ? 'done' : 'cancelled');
+    stallNote.hidden = false;
+  }
+
+  if (kept && (kept.train || kept.stall)) render(true);
   const unsubscribe = store.subscribe((state) => {
     if (state.config.units !== units) { units = state.config.units; render(true); }
   });
+  // Switching acts on the lab's own page loads a page: keep what is on screen as the page goes.
+  const onPageHide = () => keep();
+  window.addEventListener('pagehide', onPageHide);
   return {
     focus: () => titleEl.focus(),
-    destroy: () => { unsubscribe(); if (active && active.handle) active.handle.cancel(); root.replaceChildren(); },
+    destroy: () => {
+      keep();
+      gone = true;
+      unsubscribe();
+      window.removeEventListener('pagehide', onPageHide);
+      cancelAnimationFrame(frame);
+      if (active) { active.cancelled = true; if (active.handle) active.handle.cancel(); }
+      root.replaceChildren();
+    },
   };
 }
