@@ -290,18 +290,43 @@ export function trainOutcome(report, losses = report ? report.losses : []) {
     const applied = perStep.filter((n, i) => !off.has(i) && Number.isFinite(n));
     if (applied.length) unchanged = applied.reduce((a, b) => a + b, 0) / applied.length / st.weight_elements;
   }
+  // Why updates were skipped: at a step whose loss was already not a number there was no usable
+  // gradient at all; at one with a finite loss a gradient overflowed (helper-32 traced both in the
+  // engine). The engine skips such steps with loss scaling off too, so the scaler is named only when on.
+  const noLoss = skippedSteps ? skippedSteps.filter((i) => i < ls.length && !Number.isFinite(ls[i])).length : 0;
+  const request = (report && report.request) || {};
+  const scaler = !(request.loss_scale && request.loss_scale.mode === 'none');
+  // Pure FP16 keeps Adam's v in FP16, where small gradients' squares round to zero (engine README).
+  const adam16 = Boolean(report && report.storage && report.storage.optimizer_state === 'fp16' && ['adam', 'adamw'].includes(request.optimizer));
   let kind = 'trained';
   if (bad >= 0) kind = 'diverged';
   else if (skipped !== null && steps > 0 && skipped * 2 > steps) kind = 'skipped';
   else if (unchanged !== null && unchanged > STALL_SHARE) kind = 'stalled';
   return {
-    kind, failed: kind === 'diverged' || kind === 'skipped', divergedAt: bad >= 0 ? bad + 1 : null, skipped, steps, unchanged,
+    kind, failed: kind === 'diverged' || kind === 'skipped', divergedAt: bad >= 0 ? bad + 1 : null, skipped, steps, unchanged, noLoss, scaler, adam16,
+    firstApplied: Boolean(skippedSteps && !skippedSteps.includes(0)),
     pure16: Boolean(report && report.storage && !report.storage.master_weights && ['fp16', 'bf16'].includes(report.storage.weights)),
     weights: report && report.storage ? report.storage.weights : null,
   };
 }
 
-const skippedWords = (o) => `the loss scaler skipped ${formatInt(o.skipped)} of ${formatInt(o.steps)} updates`;
+// "the loss scaler skipped 39 of 40 updates, each because the loss was no longer a number", with the
+// cause of each skip from the run's losses (trainOutcome).
+export function skippedWords(o) {
+  const who = o.scaler ? 'the loss scaler skipped' : 'the engine skipped';
+  const n = `${who} ${formatInt(o.skipped)} of ${formatInt(o.steps)} ${o.skipped === 1 ? 'update' : 'updates'}`;
+  const overflow = o.skipped - o.noLoss;
+  if (!o.noLoss) return `${n} because a gradient overflowed`;
+  if (!overflow) return `${n}, ${o.skipped === 1 ? '' : 'each '}because the loss was no longer a number`;
+  return `${n} (${formatInt(overflow)} because a gradient overflowed, ${formatInt(o.noLoss)} because the loss was no longer a number)`;
+}
+
+// What breaks pure FP16 with Adam, said when such a run diverges: the mechanism (traced in the
+// engine by helper-32: v rounds to zero for most weights, the first update moves weights by
+// hundreds, and the next forward pass overflows), not the loss scaler.
+const ADAM16_CAUSE = ' Pure FP16 keeps Adam’s second moment v in FP16, where the square of a small gradient rounds to zero; '
+  + 'the update then divides by ε alone and moves weights by far more than the learning rate, and the next forward pass overflows FP16. '
+  + 'Pure BF16, with FP32’s range, does not break this way.';
 
 // The status line once a run ends (outcome 'done', 'cancelled', or 'left': still running when the
 // student left the panel, kept as it stood then by measure-keep.js), and the run status's state:
@@ -315,10 +340,11 @@ export function trainEndStatus({ outcome = 'done', stepsDone, stepsTotal, second
     : outcome === 'left' ? `stopped when you left Measure it, after ${counted}`
     : `${formatInt(stepsDone)} steps in ${seconds < 0.05 ? 'under 0.1' : seconds.toFixed(1)} s of training`; // never '0.0 s' (walk 10)
   if (o.kind === 'diverged') {
-    return { state: 'failed', outcome: o, text: `Failed — the run diverged: from step ${formatInt(o.divergedAt)} the loss is no longer a number${o.skipped ? `, and ${skippedWords(o)}` : ''} (${what}).` };
+    const after = o.divergedAt === 2 && o.firstApplied ? ', right after the first update,' : '';
+    return { state: 'failed', outcome: o, text: `Failed — the run diverged: from step ${formatInt(o.divergedAt)}${after} the loss is no longer a number${o.skipped ? `, and ${skippedWords(o)}` : ''} (${what}).${o.adam16 ? ADAM16_CAUSE : ''}` };
   }
   if (o.kind === 'skipped') {
-    return { state: 'failed', outcome: o, text: `Failed — the run did not train: ${skippedWords(o)} because a gradient overflowed (${what}).` };
+    return { state: 'failed', outcome: o, text: `Failed — the run did not train: ${skippedWords(o)} (${what}).` };
   }
   if (o.kind === 'stalled') {
     const why = o.pure16 ? ` Pure ${o.weights.toUpperCase()} keeps no FP32 master copy, so updates smaller than half the gap between neighbouring 16-bit numbers round away.` : '';

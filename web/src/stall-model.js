@@ -2,9 +2,10 @@
 // series the line charts draw, the reference lines and the sentences that summarise them. Losses,
 // the task's floor, the uniform-guess loss and the unchanged-weight counts all come from the engine's
 // training reports. Tested in tests/web/unit/measure-model.test.mjs.
-import { LABELS } from './measure-model.js';
+import { LABELS, trainOutcome, skippedWords } from './measure-model.js';
 import { formatPercent, formatInt } from './format.js';
 
+const capitalise = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 const nats = (x) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 // The loss at the end of a run: mean of the last (up to) 10 steps, since a step's loss is noisy.
@@ -22,8 +23,8 @@ export function lossRefs(task) {
 export function lossSummary(losses, task, stepsTotal, report = null) {
   if (!losses.length) return 'No step has run yet.';
   const bad = losses.findIndex((x) => !Number.isFinite(x));
-  const skipped = report && report.skipped_steps.length
-    ? ` The loss scaler skipped ${formatInt(report.skipped_steps.length)} of ${formatInt(report.steps_done)} updates because a gradient overflowed.` : '';
+  const o = report && report.skipped_steps.length ? trainOutcome(report) : null;
+  const skipped = o ? ` ${capitalise(skippedWords(o))}.` : '';
   if (bad >= 0) {
     return `The run diverged: from step ${formatInt(bad + 1)} of ${formatInt(losses.length)} the loss is no longer a finite number `
       + `(it started at ${Number.isFinite(losses[0]) ? nats(losses[0]) : '—'} nats).${skipped}`;

@@ -74,7 +74,7 @@ test('the status after the trip is the panel’s own judgement: done, cancelled,
   const leftFailed = { losses: diverged.losses.slice(0, 5), seconds: [], total: 20, report: firstOnly, end: { outcome: 'left', stepsDone: 5 } };
   const lf = keptTrainStatus(deserialize(serialize({ ...base, train: leftFailed })).train);
   assert.equal(lf.state, 'failed');
-  assert.match(lf.text, /\(stopped when you left Measure it, after 5 of 20 steps\)\.$/);
+  assert.match(lf.text, /\(stopped when you left Measure it, after 5 of 20 steps\)\. Pure FP16 keeps Adam’s second moment v in FP16/);
   // Pure BF16 with plain SGD at a small rate: stalled stays stalled.
   const stalled = train(request({ precision: 'bf16', optimizer: 'sgd', learning_rate: 0.0003 }));
   assert.equal(keptTrainStatus(deserialize(serialize({ ...base, train: done(stalled) })).train).state, 'stalled');

@@ -200,11 +200,22 @@ test('a diverged run (pure FP16 with Adam) is described as diverged, and its tab
   const end = trainEndStatus({ outcome: 'done', stepsDone: 6, stepsTotal: 6, seconds: 8.25, report: r });
   assert.equal(end.state, 'failed');
   assert.ok(r.skipped_steps.length > 0, 'the loss scaler skipped updates');
-  assert.equal(end.text, `Failed — the run diverged: from step ${bad + 1} the loss is no longer a number, and the loss scaler skipped ${r.skipped_steps.length} of 6 updates (6 steps in 8.3 s of training).`);
+  // Each skip's cause comes from the losses (a loss that was not a number gives no gradient to apply),
+  // and the cause of the failure is Adam's v in FP16, not an overflowing gradient (helper-32 traced it).
+  assert.deepEqual(r.skipped_steps, r.losses.map((x, i) => (x === null ? i : -1)).filter((i) => i >= 0), 'every skipped step is one whose loss was not a number');
+  assert.equal(bad, 1, 'not a number from step 2, after the one update');
+  assert.equal(end.text, `Failed — the run diverged: from step 2, right after the first update, the loss is no longer a number, and the loss scaler skipped ${r.skipped_steps.length} of 6 updates, each because the loss was no longer a number (6 steps in 8.3 s of training). `
+    + 'Pure FP16 keeps Adam’s second moment v in FP16, where the square of a small gradient rounds to zero; the update then divides by ε alone and moves weights by far more than the learning rate, and the next forward pass overflows FP16. Pure BF16, with FP32’s range, does not break this way.');
+  assert.doesNotMatch(text, /overflowed/, 'the loss summary no longer blames a gradient');
+  assert.match(text, new RegExp(`The loss scaler skipped ${r.skipped_steps.length} of 6 updates, each because the loss was no longer a number\.$`));
+  // Pure BF16 with the same Adam settings trains: no cause sentence to give.
+  const bf = train(small({ precision: 'bf16', optimizer: 'adam', steps: 6 }));
+  assert.equal(trainOutcome(bf).adam16, false);
+  assert.ok(bf.losses.every(Number.isFinite), JSON.stringify(bf.losses));
   // Cancelled after it diverged: still a failure, and says where it stopped.
   const cut = trainEndStatus({ outcome: 'cancelled', stepsDone: 6, stepsTotal: 80, report: r });
   assert.equal(cut.state, 'failed');
-  assert.match(cut.text, /^Failed — the run diverged: .* \(cancelled after 6 of 80 steps\)\.$/);
+  assert.match(cut.text, /^Failed — the run diverged: .* \(cancelled after 6 of 80 steps\)\. Pure FP16 keeps/);
   // The speed sentence says these steps did not train, with the same report's numbers.
   const speed = speedSummary(r);
   assert.ok(speed.startsWith(`Over 6 steps the model ran at ${formatFlopRate(r.throughput.model_flops_per_s)}`), speed);
@@ -223,8 +234,12 @@ test('a run that trained ends as done; one whose loss scaler skipped most update
   const skipped = { ...r, skipped_steps: [1, 2, 3] };
   const s = trainEndStatus({ outcome: 'done', stepsDone: 4, stepsTotal: 4, seconds: 1, report: skipped });
   assert.equal(s.state, 'failed');
-  assert.equal(s.text, 'Failed — the run did not train: the loss scaler skipped 3 of 4 updates because a gradient overflowed (4 steps in 1.0 s of training).');
-  assert.match(speedSummary(skipped), /But these steps did not train: the loss scaler skipped 3 of 4 updates, so this is the speed of a failed run \(a skipped update leaves out the optimizer’s work\)\.$/);
+  // FP32 has no loss scaler (its request says so): the engine itself skips a step whose gradient is not finite.
+  assert.equal(skipped.request.loss_scale.mode, 'none');
+  assert.equal(s.text, 'Failed — the run did not train: the engine skipped 3 of 4 updates because a gradient overflowed (4 steps in 1.0 s of training).');
+  const scaled = { ...skipped, request: { ...skipped.request, loss_scale: { ...skipped.request.loss_scale, mode: 'dynamic' } } };
+  assert.match(trainEndStatus({ outcome: 'done', stepsDone: 4, stepsTotal: 4, seconds: 1, report: scaled }).text, /the loss scaler skipped 3 of 4 updates because a gradient overflowed/);
+  assert.match(speedSummary(skipped), /But these steps did not train: the engine skipped 3 of 4 updates because a gradient overflowed, so this is the speed of a failed run \(a skipped update leaves out the optimizer’s work\)\.$/);
   // One skipped update of four (the dynamic scaler finding its level) is not a failure.
   assert.equal(trainEndStatus({ stepsDone: 4, seconds: 1, report: { ...r, skipped_steps: [0] } }).state, 'done');
   // Pure BF16, plain SGD, a small learning rate: most weights come out of each update unchanged.
