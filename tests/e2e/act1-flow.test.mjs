@@ -177,6 +177,12 @@ test('the reveal compares the prediction with the engine: off by 2× for one vec
 
 test('the reflection marks the common wrong answers and accepts the physical one', async () => {
   const form = page.locator('.reflection');
+  // The mixed-precision note would give the reflection's answer away: until it is answered it shows
+  // only the chapter's claim (a student walk read the answer there first).
+  const mixedNote = page.locator('.note[data-note="mixed"]');
+  assert.equal(await mixedNote.getAttribute('data-held'), 'true');
+  assert.match(await mixedNote.locator('.note__held').textContent(), /^Kept back for now: the reflection after the reveal asks you this\./);
+  assert.doesNotMatch(await mixedNote.textContent(), /\d\.\d\d\sGB|activations/);
   await form.locator('[data-option="c"] input').first().check(); // 2×
   await form.locator('fieldset').nth(1).locator('input[value="b"]').check(); // 4W → 2.5W
   await form.locator('button[type=submit]').click();
@@ -185,6 +191,9 @@ test('the reflection marks the common wrong answers and accepts the physical one
   assert.match(lines[0], /^✕ Not quite/);
   assert.match(lines[1], /^✕ .*4W → 2\.5W/);
   assert.equal(await form.locator('button[type=submit]').textContent(), 'Check again');
+  // Answered (even wrongly): the note shows the engine's numbers.
+  assert.equal(await mixedNote.getAttribute('data-held'), null);
+  assert.match(await mixedNote.locator('.note__physics').textContent(), /the total falls from 89\.00\sGB to 56\.50\sGB \(1\.6×\), all of it from activations/);
   // Complete means answered: a wrong reflection's done line says where to look (walk 10).
   assert.match(await page.locator('.done').textContent(), /^Act 1 complete\. Your answers are saved with your progress; the reflection’s feedback above says what to look at again/);
   await form.locator('fieldset').nth(0).locator('input[value="b"]').check(); // 1.6×

@@ -172,6 +172,8 @@ export function deviceNoteText(device, u) {
 }
 
 // "Chapter says / Physics says / Why" notes for Act 1 (LAB_SPEC §7). `physics` is filled from engine values.
+export const NOTE_HELD = 'Kept back for now: the reflection after the reveal asks you this. The engine’s numbers show here once you have answered it.';
+
 export const NOTES = [
   {
     id: 'adam-3x',
@@ -190,6 +192,8 @@ export const NOTES = [
   },
   {
     id: 'mixed',
+    // The reflection after the reveal asks exactly this: the physics waits for its answer.
+    heldUntilReflection: true,
     chapter: 'Mixed precision roughly halves memory; a popular shortcut says static memory falls from 4W to 2.5W (about 1.5×).',
     physics: (n, u) => {
       const { adamFp32: a, adamMixed: m, replayFp32: fp, replayMixed: mx } = n.facts;

@@ -272,7 +272,8 @@ export function mount({ root, engine, store, flags, announce }) {
     renderSteps(stepList, STEPS, { ...a, explored });
     setLocked(unlocked, !a.prediction);
     lockedHint.hidden = Boolean(a.prediction);
-    notes.update(T.NOTES.map((note) => ({ ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
+    notes.update(T.NOTES.map((note) => (note.heldUntilReflection && !a.reflection ? { ...note, held: T.NOTE_HELD }
+      : { ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
     replaceChildren(replayNote, state.config.replay
       ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteText(n, u) })]
       : []);

@@ -12,12 +12,14 @@ export class NotesPanel {
     container.append(this.el);
   }
 
-  // notes: [{ id, chapter, physics, why }] with physics already as text.
+  // notes: [{ id, chapter, physics, why, held }] with physics already as text. A note whose physics
+  // would answer a question still ahead carries `held` (why it waits) and shows only its chapter line.
   update(notes) {
-    replaceChildren(this.list, notes.map((n) => h('article', { class: 'note', 'data-note': n.id },
+    replaceChildren(this.list, notes.map((n) => h('article', { class: 'note', 'data-note': n.id, 'data-held': n.held ? 'true' : null },
       h('dl', {},
         h('dt', { text: 'Chapter says' }), h('dd', { text: n.chapter }),
-        h('dt', { text: 'Physics says' }), h('dd', { class: 'note__physics', text: n.physics }),
-        h('dt', { text: 'Why' }), h('dd', { text: n.why })))));
+        n.held ? [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__held', text: n.held })]
+          : [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__physics', text: n.physics }),
+            h('dt', { text: 'Why' }), h('dd', { text: n.why })]))));
   }
 }
