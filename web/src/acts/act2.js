@@ -9,6 +9,7 @@ import { createPrediction } from '../ui/prediction.js';
 import { createAct2Controls } from '../ui/act2-controls.js';
 import { Banner, fitState } from '../ui/banner.js';
 import { createAfterPaint } from '../ui/after-paint.js';
+import { createOffscreenParts } from '../ui/offscreen-parts.js';
 import { keepViewBesideControls, focusNearTop } from '../ui/keep-in-view.js';
 import { PipelineBar } from '../charts/pipeline-bar.js';
 import { TimelineChart } from '../charts/timeline-chart.js';
@@ -96,10 +97,10 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const timeline = new TimelineChart(tlBox);
   const tlTable = new DataTable(tlTwin, { caption: 'Work on each resource, step by step', className: 'timeline-table' });
   const stepControls = h('div', { class: 'step-layout__controls' }, controls.el);
+  const barFigure = h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary));
+  const tlFigure = h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary));
   const stepView = h('div', { class: 'step-layout__view' }, status,
-    h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary)), barTwin,
-    h('h4', { text: 'Three steps on a timeline' }),
-    h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary)), tlTwin);
+    barFigure, barTwin, h('h4', { text: 'Three steps on a timeline' }), tlFigure, tlTwin);
   const stepPanel = panel('2. Where one step’s time goes',
     h('p', { class: 'panel__lead', text: T.stepLead({ pipeline: openControls(['workers', 'prefetch', 'pin'], flags).length > 0,
       step: openControls(['prec', 'ckpt', 'batch', 'dev', 'replay'], flags).length > 0 }) }),
@@ -169,6 +170,11 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
 
   // ---- render
   const afterPaint = createAfterPaint(root);
+  // What is out of view when the settings change is drawn just after the paint, or when it scrolls
+  // in (ui/offscreen-parts.js): at 1,280 px the gauges sit below the step, at 390 px the bar and the
+  // timeline sit below the controls, and the frame after an input then costs only what is seen.
+  const offscreen = createOffscreenParts();
+  offscreen.watch(calibNote, barFigure, tlFigure, gaugePanel.el);
   function renderInstrument(state) {
     const c = state.config2;
     const u = state.config.units;
@@ -178,7 +184,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       return null;
     }
     search.warm(c);
-    setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u, { replayOpen }));
+    offscreen.draw(calibNote, () => setParagraphs(calibNote, T.calibrationParagraphs(c, r, n.chapterActivations, u, { replayOpen })));
     const m = r.memory;
     const fit = fitState(m); // Act 2 trains in FP32 or mixed precision: never 'invalid'
     // What can still make a step fit, once per change, for the banner and the bottleneck advice.
@@ -194,17 +200,22 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const b = stepBar(p);
     const top = [...b.segments].sort((x, y) => y.seconds - x.seconds)[0];
     const barSentence = `One step takes ${T.secs(b.step_seconds_shown)}; the largest part, ${top.share_pct_shown.toFixed(1)}%, is ${top.label.toLowerCase()}.`;
-    bar.update(b, { secs: T.secs, summary: barSentence });
-    setText(barSummary, barSentence);
+    offscreen.draw(barFigure, () => {
+      bar.update(b, { secs: T.secs, summary: barSentence });
+      setText(barSummary, barSentence);
+    });
     const tl = timelineLanes(p);
-    const tlSentence = T.timelineSentence(b, tl, p.prefetch_effective);
-    timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
-    setText(tlSummary, tlSentence);
-    setAttr(timeline.svg.node(), 'aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
-    renderGauges(r, c, mem);
+    offscreen.draw(tlFigure, () => {
+      const tlSentence = T.timelineSentence(b, tl, p.prefetch_effective);
+      timeline.update(tl, { secs: T.secs, summary: tlSentence, key: timelineKey(tl) });
+      setText(tlSummary, tlSentence);
+      setAttr(timeline.svg.node(), 'aria-description', tl.lanes.flatMap((l) => l.segments.slice(0, 2).map(describeSegment)).join('; '));
+    });
+    offscreen.draw(gaugePanel.el, () => renderGauges(r, c, mem));
     // The table twins and the Math Peek are not on screen right after a change: they follow one
     // frame later, so the charts and gauges paint first.
     afterPaint(() => {
+      offscreen.flush();
       design.render(store.getState(), r); // section 6 is below the fold: after the paint too
       barTable.update({ columns: ['Phase', 'On the critical path', 'Share of the step', 'Hidden behind other work'],
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
@@ -360,6 +371,6 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const unsubscribe = store.subscribe((state) => render(state));
   // Once it is known whether the tuned regime is in reach, the panel and the step list are drawn again.
   design.start(store.getState().config2, () => { last = { ...last, design: null, words: null }; render(store.getState()); });
-  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); search.stop(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
+  return { focus: () => titleEl.focus(), destroy: () => { unsubscribe(); search.stop(); offscreen.stop(); bar.reset(); timeline.reset(); gauge.reset(); root.replaceChildren(); } };
 }
 

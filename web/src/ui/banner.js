@@ -32,9 +32,11 @@ export class Banner {
     setText(this.title, spec.title || '');
     setText(this.text, spec.text || '');
     setHidden(this.text, !spec.text);
+    // Lines are rewritten in place (a new paragraph only for a line that was not there): after each
+    // Act 2 input the numbers in them change, not how many there are.
     const lines = spec.lines || [];
-    const now = [...this.extra.children].map((p) => p.textContent);
-    if (now.join('\n') !== lines.join('\n')) replaceChildren(this.extra, lines.map((t) => h('p', { class: 'banner__text banner__line', text: t })));
+    while (this.extra.children.length > lines.length) this.extra.lastElementChild.remove();
+    lines.forEach((t, i) => setText(this.extra.children[i] || this.extra.appendChild(h('p', { class: 'banner__text banner__line' })), t));
   }
 }
 

@@ -31,7 +31,12 @@ export function append(el, children) {
 
 export function setText(el, text) {
   const t = keepUnits(String(text));
-  if (el.textContent !== t) el.textContent = t;
+  if (el.textContent === t) return;
+  // A lone text node is rewritten in place: textContent would replace it, and Chromium then drops
+  // and rebuilds its layout object and restyles it (about 30 of them after each Act 2 input).
+  const only = el.firstChild;
+  if (t !== '' && only && only === el.lastChild && only.nodeType === 3) only.data = t;
+  else el.textContent = t;
 }
 
 // el's children become one <p> per text, reusing the paragraphs already there (only changed text is
