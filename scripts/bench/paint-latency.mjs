@@ -15,7 +15,7 @@ export async function installLatencyProbe(page) {
           const ch = new MessageChannel();
           ch.port1.onmessage = () => window.__lat.push({
             paint: performance.now() - started, render: rendered - handlersStart,
-            to_frame: frameStart - started, frame_work: performance.now() - frameStart,
+            handled: rendered - started, to_frame: frameStart - started, frame_work: performance.now() - frameStart,
           });
           ch.port2.postMessage(0);
         });
@@ -27,7 +27,9 @@ export async function installLatencyProbe(page) {
 }
 
 // drivers: [[selector, [key, ...]], ...]; presses `perControl` keys on each (cycling its list), waiting
-// for each change's sample. Returns the samples { paint, render, to_frame, frame_work } in ms.
+// for each change's sample. Returns the samples { paint, render, handled, to_frame, frame_work } in ms
+// (handled: from the input to the end of its handlers; to_frame: to the start of the frame that
+// paints it, the frame's vsync time, which for an idle page can be before the input).
 // Pressed at once after each sample, a key arrives at a point in the frame that the harness's own
 // round trip decides (and that the page's work after a paint shifts); jitterMs > 0 first waits a
 // random 0–jitterMs, so presses land anywhere in the frame, as a person's do; minGapMs waits that
