@@ -43,3 +43,20 @@ test('attr and text follow d3: constants or functions of (d, i), and write only 
   text(sel, null);
   assert.deepEqual(nodes.map((n) => n.text), ['', '']);
 });
+
+test('setText rewrites a lone text node in place, and falls back to textContent otherwise', async () => {
+  const { setText } = await import('../../../web/src/ui/dom.js');
+  const node = { nodeType: 3, data: 'One step takes 2.00 s' };
+  const el = fakeElement();
+  el.text = node.data;
+  Object.defineProperty(el, 'firstChild', { get: () => node });
+  Object.defineProperty(el, 'lastChild', { get: () => node });
+  setText(el, 'One step takes 1.50 s');
+  assert.deepEqual([node.data, el.textWrites], ['One step takes 1.50\u00a0s', 0]); // the same node, new words (unit kept on its line)
+  // Emptied, or an element with other children (or none): textContent, as before.
+  setText(el, '');
+  assert.equal(el.textWrites, 1);
+  const empty = fakeElement();
+  setText(empty, '12 GB');
+  assert.deepEqual([empty.textWrites, empty.text], [1, '12\u00a0GB']);
+});

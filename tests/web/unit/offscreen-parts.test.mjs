@@ -12,61 +12,54 @@ class FakeObserver {
   report(el, isIntersecting) { this.callback([{ target: el, isIntersecting }]); }
 }
 const counter = () => { const calls = []; return { calls, draw: (v) => () => calls.push(v) }; };
-
-test('a part whose visibility is not known yet is drawn at once', () => {
+// One watched part, reported out of view when `outOfView`; draws are recorded in `calls`.
+function watchedPart({ outOfView = false } = {}) {
   const parts = createOffscreenParts({ Observer: FakeObserver });
   const el = {};
   parts.watch(el);
-  const c = counter();
-  parts.draw(el, c.draw(1));
-  assert.deepEqual(c.calls, [1]);
+  if (outOfView) FakeObserver.last.report(el, false);
+  return { parts, el, observer: FakeObserver.last, ...counter() };
+}
+
+test('a part whose visibility is not known yet is drawn at once', () => {
+  const { parts, el, calls, draw } = watchedPart();
+  parts.draw(el, draw(1));
+  assert.deepEqual(calls, [1]);
   assert.equal(parts.hasPending(), false);
 });
 
 test('a part out of view keeps only its latest draw, and flush draws it once', () => {
-  const parts = createOffscreenParts({ Observer: FakeObserver });
-  const el = {};
-  parts.watch(el);
-  FakeObserver.last.report(el, false);
-  const c = counter();
-  parts.draw(el, c.draw(1));
-  parts.draw(el, c.draw(2));
-  assert.deepEqual(c.calls, []);
+  const { parts, el, calls, draw } = watchedPart({ outOfView: true });
+  parts.draw(el, draw(1));
+  parts.draw(el, draw(2));
+  assert.deepEqual(calls, []);
   assert.equal(parts.hasPending(), true);
   parts.flush();
   parts.flush();
-  assert.deepEqual(c.calls, [2]);
+  assert.deepEqual(calls, [2]);
 });
 
 test('a part that scrolls into view gets its kept draw at once, and flush then has nothing left', () => {
-  const parts = createOffscreenParts({ Observer: FakeObserver });
-  const el = {};
-  parts.watch(el);
-  FakeObserver.last.report(el, false);
-  const c = counter();
-  parts.draw(el, c.draw('late'));
-  FakeObserver.last.report(el, true);
-  assert.deepEqual(c.calls, ['late']);
+  const { parts, el, observer, calls, draw } = watchedPart({ outOfView: true });
+  parts.draw(el, draw('late'));
+  observer.report(el, true);
+  assert.deepEqual(calls, ['late']);
   parts.flush();
-  assert.deepEqual(c.calls, ['late']);
-  parts.draw(el, c.draw('now')); // in view: drawn before the paint
-  assert.deepEqual(c.calls, ['late', 'now']);
+  assert.deepEqual(calls, ['late']);
+  parts.draw(el, draw('now')); // in view: drawn before the paint
+  assert.deepEqual(calls, ['late', 'now']);
 });
 
 test('a draw while in view replaces a kept one, so an older draw never lands after a newer one', () => {
-  const parts = createOffscreenParts({ Observer: FakeObserver });
-  const el = {};
-  parts.watch(el);
-  FakeObserver.last.report(el, false);
-  const c = counter();
-  parts.draw(el, c.draw('old'));
-  FakeObserver.last.callback([]); // a report about nothing changes nothing
+  const { parts, el, observer, calls, draw } = watchedPart({ outOfView: true });
+  parts.draw(el, draw('old'));
+  observer.callback([]); // a report about nothing changes nothing
   assert.equal(parts.hasPending(), true);
   // Back in view and drawn with new numbers before the kept draw would have run.
-  FakeObserver.last.report(el, true);
-  parts.draw(el, c.draw('new'));
+  observer.report(el, true);
+  parts.draw(el, draw('new'));
   parts.flush();
-  assert.deepEqual(c.calls, ['old', 'new']);
+  assert.deepEqual(calls, ['old', 'new']);
 });
 
 test('parts are independent, and the margin reaches the observer', () => {
@@ -93,13 +86,9 @@ test('without an IntersectionObserver every part is drawn at once', () => {
 });
 
 test('stop drops what was kept: a destroyed act draws nothing', () => {
-  const parts = createOffscreenParts({ Observer: FakeObserver });
-  const el = {};
-  parts.watch(el);
-  FakeObserver.last.report(el, false);
-  const c = counter();
-  parts.draw(el, c.draw(1));
+  const { parts, el, calls, draw } = watchedPart({ outOfView: true });
+  parts.draw(el, draw(1));
   parts.stop();
   parts.flush();
-  assert.deepEqual(c.calls, []);
+  assert.deepEqual(calls, []);
 });
