@@ -92,6 +92,7 @@ PipelineResult compute_pipeline(const Scenario& s, const FlopsEstimate& f, const
   const double link = k.host_link_bytes_per_s > 0 ? k.host_link_bytes_per_s : s.device.host_link_bytes_per_s;
   const double dma_rate = link * c.link_efficiency * (k.pinned_memory ? 1.0 : c.pageable_dma_efficiency);
   r.transfer_dma_seconds = r.transfer_bytes / dma_rate;
+  r.pinned_memory = k.pinned_memory;
   r.transfer_host_seconds = c.transfer_latency_seconds + (k.pinned_memory ? 0.0 : r.transfer_bytes / c.staging_bytes_per_s);
   const double transfer = r.transfer_host_seconds + r.transfer_dma_seconds;
 
@@ -168,17 +169,19 @@ std::string bottleneck_sentence(const PipelineResult& r) {
     return "Machine-bound (memory capacity): the step does not fit on the device, so it cannot run at any "
            "speed; reduce memory first (precision, optimizer, checkpointing, batch).";
   // More workers and prefetching shorten the loading, not the copies: the advice follows the limiter.
+  // Pinned memory already skips the staging copy: what is left is the per-batch cost and the link.
   if (b.axis == DamAxis::data)
     return "Data-bound: loading and copying input take " + pct(b.share) + " of each step (" +
-           (std::string(b.limiter) == "data_loading"
-                ? "data loading dominates); add loader workers, prefetching and pinned memory."
-                : "host-to-device copies dominate); pin host memory, so each copy skips the staging copy.");
+           (std::string(b.limiter) == "data_loading" ? "data loading dominates); add loader workers, prefetching and pinned memory."
+            : r.pinned_memory ? "host-to-device copies dominate); host memory is already pinned, so what is left of each copy "
+                                "is its fixed cost per batch and the link\u2019s bandwidth."
+                              : "host-to-device copies dominate); pin host memory, so each copy skips the staging copy.");
   if (b.axis == DamAxis::machine)
     return "Machine-bound (memory bandwidth): bandwidth-bound kernels and the optimizer update take " +
            pct(b.share) + " of each step; fuse operators or use FlashAttention.";
   return "Algorithm-bound (compute, the desired state): matrix multiplications take " + pct(b.share) +
          " of each step and run at " + pct(r.kernel_efficiency) +
-         " of peak at this batch size (read off the chapter's batch-size figures); MFU is " + pct(r.mfu) + ".";
+         " of peak at this batch size (read off the chapter\u2019s batch-size figures); MFU is " + pct(r.mfu) + ".";
 }
 
 }  // namespace lab

@@ -95,6 +95,7 @@ struct PipelineResult {
   double recompute_seconds = 0;       // part of compute_bound spent on recomputed FLOPs
   std::array<PhaseTime, kPhaseCount> phases{};
   bool prefetch_effective = false;    // prefetch needs at least one worker (as in PyTorch)
+  bool pinned_memory = false;         // batches are page-locked: the copy has no staging part
   double step_seconds = 0;
   double gpu_busy_seconds = 0;        // kernels + input DMA
   double busy_fraction = 0;           // gpu_busy_seconds / step_seconds

@@ -55,11 +55,17 @@ test('at 1,280 px the bar is drawn before the next paint, the gauges below the f
     assert.equal(await page.evaluate(() => window.__beforePaint), loadingWidth(want.bar));
     await settle(page);
     assert.equal(await page.locator(`${A2} dd[data-gauge="mfu"]`).textContent(), want.mfu);
-    // Scrolled into view right after a change, the gauges show it within two frames.
-    await page.keyboard.press('ArrowRight'); // 2 workers
-    await page.locator(`${A2} .gauge-scale`).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    // Scrolled into view in the same task as a change (so no idle time can draw them first), the
+    // gauges show the change in the frame that scrolls them in (walk 12: one frame late before).
     const two = await engineStep(2);
-    await page.waitForFunction((w) => document.querySelector('[data-act="2"] dd[data-gauge="mfu"]').textContent === w, two.mfu, { timeout: 2000 });
+    const seen = await page.evaluate(() => new Promise((resolve) => {
+      const slider = document.querySelector('[data-act="2"] [data-control="workers"] input');
+      slider.value = '2';
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      document.querySelector('[data-act="2"] .gauge-scale').scrollIntoView({ block: 'center' });
+      requestAnimationFrame(() => resolve(document.querySelector('[data-act="2"] dd[data-gauge="mfu"]').textContent));
+    }));
+    assert.equal(seen, two.mfu);
     assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
   } finally { await browser.close(); }
 });

@@ -293,6 +293,19 @@ TEST_CASE("the data-bound advice follows the limiter: workers for loading, pinni
   CHECK(bottleneck_sentence(loading).find("(data loading dominates); add loader workers, prefetching and pinned memory.") != std::string::npos);
 }
 
+TEST_CASE("with memory already pinned, the copies' advice does not ask to pin it (walk 12)") {
+  json j = replay_after();  // pinned, 8 workers prefetching; on an A100 without checkpointing the copies dominate
+  j["device"] = "a100-sxm4-80gb";
+  j["checkpointing"] = "none";
+  const PipelineResult r = run(parse_scenario(j));
+  REQUIRE(r.pinned_memory);
+  REQUIRE(std::string(r.bottleneck.limiter) == "transfer");
+  const std::string t = bottleneck_sentence(r);
+  CAPTURE(t);
+  CHECK(t.find("(host-to-device copies dominate); host memory is already pinned, so what is left of each copy is its fixed cost per batch and the link\u2019s bandwidth.") != std::string::npos);
+  CHECK(t.find("pin host memory") == std::string::npos);
+}
+
 TEST_CASE("D·A·M bottleneck: data-starved, compute-bound, bandwidth-bound, and not fitting at all") {
   Scenario small;
   small.model = *find_model("gpt2-small");

@@ -285,8 +285,9 @@ test('when the copies dominate, the engine advises pinning only, and the page sa
   const c = { ...DEFAULT_CONFIG2, data_workers: 8, prefetch: true, pinned_memory: false };
   assert.equal(T.loaderAdvice(c, all, 16, 'transfer'), '', 'pinning is open: the engine’s advice stands');
   assert.equal(T.loaderAdvice(c, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), ' Pinned memory is fixed in this lab, so the copies stay as they are here.');
-  assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, all, 16, 'transfer'),
-    ' Memory is already pinned: what is left of each copy is its fixed cost per batch and the link’s bandwidth.');
+  // Pinned already: the engine's sentence says what is left, so the page adds nothing, locked or not.
+  assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, all, 16, 'transfer'), '');
+  assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), '');
   // Loading dominating: "more loader workers" takes a plural verb.
   assert.equal(T.loaderAdvice({ ...c, prefetch: true, pinned_memory: true }, all, 16, 'data_loading'),
     ' Here more loader workers are left to try: prefetching is already on and memory is already pinned.');

@@ -13,8 +13,8 @@ class FakeObserver {
 }
 const counter = () => { const calls = []; return { calls, draw: (v) => () => calls.push(v) }; };
 // One watched part, reported out of view when `outOfView`; draws are recorded in `calls`.
-function watchedPart({ outOfView = false } = {}) {
-  const parts = createOffscreenParts({ Observer: FakeObserver });
+function watchedPart({ outOfView = false, scroller = null } = {}) {
+  const parts = createOffscreenParts({ Observer: FakeObserver, scroller });
   const el = {};
   parts.watch(el);
   if (outOfView) FakeObserver.last.report(el, false);
@@ -91,4 +91,22 @@ test('stop drops what was kept: a destroyed act draws nothing', () => {
   parts.stop();
   parts.flush();
   assert.deepEqual(calls, []);
+});
+
+test('a scroll while a part is kept draws it before that frame, and a stopped act stops listening', () => {
+  const listeners = new Map();
+  const scroller = {
+    addEventListener: (type, fn, opts) => listeners.set(type, { fn, opts }),
+    removeEventListener: (type, fn) => { if (listeners.get(type)?.fn === fn) listeners.delete(type); },
+  };
+  const { parts, el, calls, draw } = watchedPart({ outOfView: true, scroller });
+  const scroll = listeners.get('scroll');
+  assert.deepEqual(scroll.opts, { capture: true, passive: true });
+  scroll.fn(); // nothing kept: nothing drawn
+  parts.draw(el, draw('kept'));
+  scroll.fn();
+  assert.deepEqual(calls, ['kept']);
+  assert.equal(parts.hasPending(), false);
+  parts.stop();
+  assert.equal(listeners.has('scroll'), false);
 });

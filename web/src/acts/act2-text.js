@@ -192,8 +192,10 @@ const lever = (open, key, noun, tryWords, whyNot) => ({ noun, try: tryWords, why
 // limiter: the engine's. Prefetching has no effect without a worker.
 export function loaderAdvice(config, open, maxWorkers, limiter = 'data_loading') {
   if (limiter === 'transfer') {
-    if (!open.has('pin')) return ' Pinned memory is fixed in this lab, so the copies stay as they are here.';
-    return config.pinned_memory ? ' Memory is already pinned: what is left of each copy is its fixed cost per batch and the link’s bandwidth.' : '';
+    // With memory pinned the engine's sentence itself says what is left (walk 12: it used to advise
+    // pinning, and this line then said it was done).
+    if (config.pinned_memory) return '';
+    return open.has('pin') ? '' : ' Pinned memory is fixed in this lab, so the copies stay as they are here.';
   }
   const noWorker = config.data_workers === 0 && !open.has('workers');
   return leversLeft([

@@ -305,8 +305,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       ...(g.hfu !== null ? [['hfu', 'HFU ((model + recomputed FLOPs) ÷ (step time × peak FLOP/s))', T.pct(g.hfu)]] : []),
       ['mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)],
       ['ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)],
-      ['tokens', 'Throughput', T.rate(g.tokens_per_second)],
-      ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)`, T.hours(g.epoch_hours)],
+      // Out of memory these two read as a real speed (walk 12): their names say they are hypothetical.
+      ['tokens', r.memory.fits ? 'Throughput' : 'Throughput, if it fitted', T.rate(g.tokens_per_second)],
+      ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)${r.memory.fits ? '' : ', if it fitted'}`, T.hours(g.epoch_hours)],
     ]);
     setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${adviceHere(g.bottleneck, c, mem)}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);

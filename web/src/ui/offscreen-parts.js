@@ -4,8 +4,10 @@
 // an input then pays only for what the student can see (Act 2 at 1,280 px: the gauges sit below the
 // step; at 390 px the bar and the timeline sit below the controls). Visibility comes from an
 // IntersectionObserver (passed in, so the logic is tested without a browser); a part whose
-// visibility is not known yet, or a page without the observer, is drawn at once.
-export function createOffscreenParts({ Observer = globalThis.IntersectionObserver, margin = '200px' } = {}) {
+// visibility is not known yet, or a page without the observer, is drawn at once. The observer
+// reports after a frame, so a part scrolled in right after a change showed its old numbers for one
+// frame (walk 12): any scroll while something is kept draws it all before that frame is painted.
+export function createOffscreenParts({ Observer = globalThis.IntersectionObserver, margin = '200px', scroller = globalThis } = {}) {
   const onScreen = new Map(); // element → whether it was in view at the last report
   const pending = new Map(); // element → the latest draw it has not had yet
   const run = (el) => {
@@ -20,6 +22,11 @@ export function createOffscreenParts({ Observer = globalThis.IntersectionObserve
     }
   }, { rootMargin: `${margin} 0px ${margin} 0px` }) : null;
 
+  // Scroll events come before the frame's animation callbacks and paint; capture sees every scroller.
+  const onScroll = () => { if (pending.size) [...pending.keys()].forEach(run); };
+  const listens = Boolean(observer && scroller && typeof scroller.addEventListener === 'function');
+  if (listens) scroller.addEventListener('scroll', onScroll, { capture: true, passive: true });
+
   return {
     watch(...els) { if (observer) els.forEach((el) => observer.observe(el)); },
     // Draws now while `el` is (or may be) on screen; otherwise keeps `draw`, replacing what was kept.
@@ -31,6 +38,10 @@ export function createOffscreenParts({ Observer = globalThis.IntersectionObserve
     // Draws every part still kept (called just after the paint).
     flush() { [...pending.keys()].forEach(run); },
     hasPending: () => pending.size > 0,
-    stop() { if (observer) observer.disconnect(); pending.clear(); },
+    stop() {
+      if (observer) observer.disconnect();
+      if (listens) scroller.removeEventListener('scroll', onScroll, { capture: true });
+      pending.clear();
+    },
   };
 }
