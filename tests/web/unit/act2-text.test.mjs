@@ -284,7 +284,7 @@ test('when the copies dominate, the engine advises pinning only, and the page sa
   const all = new Set(['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'replay']);
   const c = { ...DEFAULT_CONFIG2, data_workers: 8, prefetch: true, pinned_memory: false };
   assert.equal(T.loaderAdvice(c, all, 16, 'transfer'), '', 'pinning is open: the engine’s advice stands');
-  assert.equal(T.loaderAdvice(c, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), ' Pinned memory is fixed in this lab, so the copies stay as they are here.');
+  assert.equal(T.loaderAdvice(c, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), ' Pinned memory is fixed in this lab, so that cannot be tried here.');
   // Pinned already: the engine's sentence says what is left, so the page adds nothing, locked or not.
   assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, all, 16, 'transfer'), '');
   assert.equal(T.loaderAdvice({ ...c, pinned_memory: true }, new Set([...all].filter((k) => k !== 'pin')), 16, 'transfer'), '');

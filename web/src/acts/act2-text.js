@@ -137,7 +137,7 @@ export function calibrationParagraphs(c, r, chapterActivations, units, { replayO
   const m = r.memory;
   const k = r.pipeline.constants;
   if (c.replay) {
-    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters (the chapter’s round figure; the Math Peek’s FLOPs use the model’s exact count) and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} for FP32, batch ${chapterActivations.batch_size} and no checkpointing.`);
+    parts.push(`Chapter calibration on. Memory as the chapter counts it: N = ${formatInt(m.parameters_counted)} parameters (the chapter’s round figure; the Math Peek’s FLOPs count the parameters each token is multiplied by) and activations scaled from the chapter’s figure of ${chapterUnits(chapterActivations.bytes, units)} for FP32, batch ${chapterActivations.batch_size} and no checkpointing.`);
     const d = m.activations_detail;
     if (c.checkpointing === 'every_k' && c.every_k !== 4 && d.chapter_saving_scale) parts.push(`The chapter gives a saving only for every 4 layers (4×). For k = ${c.every_k} the calibration uses the chapter’s formula k·A + (L/k)·A (L = ${r.model.layers} layers, A = one layer’s activations) with its saving scaled by ${d.chapter_saving_scale.toFixed(3)}, so that k = 4 still saves the chapter’s 75%. ${keptWords(d.chapter_kept_share, c.every_k, r.model.layers)}${replayOpen ? ' Compare with the calibration off.' : ''}`);
     parts.push(`Timing: to land on the chapter’s 40% loading and 25% copies, one loading process has to manage only ${rate(k.worker_tokens_per_s)} (the chapter itself quotes about 500,000 tokens/s per CPU core for tokenization) and each copy carries ${k.transfer_latency_seconds.toLocaleString('en-US', { maximumFractionDigits: 2 })} s of host-side overhead. These constants say what the chapter’s profile implies, not what current hardware does.${replayOpen ? ' Untick the box for the physics model (memory and timing).' : ''}`);
@@ -195,7 +195,7 @@ export function loaderAdvice(config, open, maxWorkers, limiter = 'data_loading')
     // With memory pinned the engine's sentence itself says what is left (walk 12: it used to advise
     // pinning, and this line then said it was done).
     if (config.pinned_memory) return '';
-    return open.has('pin') ? '' : ' Pinned memory is fixed in this lab, so the copies stay as they are here.';
+    return open.has('pin') ? '' : ' Pinned memory is fixed in this lab, so that cannot be tried here.';
   }
   const noWorker = config.data_workers === 0 && !open.has('workers');
   return leversLeft([
