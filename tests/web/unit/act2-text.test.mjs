@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, recomputeNote, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
 const T = { loaderAdvice, memoryAdvice, regimeOutOfReach };
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
@@ -291,4 +291,22 @@ test('when the copies dominate, the engine advises pinning only, and the page sa
   // Loading dominating: "more loader workers" takes a plural verb.
   assert.equal(T.loaderAdvice({ ...c, prefetch: true, pinned_memory: true }, all, 16, 'data_loading'),
     ' Here more loader workers are left to try: prefetching is already on and memory is already pinned.');
+});
+
+// Re-walk 13: under the calibration the HFU line's recompute is the chapter's flat share for every
+// scheme; the Peek's note says so, and it is true of the engine (the physics model differs by scheme).
+test('the recompute note gives the engine’s share, and the calibration’s flat share holds for every scheme', () => {
+  const share = (cal, ckpt) => {
+    const f = evaluate(toScenario2({ ...DEFAULT_CONFIG2, replay: cal, checkpointing: ckpt })).flops;
+    return f.recompute_per_token / f.model_per_token;
+  };
+  const cal = ['selective', 'full', 'every_k'].map((k) => share(true, k));
+  assert.ok(cal.every((x) => x === cal[0] && x > 0), `calibrated shares: ${cal}`);
+  assert.notEqual(share(false, 'selective'), share(false, 'full'), 'the physics model follows the scheme');
+  const f = evaluate(toScenario2({ ...DEFAULT_CONFIG2, replay: true, checkpointing: 'selective' })).flops;
+  const on = recomputeNote(f, true);
+  assert.ok(on.startsWith(`Recomputed FLOPs per token: ${formatInt(f.recompute_per_token)}, ${pct(cal[0])} of the model’s.`), on);
+  assert.match(on, /the chapter’s flat share for every checkpointing scheme/);
+  const off = recomputeNote(evaluate(toScenario2({ ...DEFAULT_CONFIG2, replay: false, checkpointing: 'selective' })).flops, false);
+  assert.doesNotMatch(off, /calibration/);
 });

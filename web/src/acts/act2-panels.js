@@ -3,7 +3,7 @@
 // every symbol bound to the scenario on screen.
 import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 import { formatInt } from '../format.js';
-import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours } from './act2-text.js';
+import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours, recomputeNote } from './act2-text.js';
 
 const sci = (x) => {
   const e = Math.floor(Math.log10(Math.abs(x)));
@@ -50,6 +50,7 @@ export function renderMathPeek(box, result) {
     h('p', { class: 'math-note', text: `Model FLOPs per token = 6·N + 12·L·h·s with N = ${formatInt(nCounted)} parameters (the position embeddings are not multiplied), L = ${md.layers} layers, h = ${formatInt(md.hidden)}, s = ${formatInt(seq)} tokens: ${formatInt(6 * nCounted)} + ${formatInt(attn)} = ${formatInt(f.model_per_token)} FLOP per token, × ${formatInt(f.tokens_per_step)} tokens per step. The peak is the GPU’s dense rate at the selected precision.` }),
     f.recompute_per_token > 0 ? h('p', { class: 'math', 'data-peek': 'hfu' },
       `HFU = (model + recomputed FLOPs) ÷ (step time × peak) = ${sci(f.hardware_per_step)} ÷ (${secs(p.step_seconds)} × ${peak}) = ${pct(p.hfu)}`) : null,
+    f.recompute_per_token > 0 ? h('p', { class: 'math-note', 'data-peek': 'recompute', text: recomputeNote(f, Boolean(result.scenario.chapter_replay)) }) : null,
     h('p', { class: 'math' }, 'Iron Law: T_train = O_total ÷ (N_devices × R_peak × η)'),
     h('p', { class: 'math', 'data-peek': 'iron' },
       `= ${sci(il.total_model_flops)} FLOP ÷ (${formatInt(il.num_devices)} × ${peak} FLOP/s × ${il.efficiency.toFixed(2)}) = ${hours(il.time_to_train_seconds / 3600)} for ${formatInt(il.train_tokens)} tokens`),

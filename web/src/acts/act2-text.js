@@ -259,6 +259,15 @@ export const CKPT_QUESTION = {
   correctReason: 'a',
 };
 
+// The Math Peek's line under HFU: the FLOPs recomputation adds per token and their share of the
+// model's; under the chapter calibration that share is the chapter's flat one for every scheme,
+// selective included, which the HFU line alone does not show (re-walk 13).
+export function recomputeNote(flops, calibrated) {
+  const share = pct(flops.recompute_per_token / flops.model_per_token);
+  return `Recomputed FLOPs per token: ${formatInt(flops.recompute_per_token)}, ${share} of the model’s.${calibrated
+    ? ' Under the chapter calibration that is the chapter’s flat share for every checkpointing scheme; untick the calibration for the physics model’s count, which follows what each scheme drops.' : ''}`;
+}
+
 export function ckptScenarioText(n, units) {
   const from = formatBytes(n.without_bytes, units);
   const to = formatBytes(n.with_bytes, units);
