@@ -2,7 +2,7 @@
 // title, text, lines } into a role="status" region, updated in place so a screen reader hears only
 // what changed. The state sets the look (colour and border pattern) and the default icon, so an
 // invalid state can never borrow the success look. Which state applies: fit-state.js.
-import { h, setText, setAttr, setHidden, replaceChildren } from './dom.js';
+import { h, setText, setAttr, setHidden, setParagraphs, replaceChildren } from './dom.js';
 import { STATE_ICONS, fitState } from '../fit-state.js';
 
 export { STATE_ICONS, fitState };
@@ -34,9 +34,7 @@ export class Banner {
     setHidden(this.text, !spec.text);
     // Lines are rewritten in place (a new paragraph only for a line that was not there): after each
     // Act 2 input the numbers in them change, not how many there are.
-    const lines = spec.lines || [];
-    while (this.extra.children.length > lines.length) this.extra.lastElementChild.remove();
-    lines.forEach((t, i) => setText(this.extra.children[i] || this.extra.appendChild(h('p', { class: 'banner__text banner__line' })), t));
+    setParagraphs(this.extra, spec.lines || [], 'banner__text banner__line');
   }
 }
 

@@ -39,11 +39,11 @@ export function setText(el, text) {
   else el.textContent = t;
 }
 
-// el's children become one <p> per text, reusing the paragraphs already there (only changed text is
-// written, as setText does).
-export function setParagraphs(el, texts) {
+// el's children become one <p> per text (of class `className`, if given), reusing the paragraphs
+// already there (only changed text is written, as setText does).
+export function setParagraphs(el, texts, className = null) {
   while (el.children.length > texts.length) el.lastElementChild.remove();
-  texts.forEach((t, i) => setText(el.children[i] || el.appendChild(document.createElement('p')), t));
+  texts.forEach((t, i) => setText(el.children[i] || el.appendChild(h('p', { class: className })), t));
 }
 
 // An attribute write that skips an equal value (null removes it): Chromium invalidates style and

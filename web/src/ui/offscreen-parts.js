@@ -22,8 +22,9 @@ export function createOffscreenParts({ Observer = globalThis.IntersectionObserve
     }
   }, { rootMargin: `${margin} 0px ${margin} 0px` }) : null;
 
+  const flush = () => [...pending.keys()].forEach(run);
   // Scroll events come before the frame's animation callbacks and paint; capture sees every scroller.
-  const onScroll = () => { if (pending.size) [...pending.keys()].forEach(run); };
+  const onScroll = flush;
   const listens = Boolean(observer && scroller && typeof scroller.addEventListener === 'function');
   if (listens) scroller.addEventListener('scroll', onScroll, { capture: true, passive: true });
 
@@ -36,7 +37,7 @@ export function createOffscreenParts({ Observer = globalThis.IntersectionObserve
       draw();
     },
     // Draws every part still kept (called just after the paint).
-    flush() { [...pending.keys()].forEach(run); },
+    flush,
     hasPending: () => pending.size > 0,
     stop() {
       if (observer) observer.disconnect();
