@@ -146,7 +146,7 @@ test('reveal scores the prediction against the engine’s MFU and the reference 
   // Under the calibration the recomputed FLOPs are the chapter's flat share, and the Peek says so.
   const tunedFlops = evaluate(toScenario2(CHAPTER_TUNED2)).flops;
   assert.equal(await page.locator(`${A2} [data-peek="recompute"]`).textContent(),
-    `Recomputed FLOPs per token: ${formatInt(tunedFlops.recompute_per_token)}, ${pct(tunedFlops.recompute_per_token / tunedFlops.model_per_token)} of the model’s. Under the chapter calibration that is the chapter’s flat share for every checkpointing scheme; untick the calibration for the physics model’s count, which follows what each scheme drops.`);
+    `Recomputed FLOPs per token: ${formatInt(tunedFlops.recompute_per_token)} (${pct(tunedFlops.recompute_per_token / tunedFlops.model_per_token)} of the model’s FLOPs per token). Under the chapter calibration, that is the chapter’s flat share for every checkpointing scheme; untick the calibration for the physics model’s count, which follows what each scheme drops.`);
   // The best MFU the act's own controls reach (slider batches only), found by the same search in Node.
   const best = bestSettable(evaluate, CHAPTER_TUNED2, fitTable(evaluate, CHAPTER_TUNED2));
   assert.ok(BATCH_SIZES2.includes(best.best_mfu.config.batch_size));

@@ -4,7 +4,7 @@
 // search run on the WASM engine under Node for the same settings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, predictAct2, freshLab, nodeEvaluate } from './helpers.mjs';
+import { startServer, launch, watchedPage, predictAct2, freshLab, nodeEvaluate, settle } from './helpers.mjs';
 import { regimeReachable } from '../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2 } from '../../web/src/scenario.js';
 import { formatPercent } from '../../web/src/format.js';
@@ -80,6 +80,8 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     // The bottleneck line: the engine's memory advice names the optimizer, which this act does not offer.
     assert.match((await page.locator(`${A2} .bottleneck`).textContent()).replace(/\u00a0/g, ' '), /^Bottleneck: Machine-bound \(memory capacity\): .*\(precision, optimizer, checkpointing, batch\)\. This act keeps Adam\. Here another GPU \(the NVIDIA A100 SXM4 40 GB, the NVIDIA A100 SXM4 80 GB or the NVIDIA H100 SXM 80 GB\) is left to try: no choice of the precision, checkpointing or the batch size left open fits on this GPU\.$/);
     assert.equal(await page.locator(`${A2} .gauge-oom`).isVisible(), true, 'the gauges say the step cannot run');
+    await page.locator(`${A2} .math-peek summary`).click(); // the Peek says so too (walk 14)
+    assert.match(await page.locator(`${A2} [data-peek="oom"]`).textContent(), /^This step does not fit in memory, so it cannot run/);
     await page.waitForSelector(`${A2} [data-solver-mfu]`);
     assert.match(await design(page).textContent(), /nothing this act can set fits on this GPU with the physics model \(see the banner in section 2\)/);
 
@@ -91,6 +93,8 @@ test('locks that keep the tuned regime out of reach: said with the engine’s sh
     assert.match((await page.locator(`${A2} .banner`).first().textContent()).replace(/\u00a0/g, ' '), /alone take [\d.]+ GB; tick the chapter calibration\.$/);
     await page.locator(`${A2} [data-control="replay"] input`).check();
     await page.waitForFunction(() => document.querySelector('[data-act="2"] .gauge-oom').hidden);
+    await settle(page);
+    assert.equal(await page.locator(`${A2} [data-peek="oom"]`).count(), 0, 'fitting, the Peek has no such note');
 
     // Locks that leave it in reach change nothing: two workers are enough.
     await fresh('?act=2&workers=2&lock=workers,pin');

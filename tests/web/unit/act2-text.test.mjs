@@ -305,7 +305,7 @@ test('the recompute note gives the engine’s share, and the calibration’s fla
   assert.notEqual(share(false, 'selective'), share(false, 'full'), 'the physics model follows the scheme');
   const f = evaluate(toScenario2({ ...DEFAULT_CONFIG2, replay: true, checkpointing: 'selective' })).flops;
   const on = recomputeNote(f, true);
-  assert.ok(on.startsWith(`Recomputed FLOPs per token: ${formatInt(f.recompute_per_token)}, ${pct(cal[0])} of the model’s.`), on);
+  assert.ok(on.startsWith(`Recomputed FLOPs per token: ${formatInt(f.recompute_per_token)} (${pct(cal[0])} of the model’s FLOPs per token).`), on);
   assert.match(on, /the chapter’s flat share for every checkpointing scheme/);
   const off = recomputeNote(evaluate(toScenario2({ ...DEFAULT_CONFIG2, replay: false, checkpointing: 'selective' })).flops, false);
   assert.doesNotMatch(off, /calibration/);

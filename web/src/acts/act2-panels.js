@@ -44,6 +44,9 @@ export function renderMathPeek(box, result) {
   const attn = 12 * md.layers * md.hidden * seq;
   const nCounted = (f.model_per_token - attn) / 6; // N without the position embeddings (PaLM's count)
   replaceChildren(box,
+    // Out of memory the Peek still computes (walk 14: it read as a real MFU on its own).
+    result.memory.fits ? null : h('p', { class: 'math-note', 'data-peek': 'oom',
+      text: 'This step does not fit in memory, so it cannot run: the numbers below are what it would give if it fitted.' }),
     h('p', { class: 'math' }, 'MFU = model FLOPs per step ÷ (step time × peak FLOP/s)'),
     h('p', { class: 'math', 'data-peek': 'mfu' },
       `= ${sci(f.model_per_step)} FLOP ÷ (${secs(p.step_seconds)} × ${peak} FLOP/s) = ${pct(p.mfu)}`),

@@ -264,8 +264,8 @@ export const CKPT_QUESTION = {
 // selective included, which the HFU line alone does not show (re-walk 13).
 export function recomputeNote(flops, calibrated) {
   const share = pct(flops.recompute_per_token / flops.model_per_token);
-  return `Recomputed FLOPs per token: ${formatInt(flops.recompute_per_token)}, ${share} of the model’s.${calibrated
-    ? ' Under the chapter calibration that is the chapter’s flat share for every checkpointing scheme; untick the calibration for the physics model’s count, which follows what each scheme drops.' : ''}`;
+  return `Recomputed FLOPs per token: ${formatInt(flops.recompute_per_token)} (${share} of the model’s FLOPs per token).${calibrated
+    ? ' Under the chapter calibration, that is the chapter’s flat share for every checkpointing scheme; untick the calibration for the physics model’s count, which follows what each scheme drops.' : ''}`;
 }
 
 export function ckptScenarioText(n, units) {
