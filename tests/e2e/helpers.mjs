@@ -206,3 +206,11 @@ export async function shipPage(context, allowed) {
 export async function scrollsSideways(page) {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
 }
+
+// What a student must read: the words rendered in `selector` (default: the open act), from the
+// browser's innerText, which leaves out closed <details>, hidden elements and display:none parts.
+// A word is a run of non-space characters holding a letter or a digit ("—" and "×" alone are not).
+export async function visibleWords(page, selector = 'main') {
+  const text = await page.locator(selector).first().evaluate((el) => el.innerText);
+  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
