@@ -28,10 +28,18 @@ test('a label that would not fit its column turns every label into a bare amount
   const plan = peakLabelPlan([1205.11e9, 1208.23e9, 1211.35e9], { wide: true, pytorch: true, hidden: true, roomPx: [100, 160, 160] });
   assert.equal(plan.bare, true);
   assert.deepEqual(plan.texts, ['1,205.11', '1,208.23', '1,211.35']);
-  assert.match(plan.key[0], /^Column: sum of the parts shown/);
-  assert.match(plan.key.at(-1).replace(/\u00a0/g, ' '), /^Above each column: its peak, in GB \(all parts\)$/);
+  assert.match(plan.key[0], /^Column: the sum of the parts\. Solid line: the peak during a step\.$/);
+  // Under PyTorch defaults the column stacks the parts: the number above it is their sum, not the peak.
+  assert.match(plan.key.at(-1).replace(/\u00a0/g, ' '), /^Above each column: its sum, in GB \(all parts\)$/);
   // Every text fits its room at the estimate the chart uses.
   for (const [i, t] of plan.texts.entries()) assert.ok(t.length * 7.7 <= [100, 160, 160][i], t);
+});
+
+test('under PyTorch defaults a wide label names the sum its column shows, never the lower peak (issue 23, item 5)', () => {
+  const plan = peakLabelPlan(PEAKS, { wide: true, pytorch: true, roomPx: 160 });
+  assert.equal(plan.bare, false);
+  assert.deepEqual(plan.texts, PEAKS.map((b) => `${formatBytes(b)} sum`));
+  assert.deepEqual(plan.key, ['Column: the sum of the parts. Solid line: the peak during a step.']);
 });
 
 test('narrow boxes always use bare amounts and a key, in the units shown', () => {
@@ -41,7 +49,7 @@ test('narrow boxes always use bare amounts and a key, in the units shown', () =>
   assert.match(gib.key[0].replace(/\u00a0/g, ' '), /in GiB \(all parts\)$/);
   const pt = peakLabelPlan(PEAKS, { wide: false, pytorch: true });
   assert.equal(pt.key.length, 1);
-  assert.match(pt.key[0].replace(/\u00a0/g, ' '), /^Number above, solid line: the peak, in GB\. Column: sum of parts shown\.$/);
+  assert.match(pt.key[0].replace(/\u00a0/g, ' '), /^Number above: the sum of the parts, in GB\. Solid line: the peak\.$/);
 });
 
 test('key lines wrap to the width they are given and never split "(all parts)" (F3: the 390 px key)', () => {

@@ -54,25 +54,29 @@ export function segmentLabelText(key, bytes, units, roomPx, charPx = CHAR_PX) {
   return amount.length * charPx <= roomPx - 2 ? amount : '';
 }
 
-// The peak labels above the columns and the key lines that explain them. peaks: bytes per column;
-// roomPx: the width each label may take (its column's step, the plot's edges); hidden: some parts
-// are hidden (the peaks still count them). Wide boxes say "42.39 GB peak" when every label fits;
-// otherwise (and always on narrow boxes) the labels are bare amounts and a key line names them.
-export function peakLabelPlan(peaks, { units = 'gb', wide = true, pytorch = false, hidden = false, roomPx = Infinity, charPx = BOLD_PX } = {}) {
+// The labels above the columns and the key lines that explain them. amounts: bytes per column, the
+// peak in the textbook layout (where the peak is the column's sum) and the sum under PyTorch defaults
+// (where the column stacks the parts and a line marks the lower peak), so a label always names what
+// its column's height shows. roomPx: the width each label may take (its column's step, the plot's
+// edges); hidden: some parts are hidden (the labels still count them). Wide boxes say "42.39 GB peak"
+// (or "51.20 GB sum") when every label fits; otherwise (and always on narrow boxes) the labels are
+// bare amounts and a key line names them.
+export function peakLabelPlan(amounts, { units = 'gb', wide = true, pytorch = false, hidden = false, roomPx = Infinity, charPx = BOLD_PX } = {}) {
   const u = unitOf(units).label;
+  const what = pytorch ? 'sum' : 'peak';
   const key = [];
-  if (pytorch && wide) key.push('Column: sum of the parts shown. Solid line: the peak during a step.');
-  const named = peaks.map((b) => `${formatBytes(b, units)} peak`);
+  if (pytorch && wide) key.push('Column: the sum of the parts. Solid line: the peak during a step.');
+  const named = amounts.map((b) => `${formatBytes(b, units)} ${what}`);
   const roomOf = (i) => (Array.isArray(roomPx) ? roomPx[i] : roomPx);
   if (wide && named.every((t, i) => t.length * charPx <= roomOf(i))) {
-    if (hidden) key.push('Each peak counts every part, hidden ones too.');
+    if (hidden) key.push(`Each ${what} counts every part, hidden ones too.`);
     return { texts: named, key, bare: false };
   }
   const all = hidden ? `${NBSP}(all${NBSP}parts)` : '';
   key.push(pytorch && !wide
-    ? `Number above, solid line: the peak, in${NBSP}${u}${all}. Column: sum of parts shown.`
-    : `Above each column: its peak, in${NBSP}${u}${all}`);
-  return { texts: peaks.map((b) => formatAmount(b, units)), key, bare: true };
+    ? `Number above: the sum of the parts, in${NBSP}${u}${all}. Solid line: the peak.`
+    : `Above each column: its ${what}, in${NBSP}${u}${all}`);
+  return { texts: amounts.map((b) => formatAmount(b, units)), key, bare: true };
 }
 
 // Sets attributes (and text) only where they changed: setAttribute invalidates style even when the
@@ -174,7 +178,7 @@ export class LedgerChart {
     // Each peak label may take its column's step (less a gap) and must stay over the plot.
     const mids = model.columns.map((c) => x(c.optimizer) + x.bandwidth() / 2);
     const rooms = mids.map((m) => Math.min(x.step() - 10, 2 * (m - M.left), 2 * (W - M.right - m)));
-    const plan = peakLabelPlan(model.columns.map((c) => c.peak_bytes), { units, wide, pytorch, hidden: model.hidden.length > 0, roomPx: rooms });
+    const plan = peakLabelPlan(model.columns.map((c) => (pytorch ? c.total_bytes : c.peak_bytes)), { units, wide, pytorch, hidden: model.hidden.length > 0, roomPx: rooms });
     const keyLines = plan.key.flatMap((t) => wrapKey(t, W - M.left - 8));
     const keyTop = wide ? 16 : 32; // narrow: the budget label's line is above it (y = 14)
     const keyBottom = keyLines.length ? keyTop + (keyLines.length - 1) * KEY_LINE + 4 : wide ? 0 : 18;
