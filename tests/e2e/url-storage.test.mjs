@@ -71,7 +71,7 @@ test('with every control locked or hidden, each act’s reveal opens at once; wi
     await fresh('?act=1&lock=opt,prec,ckpt,dev,replay,fw&hide=comp');
     await unlock(page, 'a');
     assert.equal(await page.getByRole('button', { name: /Reveal/ }).isDisabled(), true);
-    assert.equal(await page.locator('.reveal-hint').textContent(), 'Not yet: explore the ledger first. Change the setting above (batch), and watch the chart answer. Then the reveal opens.');
+    assert.equal(await page.locator('.reveal-hint').textContent(), 'Not yet: explore the ledger first. Change the setting above (batch); then the reveal opens.');
     await page.locator('[data-control="batch"] input').fill('3');
     await page.waitForFunction(() => [...document.querySelectorAll('button')].find((b) => /^Reveal/.test(b.textContent))?.disabled === false);
     assert.equal(await page.locator('.reveal-hint').isHidden(), true);

@@ -9,12 +9,8 @@ import { oneScenario, staticTerms, familyName } from '../sentences.js';
 export const TITLE = 'Act 1: The optimizer memory tax';
 export const SHORT_TITLE = 'The optimizer memory tax';
 
-export const INTRO = [
-  'Adam is the default optimizer for transformers, and it is easy to think of it as a free choice: a '
-  + 'different update rule, the same memory. This act puts a number on that belief.',
-  'First commit to a prediction. The memory ledger, the comparison table and the notes unlock once '
-  + 'your answer is locked in.',
-];
+export const INTRO = 'Adam is the default optimizer for transformers. Is it a free choice, a different update rule '
+  + 'for the same memory? This act puts a number on it.';
 
 // Convergence figures: chapter "Model Training", the worked example "GPT-2 Optimizer Memory
 // Requirements" (training_chapter.qmd L900): "GPT-2 converges in ~50K steps vs. ~150K+ steps with
@@ -54,10 +50,12 @@ export const NOTHING_TO_EXPLORE = 'Every setting of this ledger is fixed in this
 const EXPLORE_WORDS = { opt: 'optimizer', prec: 'precision', batch: 'batch', ckpt: 'checkpointing', dev: 'device', replay: 'Chapter replay', fw: 'how memory is counted' };
 export function revealHint(open) {
   const settings = open.filter((k) => EXPLORE_WORDS[k]).map((k) => EXPLORE_WORDS[k]);
-  const ways = [...(settings.length ? [`change ${settings.length > 1 ? 'at least one setting above' : 'the setting above'} (${wordList(settings, 'or')})`] : []),
+  // A long list of every control reads as a chore: three or more open ones are "a setting above".
+  const which = settings.length > 2 ? 'a setting above' : `the setting${settings.length > 1 ? 's' : ''} above (${wordList(settings, 'or')})`;
+  const ways = [...(settings.length ? [`change ${which}`] : []),
     ...(open.includes('comp') ? ['hide a component'] : [])];
   if (!ways.length) return 'When you are ready, compare your prediction with the engine.';
-  return `Not yet: explore the ledger first. ${ways.join(' or ').replace(/^./, (c) => c.toUpperCase())}, and watch the chart answer. Then the reveal opens.`;
+  return `Not yet: explore the ledger first. ${ways.join(' or ').replace(/^./, (c) => c.toUpperCase())}; then the reveal opens.`;
 }
 
 export function revealText(n, choiceLabel, errorSentence, u) {
@@ -75,17 +73,17 @@ export function revealText(n, choiceLabel, errorSentence, u) {
   ];
 }
 
+// [what the trade-off is, the laptop and H100 cases behind a disclosure].
 export function tradeoffText(n, u) {
   const f = (b) => formatBytes(b, u);
   const { momFp32: mom, adamFp32: adam, sgdLaptop: lap, adamH100: h } = n.facts;
   oneScenario(mom, adam, lap, h);
   const fewer = Math.round(CONVERGENCE.momentum.steps / CONVERGENCE.adam.steps);
-  return `The chapter reports GPT-2 converging in about 50K steps with Adam against 150K or more with `
-    + `SGD + Momentum (${CONVERGENCE.source}). Relative to Momentum, Adam’s second vector costs `
-    + `${f(adam.optimizer_state - mom.optimizer_state)} and buys roughly ${fewer}× fewer steps. Whether that is worth it depends on `
-    + `whether the extra memory fits. On the 8 GB laptop GPU even SGD in FP32 needs ${sumText(staticTerms(lap), u, lap.static)} `
+  return [`The chapter reports GPT-2 converging in about 50K steps with Adam against 150K or more with `
+    + `SGD + Momentum. Adam’s second vector costs ${f(adam.optimizer_state - mom.optimizer_state)} and buys roughly ${fewer}× fewer steps, if the memory fits.`,
+  `Source: ${CONVERGENCE.source}. On the 8 GB laptop GPU even SGD in FP32 needs ${sumText(staticTerms(lap), u, lap.static)} `
     + `before any activation, more than the ${f(lap.usable)} it can use (pure 16-bit would fit, but cannot train). On the H100, `
-    + `FP32 Adam at batch 1 peaks at ${f(h.peak)} of the ${f(h.usable)} usable.`;
+    + `FP32 Adam at batch 1 peaks at ${f(h.peak)} of the ${f(h.usable)} usable.`];
 }
 
 // Mixed-precision reflection. The ratio is scored against the engine (nearest option wins).
@@ -115,17 +113,33 @@ export function ratioFeedback(correct, n, u) {
   return correct ? `Right. ${base}` : `Not quite. ${base}`;
 }
 
-export function reasonFeedback(id, n, u) {
-  const f = (b) => formatBytes(b, u);
+// Feedback on the reason: right or not and why, in a sentence or two with the engine's numbers;
+// reasonMore(id) gives the detail behind the "Why?" disclosure.
+function reasonFacts(n, u) {
   const { replayFp32: fp, replayMixed: mx } = n.facts;
   const name = oneScenario(fp, mx);
-  const statics = `In ${name}, Adam’s static memory is ${f(fp.static)} in FP32 and ${f(mx.static)} in mixed precision`;
+  return { fp, mx, statics: `In ${name}, Adam’s static memory is ${formatBytes(fp.static, u)} in FP32 and ${formatBytes(mx.static, u)} in mixed precision` };
+}
+
+export function reasonFeedback(id, n, u) {
+  const f = (b) => formatBytes(b, u);
+  const { fp, mx, statics } = reasonFacts(n, u);
   switch (id) {
-    case 'a': return `Not everything halves. ${statics}: the FP32 master copy and the two FP32 moments stay 32-bit. A 2× saving would need the optimizer state in 16 bits too.`;
-    case 'b': return `This is the popular “4W → 2.5W” shortcut, and it forgets that Adam’s two moments stay FP32 and that the master copy adds 4 B back: 2 + 2 + 4 + 8 = 16 B per parameter, the same as 4 + 4 + 8. ${statics}.`;
-    case 'c': return `Right. ${statics}, and activations fall from ${f(fp.activations)} to ${f(mx.activations)}: `
-      + `${sumText(totalTerms(fp), u, fp.total)} in FP32, ${sumText(totalTerms(mx), u, mx.total)} in mixed precision. The saving depends on how much of the total is activations.`;
-    default: return `The optimizer state is still there in mixed precision, in FP32: ${f(mx.optimizer_state)} for Adam’s m and v. ${statics}.`;
+    case 'a': return `Not everything halves. ${statics}: the FP32 master copy and the two FP32 moments stay 32-bit.`;
+    case 'b': return `This is the popular “4W → 2.5W” shortcut; it forgets Adam’s two FP32 moments and the master copy’s 4 B. ${statics}.`;
+    case 'c': return `Right. ${statics}; the saving comes from activations, ${f(fp.activations)} → ${f(mx.activations)}.`;
+    default: return `The optimizer state is still there in mixed precision, in FP32: ${f(mx.optimizer_state)} for Adam’s m and v.`;
+  }
+}
+
+export function reasonMore(id, n, u) {
+  const { fp, mx, statics } = reasonFacts(n, u);
+  const totals = `${sumText(totalTerms(fp), u, fp.total)} in FP32, ${sumText(totalTerms(mx), u, mx.total)} in mixed precision.`;
+  switch (id) {
+    case 'a': return `A 2× saving would need the optimizer state in 16 bits too. ${totals}`;
+    case 'b': return `Per parameter, 2 + 2 + 4 + 8 = 16 B in mixed precision, the same as 4 + 4 + 8 in FP32. ${totals}`;
+    case 'c': return `${totals} The saving depends on how much of the total is activations.`;
+    default: return `${statics}. ${totals}`;
   }
 }
 
@@ -177,7 +191,7 @@ export const NOTE_HELD = 'Kept back for now: the reflection after the reveal ask
 export const NOTES = [
   {
     id: 'adam-3x',
-    chapter: 'Adam needs 3× the memory of SGD (1× for SGD, 2× for Momentum, 3× for Adam).',
+    chapter: 'Adam needs 3× the memory of SGD (Momentum 2×).',
     physics: (n, u) => {
       const { sgdFp32: s, adamFp32: a } = n.facts;
       return `For ${oneScenario(s, a)} in FP32, counting weights + optimizer state, the ratio is ${formatMultiple(n.adamWO / n.sgdWO)} (${formatBytes(n.sgdWO, u)} → ${formatBytes(n.adamWO, u)}). Counting gradients too, it is ${formatMultiple(a.static / s.static)} (${formatBytes(s.static, u)} → ${formatBytes(a.static, u)}).`;
@@ -194,7 +208,7 @@ export const NOTES = [
     id: 'mixed',
     // The reflection after the reveal asks exactly this: the physics waits for its answer.
     heldUntilReflection: true,
-    chapter: 'Mixed precision roughly halves memory; a popular shortcut says static memory falls from 4W to 2.5W (about 1.5×).',
+    chapter: 'Mixed precision roughly halves memory; a popular shortcut says 4W → 2.5W (about 1.5×).',
     physics: (n, u) => {
       const { adamFp32: a, adamMixed: m, replayFp32: fp, replayMixed: mx } = n.facts;
       return `For ${oneScenario(a, m)}, Adam’s static memory is ${formatBytes(a.static, u)} in FP32 and ${formatBytes(m.static, u)} in mixed precision (16 B per parameter both ways). `
@@ -219,7 +233,7 @@ export const NOTES = [
   },
   {
     id: 'h100',
-    chapter: 'Exercises built on this chapter often picture an H100 training node; the chapter’s own walkthrough uses a V100.',
+    chapter: 'Exercises often picture an H100; the chapter’s walkthrough uses a V100.',
     physics: (n, u) => {
       const { replayMixed: v, replayH100: h } = n.facts;
       oneScenario(v, h);
@@ -242,8 +256,8 @@ export const FRAMEWORK_NOTE = {
   pytorch: 'PyTorch defaults: what a plain PyTorch training loop holds, moment by moment through one step (a step after the first, gradients freed by zero_grad(), the foreach optimizer). '
     + 'Mixed precision here is torch.autocast with its default 16-bit type on a GPU, FP16 (BF16 needs the same memory); pure FP16/BF16 is the model cast with .half() or .bfloat16().',
 };
-export const CKPT_PYTORCH_REASON = 'Not available with PyTorch defaults: the lab’s PyTorch model describes a plain model without activation checkpointing. Switch to Textbook layout to try it.';
-export const REPLAY_PYTORCH_REASON = 'Not available with PyTorch defaults: Chapter replay reproduces the chapter’s textbook walkthrough. Switch to Textbook layout to use it.';
+export const CKPT_PYTORCH_REASON = 'Off under PyTorch defaults: the lab’s PyTorch model has no checkpointing.';
+export const REPLAY_PYTORCH_REASON = 'Off under PyTorch defaults: replay is the chapter’s textbook walkthrough.';
 export const PEEK_PYTORCH_NOTE = 'The Math Peek shows the textbook formula; switch to Textbook layout to see it with your numbers.';
 
 // The notes' paragraph on PyTorch's mixed precision. ac / fp: scenarioFacts of the selected

@@ -22,6 +22,7 @@ import { withConfig, withAct1 } from '../store.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
+import { whyDetails } from '../ui/why-details.js';
 import * as T from './act1-text.js';
 
 export const id = 1;
@@ -95,18 +96,22 @@ export function mount({ root, engine, store, flags, announce }) {
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
   const ledgerPanel = panel('2. Training memory ledger',
-    h('p', { class: 'panel__lead', text: `One column per optimizer at your settings; the outlined column is the one you selected. The dashed line is what the device can hold.${openControls(['dev'], flags).length ? ' Try the 8 GB laptop GPU, then try to make GPT-2 XL fit.' : ''}` }),
+    h('p', { class: 'panel__lead', text: `One column per optimizer; yours is outlined. The dashed line is what the device can hold.${openControls(['dev'], flags).length ? ' Try the 8 GB laptop GPU: can GPT-2 XL fit?' : ''}` }),
     controls.el, banner,
-    h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)),
+    h('figure', { class: 'chart-figure' }, chartBox),
     sumPeakBox, toggles, twin);
   const chart = new LedgerChart(chartBox, { label: 'Training memory ledger chart' });
+  // The chart's summary sentence is its accessible name; on screen it heads the table twin, so the
+  // banner above the chart is the one sentence a student reads there (issue 23: words on screen).
+  twin.append(summary);
   const table = new LedgerTable(twin, { caption: 'Training memory by component and optimizer' });
   if (flags.hide.includes('comp')) toggles.hidden = true;
   let toggleKeys = '';
 
+  const optTableBox = h('details', { class: 'twin' }, h('summary', { text: 'The comparison table' }));
   const optTablePanel = panel('Optimizer comparison',
-    h('p', { class: 'panel__lead', text: 'Two ways to count the same memory. The chapter’s 1× / 2× / 3× counts weights and optimizer state; a fit check must also count gradients.' }));
-  const optTable = new OptimizerTable(optTablePanel.el);
+    h('p', { class: 'panel__lead', text: 'The chapter’s 1× / 2× / 3× counts weights and optimizer state; a fit check also counts gradients.' }), optTableBox);
+  const optTable = new OptimizerTable(optTableBox);
   const peekBox = h('div', { class: 'panel panel--peek' });
   const peek = new MathPeek(peekBox);
   // Under PyTorch defaults the Math Peek (the textbook formula) gives way to a note.
@@ -148,7 +153,10 @@ export function mount({ root, engine, store, flags, announce }) {
     },
   });
   const currentRatio = h('p', { class: 'panel__note' });
-  const reflectPanel = panel('4. Reflect: mixed precision', reflection.el, currentRatio);
+  // The feedback above says right or not in a sentence each; the sums behind it wait here.
+  const feedbackMore = h('div', { class: 'feedback-more' });
+  const reflectWhy = whyDetails('Why? The numbers', feedbackMore, currentRatio);
+  const reflectPanel = panel('4. Reflect: mixed precision', reflection.el, reflectWhy);
   const done = h('p', { class: 'done', role: 'status' });
 
   // ---- notes
@@ -159,7 +167,7 @@ export function mount({ root, engine, store, flags, announce }) {
   // PyTorch's mixed precision vs the chapter's: numbers for the scenario on screen (PyTorch defaults).
   const autocastBody = h('div', { class: 'autocast-note__body' });
   aside.append(h('section', { class: 'notes autocast-note', 'data-note': 'autocast', 'aria-label': T.AUTOCAST_HEADING },
-    h('h3', { text: T.AUTOCAST_HEADING }), autocastBody));
+    whyDetails(T.AUTOCAST_HEADING, autocastBody)));
 
   const unlocked = h('div', { class: 'act-unlocked' },
     h('div', { class: 'act-grid' },
@@ -167,7 +175,7 @@ export function mount({ root, engine, store, flags, announce }) {
       aside));
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
   root.append(h('section', { class: 'act', 'aria-labelledby': 'act-title', 'data-act': '1' },
-    titleEl, stepList, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })),
+    titleEl, stepList, h('p', { class: 'act-intro', text: T.INTRO }),
     predictPanel.el, lockedHint, unlocked));
 
   // ---- render
@@ -213,6 +221,9 @@ export function mount({ root, engine, store, flags, announce }) {
     const sentence = ledgerSummary(ledger, config, deviceName, u);
     const sp = sumPeak(ledger);
     setText(sumPeakBox, sumPeakText(sp, u));
+    // In the textbook layout the peak is the sum and the banner already gives it: the line stays for
+    // PyTorch defaults, where the two differ.
+    sumPeakBox.hidden = sp.framework !== 'pytorch';
     Object.assign(sumPeakBox.dataset, { framework: sp.framework, sumBytes: String(sp.sum_bytes), peakBytes: String(sp.peak_bytes), phase: sp.peak_phase || '' });
     const b = bannerFor(sel, deviceName, u);
     renderBanner(b);
@@ -279,8 +290,9 @@ export function mount({ root, engine, store, flags, announce }) {
       : []);
     revealButton.hidden = a.revealed;
     revealButton.disabled = !explored;
-    setText(revealLead, nothingToExplore ? T.NOTHING_TO_EXPLORE : 'Explore the ledger first; when you are ready, compare your prediction with the engine.');
-    revealLead.hidden = a.revealed; // an instruction, done once revealed (walk 10)
+    setText(revealLead, nothingToExplore ? T.NOTHING_TO_EXPLORE : 'When you are ready, compare your prediction with the engine.');
+    // An instruction, done once revealed (walk 10); until the ledger is explored the hint says what to do.
+    revealLead.hidden = a.revealed || !explored;
     setText(revealHint, T.revealHint(open));
     revealHint.hidden = a.revealed || explored;
     if (a.revealed && a.prediction) {
@@ -288,9 +300,14 @@ export function mount({ root, engine, store, flags, announce }) {
       const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
       const chosen = labels[p.choice];
       const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${chosen.charAt(0).toLowerCase()}${chosen.slice(1)}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
+      const [tradeoff, tradeoffMore] = T.tradeoffText(n, u);
+      // On screen: the answer, the engine's number and the static total; the chapter's rounding and
+      // the laptop and H100 cases behind "Why?".
       replaceChildren(revealBody,
-        lines.map((t, k) => h('p', { class: k === 1 ? 'reveal__key' : null, text: t })),
-        h('h4', { text: 'The convergence trade-off' }), h('p', { text: T.tradeoffText(n, u) }));
+        h('p', { text: lines[0] }), h('p', { class: 'reveal__key', text: lines[1] }), h('p', { text: lines[3] }),
+        whyDetails('Why? The exact count and the chapter’s rounding', h('p', { text: lines[2] })),
+        h('h4', { text: 'The convergence trade-off' }), h('p', { text: tradeoff }),
+        whyDetails('Why? The source, the laptop and the H100', h('p', { text: tradeoffMore })));
       revealBody.dataset.revealed = 'true';
     } else {
       revealBody.replaceChildren();
@@ -302,6 +319,8 @@ export function mount({ root, engine, store, flags, announce }) {
       { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
       { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
     ] : []);
+    reflectWhy.hidden = !r;
+    replaceChildren(feedbackMore, r ? h('p', { text: T.reasonMore(r.reason_choice, n, u) }) : []);
     // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
     const reflectionRight = Boolean(a.reflection && a.reflection.ratio_correct && a.reflection.reason_correct);
     replaceChildren(done, a.completed ? [`Act 1 complete. Your answers are saved with your progress${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);

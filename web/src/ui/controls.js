@@ -1,6 +1,7 @@
 // Act 1's control panel: native inputs only (radios, range, selects, number fields, checkboxes), each
 // labelled and keyboard-operable. Instructor flags hide a control or lock it (disabled, with a visible
 // reason). It reports changes as config patches; the act decides what they mean.
+import { whyDetails } from './why-details.js';
 import { h, uid, setText } from './dom.js';
 import { formatCount } from '../format.js';
 import {
@@ -132,7 +133,8 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   const replayPin = h('p', { class: 'control__note', text: 'Chapter replay runs on the chapter’s V100 32 GB.', hidden: true });
   const devNote = h('p', { class: 'control__note device-note' });
   parts.dev = {
-    el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin, devNote),
+    el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin,
+      whyDetails('Why this budget line?', devNote)),
     set: (v, cfg) => {
       dev.value = cfg.replay ? REPLAY_DEVICE : v;
       capWrap.hidden = v !== CUSTOM_DEVICE || cfg.replay;
@@ -153,7 +155,8 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   const replayReason = h('p', { class: 'control__note control__note--off', id: uid('replay-off'), hidden: true, text: frameworkText ? frameworkText.replayReason : '' });
   parts.replay = {
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
-      h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })), replayDesc, replayReason, steps),
+      h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })),
+      whyDetails('What does replay change?', replayDesc), replayReason, steps),
     set: (v, cfg, text) => {
       const off = controlsOff(cfg).includes('replay');
       replayReason.hidden = !off;
@@ -175,7 +178,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   const fwNote = h('p', { class: 'control__note', id: uid('fw-note') });
   parts.fw = radioGroup('fw', frameworkText ? frameworkText.legend : 'Framework', uid('fw'), FRAMEWORKS, LABELS.framework,
     (v) => onChange(v === 'pytorch' ? { framework: v, checkpointing: 'none', replay: false } : { framework: v }));
-  parts.fw.el.append(fwNote);
+  parts.fw.el.append(whyDetails('What does each count?', fwNote));
   for (const input of parts.fw.inputs) input.setAttribute('aria-describedby', fwNote.id);
   const setFw = parts.fw.set;
   parts.fw.set = (v) => { setFw(v); if (frameworkText) setText(fwNote, frameworkText.note[v]); };

@@ -1,5 +1,6 @@
-// "Chapter says / Physics says / Why" notes: each a small card with a description list. The physics
-// line is produced from engine values by the act; this module only lays the words out.
+// "Chapter says / Physics says / Why" notes: each a disclosure whose summary is the chapter's claim and
+// whose body is the physics and why (details on demand: closed, they do not add to the words on
+// screen). The physics line is produced from engine values by the act; this module only lays words out.
 import { h, replaceChildren } from './dom.js';
 
 export class NotesPanel {
@@ -7,7 +8,7 @@ export class NotesPanel {
     this.list = h('div', { class: 'notes__list' });
     this.el = h('section', { class: 'notes', 'aria-labelledby': 'notes-heading' },
       h('h3', { id: 'notes-heading', text: heading }),
-      h('p', { class: 'notes__lead', text: 'Where the chapter (or a popular shortcut) and the physics disagree, both are shown; the physics numbers are computed by the engine for the case described.' }),
+      h('p', { class: 'notes__lead', text: 'Where the chapter and the physics disagree. Open a claim for the engine’s numbers.' }),
       this.list);
     container.append(this.el);
   }
@@ -15,9 +16,11 @@ export class NotesPanel {
   // notes: [{ id, chapter, physics, why, held }] with physics already as text. A note whose physics
   // would answer a question still ahead carries `held` (why it waits) and shows only its chapter line.
   update(notes) {
-    replaceChildren(this.list, notes.map((n) => h('article', { class: 'note', 'data-note': n.id, 'data-held': n.held ? 'true' : null },
+    // An open note stays open when the notes are redrawn (units, replay, the reflection answered).
+    const open = new Set([...this.list.querySelectorAll('.note[open]')].map((el) => el.dataset.note));
+    replaceChildren(this.list, notes.map((n) => h('details', { class: 'note', 'data-note': n.id, 'data-held': n.held ? 'true' : null, open: open.has(n.id) },
+      h('summary', { class: 'note__claim' }, h('span', { class: 'note__tag', text: 'Chapter says: ' }), n.chapter),
       h('dl', {},
-        h('dt', { text: 'Chapter says' }), h('dd', { text: n.chapter }),
         n.held ? [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__held', text: n.held })]
           : [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__physics', text: n.physics }),
             h('dt', { text: 'Why' }), h('dd', { text: n.why })]))));
