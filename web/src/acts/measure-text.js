@@ -6,51 +6,55 @@ import { formatInt } from '../format.js';
 export const TITLE = 'Measure it — train a tiny GPT in your browser';
 export const SHORT_TITLE = 'Measure it';
 
-export const INTRO = [
-  'The ledger in Act 1 is bookkeeping: it adds up what each tensor should cost. Here the lab’s reference '
-  + 'engine really trains a small GPT-2-style model (its size is shown once a run starts) on a generated next-token task, in '
-  + 'a background thread of this page. Its allocator tags every byte it hands out, so you can hold the '
-  + 'prediction against real allocations, watch when during a step memory peaks, and time your own CPU.',
-  'Runs are deliberately small: the first settings take a few seconds, the largest a minute or more. The page stays usable while one runs, and Cancel '
-  + 'stops it between two steps.',
-];
+// On screen: what to do and what it shows. Behind "Why?" (the *_MORE texts): how and why.
+export const INTRO = 'Here the lab’s reference engine really trains a small GPT-2-style model in a background thread of this '
+  + 'page. Its allocator tags every byte, so you can hold the ledger’s prediction against real allocations and time your own CPU.';
+export const INTRO_MORE = 'The ledger in Act 1 is bookkeeping: it adds up what each tensor should cost. The model’s size is shown '
+  + 'once a run starts; the task is a generated next-token task. Runs are deliberately small: the first settings take a few '
+  + 'seconds, the largest a minute or more. The page stays usable while one runs, and Cancel stops it between two steps.';
 
-export const SETTINGS_LEAD = 'Choose a configuration and press Run. The settings apply to the next run; they stay on this page and are not part of the shared link.';
+export const SETTINGS_LEAD = 'Choose a configuration and press Run.';
 // The lab keeps the acts' settings in its link on every page, this one included (and a notice at the
 // top names any that is not valid); this line says those are not this panel's settings.
-export const SETTINGS_SCOPE = 'The lab’s link carries the acts’ settings (optimizer, precision, batch size and so on), not these: they change nothing here.';
+export const SETTINGS_SCOPE = 'These settings stay on this page; the lab’s link carries only the acts’ settings.';
 
-export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats. The dashed lines are a uniform guess over the vocabulary '
+export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats.';
+export const LOSS_MORE = 'The dashed lines are a uniform guess over the vocabulary '
   + '(the loss of a model that has learned nothing) and the task’s floor (the lowest loss any model can reach, because the '
   + 'generated data is itself random).';
 
-export const BYTES_LEAD = 'The training engine sizes every buffer from one table of tensors (its inventory). The lab’s memory ledger '
+export const BYTES_LEAD = 'Hatched: the ledger’s prediction of each category at the step’s peak; solid: what the allocator held.';
+export const BYTES_MORE = 'The training engine sizes every buffer from one table of tensors (its inventory). The lab’s memory ledger '
   + 'reads the same table, in its exact inventory mode, and predicts the bytes of each category at the step’s peak before anything runs. '
-  + 'While training, the engine’s allocator counts what it actually holds. Hatched: the ledger’s prediction; solid: the measurement.';
+  + 'While training, the engine’s allocator counts what it actually holds.';
 
-export const TIMELINE_LEAD = 'Live memory through one training step: the coloured layers are what is still allocated at the end of each '
-  + 'phase, the line is the highest point reached inside the phase (temporary buffers come and go within a phase).';
+export const TIMELINE_LEAD = 'Live memory through one training step, phase by phase.';
+export const TIMELINE_MORE = 'The coloured layers are what is still allocated at the end of each '
+  + 'phase; the line is the highest point reached inside the phase (temporary buffers come and go within a phase).';
 
 export const ZOOM_LABEL = 'Zoom in: start the axis just below the memory held all step long (weights, gradients, optimizer state)';
 
-export const PEAK_WHY = 'Why the peak is not the sum: a fit check that adds up each category’s largest size assumes every category is at '
+export const PEAK_WHY_SUMMARY = 'Why is the peak not the sum?';
+export const PEAK_WHY = 'A fit check that adds up each category’s largest size assumes every category is at '
   + 'its largest at once. They are not. Saved activations pile up during the forward pass and are released layer by layer '
   + 'during backward; the logits and their gradient exist only around the loss; working buffers live for one operation. '
   + 'What must fit is the largest sum at any single moment — the peak marked on the chart.';
 
 export const SPEED_LEAD = 'How fast your CPU trained this model, from the engine’s own timing of each step (the median step).';
 
+export const MFU_WHY_SUMMARY = 'What is MFU here?';
 export const MFU_WHY = 'MFU (model FLOPs utilisation) is the model’s useful work per step, divided by time per step × the peak rate. '
   + 'The peak here is not a datasheet figure: just before training, the engine timed its own float32 matrix-multiply kernel '
   + 'on this CPU, in the page’s background thread, and kept its best rate (how exactly is quoted above). So the MFU says how '
   + 'much of that kernel’s speed a whole training step keeps; the rest goes to attention, LayerNorm, GELU, softmax, 16-bit '
   + 'rounding (emulated on a CPU) and moving data. HFU counts the recomputed work as well when checkpointing is on.';
 
-export function stallLead({ learningRate, batch, seq }) {
+export const STALL_LEAD = 'Does pure 16-bit training learn? The demo trains the same model twice: pure 16-bit, then mixed precision.';
+export function stallMore({ learningRate, batch, seq }) {
   return 'Pure 16-bit training keeps only a 16-bit copy of each weight. When an update is smaller than half the gap between '
     + 'two neighbouring 16-bit numbers, the new value rounds back to the old one and the weight does not move at all. Mixed '
     + 'precision applies the same update to an FP32 master copy, where it is kept, and rounds to 16 bits only for the next '
-    + `forward pass. The demo trains the same model on the same data from the same seed twice, with plain SGD at learning rate `
+    + `forward pass. Both runs use the same data and seed, with plain SGD at learning rate `
     + `${learningRate} (batch ${batch} × ${seq} tokens): first pure 16-bit, then mixed precision with the same 16-bit format, `
     + 'so the FP32 master copy is the only difference.';
 }

@@ -25,6 +25,7 @@ import { formatInt } from '../format.js';
 import { sessionOf } from '../url-handoff.js';
 import { loadKept, saveKept, forgetKept, keptTrainStatus } from '../measure-keep.js';
 import * as T from './measure-text.js';
+import { whyDetails } from '../ui/why-details.js';
 import '../measure.css';
 
 export const id = 'measure';
@@ -82,10 +83,10 @@ function mountPanel({ root, engine, store }, storage, kept) {
   const empty = () => h('p', { class: 'empty-note', text: T.NOT_RUN });
   const loss = chartBlock((box, o) => new LossChart(box, o), { label: 'Loss per training step', caption: 'Loss (nats) per training step' });
   const lossEmpty = empty();
-  const lossPanel = panel('2. Loss curve', h('p', { class: 'panel__lead', text: T.LOSS_LEAD }), lossEmpty, loss.el);
+  const lossPanel = panel('2. Loss curve', h('p', { class: 'panel__lead', text: T.LOSS_LEAD }), whyDetails('Why? The dashed lines', h('p', { text: T.LOSS_MORE })), lossEmpty, loss.el);
   const bytes = chartBlock((box, o) => new MeasuredBytesChart(box, o), { label: 'Measured vs predicted bytes per category at the peak', caption: 'Bytes per category: the inventory’s prediction and the allocator’s measurement' });
   const bytesEmpty = empty();
-  const bytesPanel = panel('3. Memory: measured vs predicted', h('p', { class: 'panel__lead', text: T.BYTES_LEAD }), bytesEmpty, bytes.el);
+  const bytesPanel = panel('3. Memory: measured vs predicted', h('p', { class: 'panel__lead', text: T.BYTES_LEAD }), whyDetails('How is it predicted?', h('p', { text: T.BYTES_MORE })), bytesEmpty, bytes.el);
   const timeline = chartBlock((box, o) => new MemoryTimelineChart(box, o), { label: 'Memory timeline of one training step', caption: 'Live memory phase by phase through one training step' });
   const timelineEmpty = empty();
   const zoomId = uid('tl-zoom');
@@ -93,14 +94,15 @@ function mountPanel({ root, engine, store }, storage, kept) {
   const zoomToggle = h('div', { class: 'toggle timeline-zoom' }, zoomBox, h('label', { for: zoomId, text: T.ZOOM_LABEL }));
   timeline.el.prepend(zoomToggle);
   const timelinePanel = panel('4. Memory timeline: where the peak happens', h('p', { class: 'panel__lead', text: T.TIMELINE_LEAD }),
-    timelineEmpty, timeline.el, h('p', { class: 'panel__note', text: T.PEAK_WHY }));
+    whyDetails('Why? Layers and line', h('p', { text: T.TIMELINE_MORE })),
+    timelineEmpty, timeline.el, whyDetails(T.PEAK_WHY_SUMMARY, h('p', { text: T.PEAK_WHY })));
   const speedList = h('dl', { class: 'speed', hidden: true });
   const speedSentence = h('p', { class: 'chart-summary speed-summary' });
   const peakMethod = h('p', { class: 'panel__note peak-method' });
   const arithmeticNote = h('p', { class: 'panel__note arithmetic-note' });
   const speedEmpty = empty();
   const speedPanel = panel('5. Speed: your CPU’s FLOP/s and MFU', h('p', { class: 'panel__lead', text: T.SPEED_LEAD }),
-    speedEmpty, speedList, speedSentence, peakMethod, arithmeticNote, h('p', { class: 'panel__note', text: T.MFU_WHY }));
+    speedEmpty, speedList, speedSentence, peakMethod, arithmeticNote, whyDetails(T.MFU_WHY_SUMMARY, h('p', { text: T.MFU_WHY })));
 
   // ---- 6. stall demo
   const stallStatus = createRunStatus({ startLabel: 'Run the stall demo', progressLabel: 'Stall demo progress', onStart: () => runStall(), onCancel: () => cancel('stall'), className: 'run-status--stall' });
@@ -113,9 +115,10 @@ function mountPanel({ root, engine, store }, storage, kept) {
   const stallEmpty = h('p', { class: 'empty-note', text: T.STALL_NOT_RUN });
   const stallNote = restoredNote(T.RESTORED_STALL);
   const stallPanel = panel('6. Stall demo: pure 16-bit vs mixed precision',
-    h('p', { class: 'panel__lead', text: T.stallLead({ learningRate: STALL.learning_rate, batch: STALL.batch_size, seq: STALL.seq_len }) }),
+    h('p', { class: 'panel__lead', text: T.STALL_LEAD }),
+    whyDetails('Why would it not learn?', h('p', { text: T.stallMore({ learningRate: STALL.learning_rate, batch: STALL.batch_size, seq: STALL.seq_len }) })),
     stallControls, stallStatus.el, stallNote, stallEmpty, stallLoss.el,
-    h('p', { class: 'panel__note', text: T.STALL_UNCHANGED_LEAD }), stallUnchanged.el);
+    whyDetails('Why? Unchanged weights', h('p', { text: T.STALL_UNCHANGED_LEAD })), stallUnchanged.el);
   stallPanel.el.dataset.panel = 'stall';
 
   const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
@@ -124,7 +127,7 @@ function mountPanel({ root, engine, store }, storage, kept) {
   if (kept && kept.train) restoreTrain(kept.train);
   if (kept && kept.stall) restoreStall(kept.stall);
   root.append(h('section', { class: 'act act--measure', 'aria-labelledby': 'act-title', 'data-act': 'measure' },
-    titleEl, T.INTRO.map((p) => h('p', { class: 'act-intro', text: p })),
+    titleEl, h('p', { class: 'act-intro', text: T.INTRO }), whyDetails('Why? How long a run takes', h('p', { text: T.INTRO_MORE })),
     settingsPanel.el, lossPanel.el, bytesPanel.el, timelinePanel.el, speedPanel.el, stallPanel.el));
   // Start the worker and its module now, so the first Run does not wait for the download.
   engine.prepareTraining().catch(() => {});
