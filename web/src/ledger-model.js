@@ -129,7 +129,7 @@ export function sumPeakText(sp, units = 'gb') {
   // amounts, it says "about".
   const about = shownHundredths(sp.sum_bytes, units) - shownHundredths(sp.peak_bytes, units) === shownHundredths(sp.gap_bytes, units) ? '' : 'about ';
   const gap = sp.gap_bytes >= 0 ? `${about}${f(sp.gap_bytes)} below the sum` : `${about}${f(-sp.gap_bytes)} above the sum`;
-  return `PyTorch defaults, ${sp.label}: the components add up to ${f(sp.sum_bytes)}, but they are never all live at once. `
+  return `${sp.label}: the components add up to ${f(sp.sum_bytes)}, never all live at once. `
     + `The peak during a step is ${f(sp.peak_bytes)}, ${sp.peak_words}: ${gap}.`;
 }
 

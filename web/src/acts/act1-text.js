@@ -9,8 +9,7 @@ import { oneScenario, staticTerms, familyName } from '../sentences.js';
 export const TITLE = 'Act 1: The optimizer memory tax';
 export const SHORT_TITLE = 'The optimizer memory tax';
 
-export const INTRO = 'Adam is the default optimizer for transformers. Is it a free choice, a different update rule '
-  + 'for the same memory? This act puts a number on it.';
+export const INTRO = 'Is Adam, the default optimizer for transformers, a free choice: a different update rule for the same memory? This act puts a number on it.';
 
 // Convergence figures: chapter "Model Training", the worked example "GPT-2 Optimizer Memory
 // Requirements" (training_chapter.qmd L900): "GPT-2 converges in ~50K steps vs. ~150K+ steps with
@@ -164,6 +163,13 @@ export function replayAssumptions(n, u) {
     + `activation figure (FP32, batch 32), no framework reserve, on the V100 (its “32 GB” is 32 GiB: ${bothUnits(fp.usable, u)}).`;
 }
 
+// The replay note on screen: the totals it reproduces; replayNoteText (behind "Why?") says how.
+export function replayNoteShort(n, u) {
+  const { replayFp32: fp, replayMixed: mx, replayCkpt: ck } = n.facts;
+  oneScenario(fp, mx, ck);
+  return `The walkthrough’s three steps reproduce the chapter’s totals: ${formatBytes(fp.total, u)} → ${formatBytes(mx.total, u)} → ${formatBytes(ck.total, u)}.`;
+}
+
 export function replayNoteText(n, u) {
   const { replayFp32: fp, replayMixed: mx, replayCkpt: ck } = n.facts;
   oneScenario(fp, mx, ck);
@@ -258,7 +264,7 @@ export const FRAMEWORK_NOTE = {
 };
 export const CKPT_PYTORCH_REASON = 'Off under PyTorch defaults: the lab’s PyTorch model has no checkpointing.';
 export const REPLAY_PYTORCH_REASON = 'Off under PyTorch defaults: replay is the chapter’s textbook walkthrough.';
-export const PEEK_PYTORCH_NOTE = 'The Math Peek shows the textbook formula; switch to Textbook layout to see it with your numbers.';
+export const PEEK_PYTORCH_NOTE = 'The Math Peek shows the textbook formula: switch to Textbook layout for it.';
 
 // The notes' paragraph on PyTorch's mixed precision. ac / fp: scenarioFacts of the selected
 // optimizer at the settings on screen under PyTorch defaults, with autocast and in FP32 (one

@@ -51,6 +51,7 @@ export function mount({ root, engine, store, flags, announce }) {
   const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 1' });
   const prediction = createPrediction({
     question: T.PREDICTION.question,
+    unlocks: 'The ledger is open.',
     options: T.PREDICTION.options,
     onLock: (choice) => {
       const opt = T.PREDICTION.options.find((o) => o.id === choice);
@@ -286,7 +287,8 @@ export function mount({ root, engine, store, flags, announce }) {
     notes.update(T.NOTES.map((note) => (note.heldUntilReflection && !a.reflection ? { ...note, held: T.NOTE_HELD }
       : { ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
     replaceChildren(replayNote, state.config.replay
-      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteText(n, u) })]
+      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteShort(n, u) }),
+        whyDetails('Why? The chapter’s assumptions', h('p', { text: T.replayNoteText(n, u) }))]
       : []);
     revealButton.hidden = a.revealed;
     revealButton.disabled = !explored;

@@ -8,7 +8,6 @@ export class NotesPanel {
     this.list = h('div', { class: 'notes__list' });
     this.el = h('section', { class: 'notes', 'aria-labelledby': 'notes-heading' },
       h('h3', { id: 'notes-heading', text: heading }),
-      h('p', { class: 'notes__lead', text: 'Where the chapter and the physics disagree. Open a claim for the engine’s numbers.' }),
       this.list);
     container.append(this.el);
   }
@@ -19,7 +18,8 @@ export class NotesPanel {
     // An open note stays open when the notes are redrawn (units, replay, the reflection answered).
     const open = new Set([...this.list.querySelectorAll('.note[open]')].map((el) => el.dataset.note));
     replaceChildren(this.list, notes.map((n) => h('details', { class: 'note', 'data-note': n.id, 'data-held': n.held ? 'true' : null, open: open.has(n.id) },
-      h('summary', { class: 'note__claim' }, h('span', { class: 'note__tag', text: 'Chapter says: ' }), n.chapter),
+      // The heading says these are the chapter's claims; each summary is the claim alone.
+      h('summary', { class: 'note__claim', text: n.chapter }),
       h('dl', {},
         n.held ? [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__held', text: n.held })]
           : [h('dt', { text: 'Physics says' }), h('dd', { class: 'note__physics', text: n.physics }),
