@@ -1,4 +1,4 @@
-// "Measure it" kept for the tab, in headless Chromium: a run and the stall demo survive a visit to
+// "Measure it" kept with the progress (localStorage), in headless Chromium: a run and the stall demo survive a visit to
 // another act through the lab's own links (a page load on the lab's page) and come back drawn as
 // they were, marked as restored, with the same judgement (a failed run stays failed); a run left
 // mid-way comes back as stopped with the steps that had arrived, on the lab's page and on the iframe
@@ -99,8 +99,8 @@ test('a finished run and the stall demo come back, drawn as they were, after a v
   const after = await drawn(page);
   assert.deepEqual(after, before);
   assert.deepEqual(await restoredNotes(page), [
-    'Restored: the results below are from your earlier run in this visit, kept while you were elsewhere in the lab. Nothing has run since; press Run to start a new run.',
-    'Restored: the charts below are from your earlier stall demo in this visit. Nothing has run since; press “Run the stall demo” to run it again.',
+    'Restored: the results below are from your earlier run. Nothing has run since; press Run to start a new run.',
+    'Restored: the charts below are from your earlier stall demo. Nothing has run since; press “Run the stall demo” to run it again.',
   ]);
   // The settings came back too, the one changed after the run included.
   assert.equal(await page.locator('[data-control="precision"] input[value="mixed"]').isChecked(), true);
@@ -199,8 +199,9 @@ test('a run still going when the student follows a link away comes back as stopp
 });
 
 test('on the iframe page, where acts switch in place, a run left mid-way is kept too, and a new run starts after it', async () => {
-  // A tab of its own: sessionStorage belongs to the tab, so nothing kept above is there.
-  const w = await watchedPage(browser.context, srv.origin);
+  // A browser of its own: the runs are kept with the progress (localStorage), so nothing kept above is there.
+  const b2 = await launch();
+  const w = await watchedPage(b2.context, srv.origin);
   try {
     await openLab(w.page, `${srv.origin}/embed.html?act=measure`);
     await w.page.waitForSelector('.act--measure');
@@ -215,7 +216,7 @@ test('on the iframe page, where acts switch in place, a run left mid-way is kept
     assert.match(await w.page.locator(`${TRAIN} .run-status__text`).textContent(), /^Done: 10 steps/);
     assert.deepEqual(await restoredNotes(w.page), []);
     assert.deepEqual(w.problems.consoleErrors, []);
-  } finally { await w.page.close(); }
+  } finally { await b2.close(); }
 });
 
 test('kept data that is edited, stale or under another version’s key is ignored, and the panel starts empty', async () => {
@@ -229,7 +230,7 @@ test('kept data that is edited, stale or under another version’s key is ignore
     for (const text of cases) {
       // Written on Act 1's page: the panel writes what it keeps when its page is left.
       await openLab(w.page, `${srv.origin}/?act=1`);
-      await w.page.evaluate(([k, t]) => sessionStorage.setItem(k, t), [KEEP_KEY, text]);
+      await w.page.evaluate(([k, t]) => localStorage.setItem(k, t), [KEEP_KEY, text]);
       await openLab(w.page, `${srv.origin}/?act=measure`);
       await w.page.waitForSelector('.act--measure');
       assert.equal(await w.page.locator('.act--measure .empty-note:visible').count(), 5, text);
@@ -239,10 +240,10 @@ test('kept data that is edited, stale or under another version’s key is ignore
     // The last one's settings were valid: they are kept although its run was not.
     assert.equal(await w.page.locator('[data-control="steps"] select').inputValue(), '10');
     // What the first tab kept (a run stopped mid-way) is used under this version's key only.
-    const valid = await page.evaluate((k) => sessionStorage.getItem(k), KEEP_KEY);
+    const valid = await page.evaluate((k) => localStorage.getItem(k), KEEP_KEY);
     for (const [key, restored] of [[KEEP_KEY.replace(/v\d+$/, 'v0'), false], [KEEP_KEY, true]]) {
       await openLab(w.page, `${srv.origin}/?act=1`);
-      await w.page.evaluate(([k, t]) => { sessionStorage.clear(); sessionStorage.setItem(k, t); }, [key, valid]);
+      await w.page.evaluate(([k, t, now]) => { localStorage.removeItem(now); localStorage.setItem(k, t); }, [key, valid, KEEP_KEY]);
       await openLab(w.page, `${srv.origin}/?act=measure`);
       await w.page.waitForSelector('.act--measure');
       assert.equal((await restoredNotes(w.page)).length > 0, restored, key);

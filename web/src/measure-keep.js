@@ -1,7 +1,8 @@
-// Keeping "Measure it" for the tab (no DOM): the panel's settings, the last training run and the
-// stall demo's results, so a student who looks at another act and comes back finds them again (on the
-// lab's own page switching acts loads a page; embedded, the act is mounted again). They live in the
-// tab's sessionStorage under a versioned key. What is read back may be stale, from an older lab or
+// Keeping "Measure it" (no DOM): the panel's settings, the last training run and the stall demo's
+// results, so a student who looks at another act, reloads or comes back later finds them again (on the
+// lab's own page switching acts loads a page; embedded, the act is mounted again). They live where the
+// lab's progress lives (localStorage; the tab's sessionStorage when progress is not saved) under a
+// versioned key. What is read back may be stale, from an older lab or
 // edited by hand, so every part is checked and a part that is not usable is dropped, never drawn.
 // Tested in tests/web/unit/measure-keep.test.mjs.
 import { CHOICES, DEFAULT_SETTINGS, trainEndStatus, bytePairs, bytesSummary, timelineModel, timelineSummary,
@@ -155,7 +156,14 @@ export function deserialize(text) {
     train: validTrain(raw.train), stall: validStall(raw.stall) };
 }
 
-// storage: the tab's sessionStorage or null (url-handoff.js sessionOf). Never throws. A write that
+// Where to keep: the browser's localStorage when the lab's progress is saved (persistent), so the runs
+// outlive a reload and the tab as the progress does; else the tab's sessionStorage; null if neither.
+export function keepStorageOf(win, persistent) {
+  if (persistent) { try { if (win.localStorage) return win.localStorage; } catch { /* blocked: the tab's */ } }
+  try { return win.sessionStorage || null; } catch { return null; }
+}
+
+// storage: keepStorageOf(window, …) or null. Never throws. A write that
 // fails removes what was kept, so an older run is never shown as the latest.
 export function saveKept(storage, state) {
   if (!storage) return false;

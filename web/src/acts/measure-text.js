@@ -66,10 +66,9 @@ export const NOT_RUN = 'Nothing measured yet: press Run above.';
 export const STALL_NOT_RUN = 'The demo has not run yet.';
 export const SANDBOXED_WORKER = 'This lab is embedded in a sandboxed frame, which may not let it start the training engine. If Run reports that, open the lab in a tab of its own to measure.';
 
-// Runs kept for this tab (measure-keep.js) and drawn again when the student comes back to the panel.
-export const RESTORED_TRAIN = 'Restored: the results below are from your earlier run in this visit, kept while you were elsewhere '
-  + 'in the lab. Nothing has run since; press Run to start a new run.';
-export const RESTORED_STALL = 'Restored: the charts below are from your earlier stall demo in this visit. Nothing has run since; '
+// Runs kept with the progress (measure-keep.js) and drawn again when the student comes back to the panel.
+export const RESTORED_TRAIN = 'Restored: the results below are from your earlier run. Nothing has run since; press Run to start a new run.';
+export const RESTORED_STALL = 'Restored: the charts below are from your earlier stall demo. Nothing has run since; '
   + 'press “Run the stall demo” to run it again.';
 
 // How the stall demo ended (steps counted over both runs).

@@ -22,8 +22,8 @@ import {
 } from '../stall-model.js';
 import { bytesTable, timelineTable, seriesTable, fractionText } from '../measure-tables.js';
 import { formatInt } from '../format.js';
-import { sessionOf } from '../url-handoff.js';
-import { loadKept, saveKept, forgetKept, keptTrainStatus } from '../measure-keep.js';
+import { loadKept, saveKept, forgetKept, keptTrainStatus, keepStorageOf } from '../measure-keep.js';
+import { runRecord, withMeasureRun } from '../measure-record.js';
 import * as T from './measure-text.js';
 import { whyDetails } from '../ui/why-details.js';
 import '../measure.css';
@@ -44,7 +44,7 @@ function chartBlock(make, { label, caption, twinLabel }) {
 }
 
 export function mount(ctx) {
-  const storage = sessionOf(window);
+  const storage = keepStorageOf(window, ctx.store.status().persistent);
   const kept = loadKept(storage);
   try {
     return mountPanel(ctx, storage, kept);
@@ -255,6 +255,7 @@ function mountPanel({ root, engine, store }, storage, kept) {
   async function runTrain() {
     if (active) return;
     const request = trainRequest(settings);
+    const runSettings = { ...settings };
     Object.assign(tr, { losses: [], seconds: [], total: request.steps, report: null, end: null }); // the memory charts keep the last run until the first report
     trainNote.hidden = true;
     loss.chart.reset();
@@ -271,6 +272,8 @@ function mountPanel({ root, engine, store }, storage, kept) {
       if (out.outcome === 'done' || out.outcome === 'cancelled') {
         // A run that diverged or skipped most of its updates ends as 'failed' (✕), never as 'done'.
         tr.end = { outcome: out.outcome, stepsDone: out.stepsDone || tr.losses.length };
+        // The run's record goes to the lab's state: saved with the progress, and in the design ledger.
+        if (!gone) store.update((state) => withMeasureRun(state, runRecord(tr, runSettings)));
         const s = keptTrainStatus(tr);
         end('train', s.text, s.state);
       } else {
