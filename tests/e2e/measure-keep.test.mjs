@@ -220,6 +220,9 @@ test('on the iframe page, where acts switch in place, a run left mid-way is kept
 });
 
 test('kept data that is edited, stale or under another version’s key is ignored, and the panel starts empty', async () => {
+  // What the first tab kept (a run stopped mid-way), read before the cases below overwrite it: the
+  // tabs of one browser share it, as they share the progress.
+  const valid = await page.evaluate((k) => localStorage.getItem(k), KEEP_KEY);
   const w = await watchedPage(browser.context, srv.origin);
   try {
     const cases = [
@@ -240,7 +243,6 @@ test('kept data that is edited, stale or under another version’s key is ignore
     // The last one's settings were valid: they are kept although its run was not.
     assert.equal(await w.page.locator('[data-control="steps"] select').inputValue(), '10');
     // What the first tab kept (a run stopped mid-way) is used under this version's key only.
-    const valid = await page.evaluate((k) => localStorage.getItem(k), KEEP_KEY);
     for (const [key, restored] of [[KEEP_KEY.replace(/v\d+$/, 'v0'), false], [KEEP_KEY, true]]) {
       await openLab(w.page, `${srv.origin}/?act=1`);
       await w.page.evaluate(([k, t, now]) => { localStorage.removeItem(now); localStorage.setItem(k, t); }, [key, valid, KEEP_KEY]);
