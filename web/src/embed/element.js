@@ -93,7 +93,7 @@ export class LabModelTrain extends HTMLElement {
     root.append(h('section', { class: 'lab-body', 'aria-label': label },
       h('header', { class: 'site-header' }, h('div', { class: 'site-header__inner' },
         h('p', { class: 'kicker', text: 'Lab 08' }),
-        h('h2', { class: 'lab-title', text: 'Model Training: where the memory goes' }),
+        h('h2', { class: 'lab-title', text: 'Model Training: where the memory and the time go' }),
         h('div', { id: 'header-tools', class: 'header-tools' }))),
       h('nav', { id: 'act-nav', class: 'act-nav', 'aria-label': `Acts of this lab${suffix}` }),
       h('div', { id: 'notices', class: 'notices', role: 'status', 'aria-live': 'polite' }),
