@@ -123,21 +123,18 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     assert.match(await page.locator('.reveal-hint').textContent(), /explore the ledger first/);
     assert.equal(await page.locator('.steps [data-step="explore"]').getAttribute('class'), 'step');
     let sums = await expectSumsAddUp(page, 'default');
-    // The table twin: FP32 Adam's rows, each rounded, add to 0.01 more than the rounded total, and a row says so.
+    // The table twin: FP32 Adam's rows, each rounded alone, would add to 0.01 more than the rounded
+    // total; they are rounded together instead, so the rows shown add up to the total shown, and a
+    // "Why?" says a row can then read a hundredth off the chart's label (issue 23, item 2).
     assert.equal(await page.locator('.ledger-table tr[data-row="total"] td[data-optimizer="adam"]').textContent(), '42.18\u00a0GB'); // a no-break space before the unit
-    assert.equal(await page.locator('.ledger-table tr[data-row="rounded-sum"] td[data-optimizer="adam"]').textContent(), '42.19\u00a0GB');
-    // The sentence counts exactly the rows it names: every row above it except the transient one.
-    const sumRow = await page.locator('.ledger-table tbody tr').evaluateAll((trs) => {
-      const at = trs.findIndex((tr) => tr.dataset.row === 'rounded-sum');
-      const cell = (tr) => tr.querySelector('td[data-optimizer="adam"]').textContent;
-      return { label: trs[at].querySelector('th').textContent, above: trs.slice(0, at).map((tr) => ({ row: tr.dataset.row, text: cell(tr) })) };
-    });
-    assert.ok(sumRow.above.some((r) => r.row === 'transient'), 'the transient row is above the sentence');
-    assert.match(sumRow.label, /except “Transient at backward peak”/);
-    const hundredths = sumRow.above.filter((r) => r.row !== 'transient')
+    assert.equal(await page.locator('.ledger-table tr[data-row="rounded-sum"]').count(), 0);
+    const rowsAdam = await page.locator('.ledger-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({ row: tr.dataset.row, text: tr.querySelector('td[data-optimizer="adam"]').textContent })));
+    const hundredths = rowsAdam.filter((r) => !['transient', 'total', 'peak', 'budget'].includes(r.row))
       .reduce((a, r) => a + (r.text === '—' ? 0 : Math.round(Number(r.text.replace(/[^0-9.]/g, '')) * 100)), 0);
-    assert.equal(hundredths, 4219, JSON.stringify(sumRow.above));
-    // On narrow screens each cell repeats its column's name: the same in every row, the sum row included.
+    assert.equal(hundredths, 4218, JSON.stringify(rowsAdam));
+    assert.equal(await page.locator('.twin .why').first().isHidden(), false, 'the rounding note is there, closed');
+    assert.match(await page.locator('.twin .why').first().textContent(), /rounds a column’s rows together/);
+    // On narrow screens each cell repeats its column's name: the same in every row.
     const labels = await page.locator('.ledger-table tbody td[data-optimizer="adam"]').evaluateAll((tds) => [...new Set(tds.map((td) => td.dataset.label))]);
     assert.deepEqual(labels, ['Adam(W) (selected)']);
     // Changing units alone is not exploring; a component toggle is.
