@@ -67,7 +67,7 @@ test('keyboard only: predict, operate every control, reveal and reflect', async 
     assert.equal(await page.locator('.ledger-chart rect.seg--activations').count(), 0);
     await page.keyboard.press('Space');
     // The table twin and the Math Peek open from the keyboard.
-    await tabTo(page, '.twin summary');
+    await tabTo(page, '.twin > summary');
     await page.keyboard.press('Enter');
     assert.equal(await page.locator('.twin').evaluate((d) => d.open), true);
     await tabTo(page, '.math-peek summary');
@@ -106,7 +106,8 @@ test('axe-core finds no violations in any state, light scheme', async () => {
     await page.locator('.prediction input[value="d"]').check();
     await page.locator('.prediction button[type=submit]').click();
     await page.waitForSelector('.act-unlocked:not([hidden])');
-    await page.locator('.twin summary').click();
+    await page.locator('.twin > summary').click();
+    await page.locator('.opt-details > summary').click();
     await openPeek(page);
     await page.locator('.share summary').click();
     await noViolations(page, 'unlocked, fits');
@@ -132,7 +133,7 @@ test('axe-core finds no violations in the dark scheme with locked controls, and 
     await page.locator('.prediction input[value="a"]').check();
     await page.locator('.prediction button[type=submit]').click();
     await page.waitForSelector('.act-unlocked:not([hidden])');
-    await page.locator('.twin summary').click();
+    await page.locator('.twin > summary').click();
     await noViolations(page, 'dark, locked, out of memory');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(bg, 'rgb(17, 20, 24)');

@@ -19,7 +19,14 @@ const LAPTOP_PURE16 = '?dev=rtx4060-laptop-8gb&opt=sgd&prec=fp16&ckpt=full&batch
 // Every sentence on the page with numbers: sums add up as shown, one number format.
 async function expectSumsAddUp(page, label) {
   await settle(page);
-  const text = await page.locator('#act-root').evaluate((el) => el.innerText);
+  const text = await page.locator('#act-root').evaluate((el) => {
+    // The sums behind closed disclosures count too: open them all while reading, then close them again.
+    const closed = [...el.querySelectorAll('details:not([open])')];
+    for (const d of closed) d.open = true;
+    const text = el.innerText;
+    for (const d of closed) d.open = false;
+    return text;
+  });
   assert.deepEqual(sumsThatDoNotAddUp(text), [], label);
   assert.deepEqual(formatProblems(text), [], label);
   return sumsIn(text).length;
@@ -42,7 +49,7 @@ test('at 390 px the ledger chart fits its box, the page never scrolls sideways, 
       await openLab(page, `${srv.origin}/`);
       await check('locked');
       await lock(page);
-      await page.locator('.twin summary').click();
+      await page.locator('.twin > summary').click();
       await openPeek(page);
       await page.locator('.share summary').click();
       const fit = await page.locator('.ledger-chart').evaluate((svg) => {
@@ -132,7 +139,7 @@ test('Reveal waits for exploring, draws the prediction on the chart, and every s
     const hundredths = rowsAdam.filter((r) => !['transient', 'total', 'peak', 'budget'].includes(r.row))
       .reduce((a, r) => a + (r.text === '—' ? 0 : Math.round(Number(r.text.replace(/[^0-9.]/g, '')) * 100)), 0);
     assert.equal(hundredths, 4218, JSON.stringify(rowsAdam));
-    assert.equal(await page.locator('.twin .why').first().isHidden(), false, 'the rounding note is there, closed');
+    assert.equal(await page.locator('.twin .why').first().evaluate((d) => !d.hidden && !d.open), true, 'the rounding note is there, closed');
     assert.match(await page.locator('.twin .why').first().textContent(), /rounds a column’s rows together/);
     // On narrow screens each cell repeats its column's name: the same in every row.
     const labels = await page.locator('.ledger-table tbody td[data-optimizer="adam"]').evaluateAll((tds) => [...new Set(tds.map((td) => td.dataset.label))]);
@@ -279,6 +286,7 @@ test('at a 640 px viewport (200% zoom) the optimizer table becomes cards instead
     const { page, problems } = await watchedPage(browser.context, srv.origin);
     await openLab(page, `${srv.origin}/?act=1&opt=sgd&prec=fp16&batch=1&ckpt=full&dev=rtx4060-laptop-8gb`);
     await lock(page);
+    await page.locator('.opt-details > summary').click(); // the table waits behind its disclosure
     await page.locator('.optimizer-table tbody tr').first().waitFor();
     let s = await cut(page);
     assert.deepEqual(s, { cards: true, scrolls: false, captionCut: false, cellsOutside: [] });

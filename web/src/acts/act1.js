@@ -109,7 +109,7 @@ export function mount({ root, engine, store, flags, announce }) {
   if (flags.hide.includes('comp')) toggles.hidden = true;
   let toggleKeys = '';
 
-  const optTableBox = h('details', { class: 'twin' }, h('summary', { text: 'The comparison table' }));
+  const optTableBox = h('details', { class: 'opt-details' }, h('summary', { text: 'The comparison table' }));
   const optTablePanel = panel('Optimizer comparison',
     h('p', { class: 'panel__lead', text: 'The chapter’s 1× / 2× / 3× counts weights and optimizer state; a fit check also counts gradients.' }), optTableBox);
   const optTable = new OptimizerTable(optTableBox);
