@@ -414,7 +414,7 @@ test('a link setting of Act 1 that is not valid (batch=1e308) is reported, and t
     assert.match(await w.page.locator('[data-notice="url"] strong').textContent(), /^Some of the acts’ settings in the link could not be used \(they do not change this page\):$/);
     const note = w.page.locator('.act--measure [data-note="settings-scope"]');
     assert.equal(await note.isVisible(), true);
-    assert.match(await note.textContent(), /^These settings stay on this page; the lab’s link carries only the acts’ settings\.$/);
+    assert.match(await note.textContent(), /^These settings are not in the lab’s link: it carries only the acts’ settings\.$/);
     // …and it sits in the settings panel, before the controls it is about.
     assert.equal(await note.evaluate((n) => Boolean(n.compareDocumentPosition(document.querySelector('.act--measure [data-control="batch_size"]')) & Node.DOCUMENT_POSITION_FOLLOWING)), true);
     assert.equal(await w.page.locator('[data-control="batch_size"] select').inputValue(), String(DEFAULT_SETTINGS.batch_size));

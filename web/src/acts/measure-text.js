@@ -16,7 +16,7 @@ export const INTRO_MORE = 'The ledger in Act 1 is bookkeeping: it adds up what e
 export const SETTINGS_LEAD = 'Choose a configuration and press Run.';
 // The lab keeps the acts' settings in its link on every page, this one included (and a notice at the
 // top names any that is not valid); this line says those are not this panel's settings.
-export const SETTINGS_SCOPE = 'These settings stay on this page; the lab’s link carries only the acts’ settings.';
+export const SETTINGS_SCOPE = 'These settings are not in the lab’s link: it carries only the acts’ settings.';
 
 export const LOSS_LEAD = 'Cross-entropy of each step’s batch, in nats.';
 export const LOSS_MORE = 'The dashed lines are a uniform guess over the vocabulary '
