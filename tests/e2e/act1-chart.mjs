@@ -91,3 +91,13 @@ export const caseOnlyTwins = (page) => page.locator('.ledger-chart').evaluate((s
   const names = [...new Set([...svg.querySelectorAll('text.seg-label')].map((t) => t.textContent.replace(/\s*[\d,.<]+$/, '')).filter(Boolean))];
   return names.flatMap((a, i) => names.slice(i + 1).filter((b) => a !== b && a.toLowerCase() === b.toLowerCase()).map((b) => `${a} / ${b}`));
 });
+
+// The act's text as a student reads it with every disclosure open (the sums behind a "Why?" count
+// too): each closed <details> is opened while reading, then closed again.
+export const textWithDisclosures = (page, selector = '#act-root') => page.locator(selector).evaluate((el) => {
+  const closed = [...el.querySelectorAll('details:not([open])')];
+  for (const d of closed) d.open = true;
+  const text = el.innerText;
+  for (const d of closed) d.open = false;
+  return text;
+});

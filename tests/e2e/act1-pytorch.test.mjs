@@ -11,7 +11,7 @@ import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.
 import { formatBytes } from '../../web/src/format.js';
 import { phaseWords } from '../../web/src/ledger-model.js';
 import { sumsThatDoNotAddUp, formatProblems } from '../web/unit/sum-check.mjs';
-import { lockPrediction as lock } from './act1-chart.mjs';
+import { lockPrediction as lock, textWithDisclosures } from './act1-chart.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -63,14 +63,7 @@ async function expectSumPeak(page, config) {
   const noteText = await note.textContent();
   for (const b of [ac.peak_bytes, fp.peak_bytes, ac.components.autocast_weight_cache]) assert.ok(noteText.includes(formatBytes(b, units)), noteText);
   // Every sum on the page adds up as shown, one number format.
-  const all = await page.locator('#act-root').evaluate((el) => {
-    // The sums behind closed disclosures count too: open them all while reading, then close them again.
-    const closed = [...el.querySelectorAll('details:not([open])')];
-    for (const d of closed) d.open = true;
-    const text = el.innerText;
-    for (const d of closed) d.open = false;
-    return text;
-  });
+  const all = await textWithDisclosures(page);
   assert.deepEqual(sumsThatDoNotAddUp(all), []);
   assert.deepEqual(formatProblems(all), []);
   return results;

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, axeViolations, settle, openPeek } from './helpers.mjs';
 import { sumsThatDoNotAddUp, sumsIn, formatProblems } from '../web/unit/sum-check.mjs';
-import { lockPrediction as lock, chartLabelsClear } from './act1-chart.mjs';
+import { lockPrediction as lock, chartLabelsClear, textWithDisclosures } from './act1-chart.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -19,14 +19,7 @@ const LAPTOP_PURE16 = '?dev=rtx4060-laptop-8gb&opt=sgd&prec=fp16&ckpt=full&batch
 // Every sentence on the page with numbers: sums add up as shown, one number format.
 async function expectSumsAddUp(page, label) {
   await settle(page);
-  const text = await page.locator('#act-root').evaluate((el) => {
-    // The sums behind closed disclosures count too: open them all while reading, then close them again.
-    const closed = [...el.querySelectorAll('details:not([open])')];
-    for (const d of closed) d.open = true;
-    const text = el.innerText;
-    for (const d of closed) d.open = false;
-    return text;
-  });
+  const text = await textWithDisclosures(page);
   assert.deepEqual(sumsThatDoNotAddUp(text), [], label);
   assert.deepEqual(formatProblems(text), [], label);
   return sumsIn(text).length;
