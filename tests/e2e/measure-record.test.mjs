@@ -54,6 +54,9 @@ test('a finished run comes back in a new tab and is in the exported design ledge
     const [download] = await Promise.all([tab.page.waitForEvent('download'), tab.page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     const ledger = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.deepEqual(ledger.lab_state.measure_runs, [run]);
+    // The readable summary beside it says so too.
+    await tab.page.waitForFunction(() => document.querySelector('textarea.ledger-summary')?.value.includes('Measure it'));
+    assert.match(await tab.page.locator('textarea.ledger-summary').inputValue(), /Measure it: 1 run recorded; the last: FP32, Adam, checkpointing none, batch 1 × 8 tokens, 10 of 10 steps \(done\): measured peak [\d.]+ MB, as the ledger predicted/);
     assert.deepEqual(validateLedger(ledger), []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(tab.problems.consoleErrors, []);

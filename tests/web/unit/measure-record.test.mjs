@@ -3,7 +3,8 @@
 // measurement, and that only the newest runs are kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runRecord, withMeasureRun, MAX_RUNS } from '../../../web/src/measure-record.js';
+import { runRecord, withMeasureRun, measureRunsText, MAX_RUNS } from '../../../web/src/measure-record.js';
+import { plainText } from '../../../web/src/format.js';
 import { DEFAULT_SETTINGS } from '../../../web/src/measure-model.js';
 import { defaultState, validateState } from '../../../web/src/store.js';
 
@@ -43,4 +44,15 @@ test(`only the newest ${MAX_RUNS} runs are kept`, () => {
   assert.equal(s.measure_runs.at(-1).steps_done, MAX_RUNS + 2);
   assert.deepEqual(validateState(s), []);
   assert.notDeepEqual(validateState({ ...s, measure_runs: [{ ...s.measure_runs[0], outcome: 'error' }] }), []);
+});
+
+test('the ledger’s readable summary names the last run’s settings, measured peak, loss and time, in the panel’s units', () => {
+  assert.equal(measureRunsText([], 'gb'), null);
+  assert.equal(measureRunsText(undefined, 'gb'), null);
+  const r = runRecord(train, { ...DEFAULT_SETTINGS, steps: 10 }, at);
+  assert.equal(plainText(measureRunsText([r, r], 'gb')), 'Measure it: 2 runs recorded; the last: FP32, Adam, checkpointing none, batch 4 × 32 tokens, '
+    + '4 of 10 steps (done): measured peak 3.00 kB, as the ledger predicted, loss 4.20 → 3.50 nats, 20.0 ms per step (median).');
+  const off = { ...r, predicted_peak_bytes: 2048, measured_peak_bytes: 3 * 1024 * 1024, first_loss_nats: null, median_seconds_per_step: null };
+  assert.equal(plainText(measureRunsText([off], 'gib')), 'Measure it: 1 run recorded; the last: FP32, Adam, checkpointing none, batch 4 × 32 tokens, '
+    + '4 of 10 steps (done): measured peak 3.00 MiB, the ledger predicted 2.00 KiB.');
 });
