@@ -198,11 +198,14 @@ test('a run still going when the student follows a link away comes back as stopp
   assert.deepEqual(problems.consoleErrors, []);
 });
 
+let keptAbove = null;
 test('on the iframe page, where acts switch in place, a run left mid-way is kept too, and a new run starts after it', async () => {
-  // A browser of its own: the runs are kept with the progress (localStorage), so nothing kept above is there.
-  const b2 = await launch();
-  const w = await watchedPage(b2.context, srv.origin);
+  // A tab of its own, with what the tab above kept removed first: the runs are kept with the progress
+  // (localStorage), which the tabs of one browser share.
+  const w = await watchedPage(browser.context, srv.origin);
   try {
+    await openLab(w.page, `${srv.origin}/embed.html?act=1`);
+    keptAbove = await w.page.evaluate((k) => { const t = localStorage.getItem(k); localStorage.removeItem(k); return t; }, KEEP_KEY);
     await openLab(w.page, `${srv.origin}/embed.html?act=measure`);
     await w.page.waitForSelector('.act--measure');
     assert.equal(await w.page.locator('.act--measure .empty-note:visible').count(), 5, 'a new tab starts empty');
@@ -216,7 +219,11 @@ test('on the iframe page, where acts switch in place, a run left mid-way is kept
     assert.match(await w.page.locator(`${TRAIN} .run-status__text`).textContent(), /^Done: 10 steps/);
     assert.deepEqual(await restoredNotes(w.page), []);
     assert.deepEqual(w.problems.consoleErrors, []);
-  } finally { await b2.close(); }
+  } finally {
+    // The tab above's stopped run is what the next test reads back: put it back once this tab is gone.
+    await w.page.close({ runBeforeUnload: false });
+    if (keptAbove !== null) await page.evaluate(([k, t]) => localStorage.setItem(k, t), [KEEP_KEY, keptAbove]);
+  }
 });
 
 test('kept data that is edited, stale or under another version’s key is ignored, and the panel starts empty', async () => {
