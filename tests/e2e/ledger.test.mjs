@@ -39,8 +39,8 @@ test('export → import round trip: the downloaded file is the store’s ledger 
     const { page, problems } = await openPanel(browser.context, finished.lab_state);
     assert.equal(await page.locator('.ledger-cal__sentence').textContent(), finished.calibration.sentence);
     assert.equal(await page.locator('.ledger-cal__list li').count(), 2);
-    // Act 1's reflection may be answered again: the page says the one recorded is the last (walk 6).
-    assert.match(await page.locator('.panel__note:has-text("Reflections:")').textContent(), /\(Act 1’s is your last of 2 answers\)\.$/);
+    // Any reflection may be answered again: the page says the first answer is the one scored (issue 23).
+    assert.match(await page.locator('.panel__note:has-text("Reflections:")').textContent(), /\(your first answer to each is the one scored\)\.$/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     assert.match(download.suggestedFilename(), /^lab08-design-ledger-\d{4}-\d{2}-\d{2}\.json$/);
     const text = readFileSync(await download.path(), 'utf8');

@@ -60,7 +60,7 @@ export const QUANTITIES = {
 const PROMPTS = {
   act1: 'Mixed precision reduces total training memory by about ___× because ___',
   act2_fix: 'The most effective single fix for the chapter’s baseline loop',
-  act2_ckpt: 'Checkpointing every k layers reduces activations by ___× at ___% extra compute because ___',
+  act2_ckpt: 'In the chapter’s tuned step, checkpointing every 4 layers reduces activations by ___× at ___% extra compute because ___',
 };
 
 function predictionsOf(state) {
@@ -75,19 +75,29 @@ function predictionsOf(state) {
   return out;
 }
 
+// Every try of a reflection, in order (the answering rule, scoring.js withTry: the first is the
+// one scored); answersOf(try) → the try's choices; correctOf(try) → right or not. Left out for
+// records made before tries were kept.
+function triesOf(record, answersOf, correctOf) {
+  return record.tries ? { tries: record.tries.map((t) => ({ answers: answersOf(t), correct: correctOf(t), answered_at: t.answered_at })) } : {};
+}
+
 function reflectionsOf(state) {
   const out = [];
   const r1 = state.acts.act1.reflection;
-  if (r1) out.push({ id: 'act1', act: 1, prompt: PROMPTS.act1, answers: { ratio_choice: r1.ratio_choice, reason_choice: r1.reason_choice },
-    correct: r1.ratio_correct && r1.reason_correct, engine_values: { ratio: r1.engine_ratio }, answered_at: r1.answered_at });
+  const a1 = (r) => ({ ratio_choice: r.ratio_choice, reason_choice: r.reason_choice });
+  if (r1) out.push({ id: 'act1', act: 1, prompt: PROMPTS.act1, answers: a1(r1),
+    correct: r1.ratio_correct && r1.reason_correct, engine_values: { ratio: r1.engine_ratio }, answered_at: r1.answered_at,
+    ...triesOf(r1, a1, (t) => t.ratio_correct && t.reason_correct) });
   const a2 = state.acts.act2;
-  if (a2 && a2.reflection_fix) out.push({ id: 'act2_fix', act: 2, prompt: PROMPTS.act2_fix, answers: { choice: a2.reflection_fix.choice },
-    correct: a2.reflection_fix.correct, engine_values: null, answered_at: a2.reflection_fix.answered_at });
+  const rf = a2 && a2.reflection_fix;
+  if (rf) out.push({ id: 'act2_fix', act: 2, prompt: PROMPTS.act2_fix, answers: { choice: rf.choice },
+    correct: rf.correct, engine_values: null, answered_at: rf.answered_at, ...triesOf(rf, (t) => ({ choice: t.choice }), (t) => t.correct) });
   const rc = a2 && a2.reflection_ckpt;
-  if (rc) out.push({ id: 'act2_ckpt', act: 2, prompt: PROMPTS.act2_ckpt,
-    answers: { ratio_choice: rc.ratio_choice, overhead_choice: rc.overhead_choice, reason_choice: rc.reason_choice },
-    correct: rc.ratio_correct && rc.overhead_correct && rc.reason_correct,
-    engine_values: { ratio: rc.engine_ratio, overhead: rc.engine_overhead }, answered_at: rc.answered_at });
+  const ac = (r) => ({ ratio_choice: r.ratio_choice, overhead_choice: r.overhead_choice, reason_choice: r.reason_choice });
+  const okc = (r) => r.ratio_correct && r.overhead_correct && r.reason_correct;
+  if (rc) out.push({ id: 'act2_ckpt', act: 2, prompt: PROMPTS.act2_ckpt, answers: ac(rc), correct: okc(rc),
+    engine_values: { ratio: rc.engine_ratio, overhead: rc.engine_overhead }, answered_at: rc.answered_at, ...triesOf(rc, ac, okc) });
   return out;
 }
 
@@ -322,9 +332,9 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
     const ev = r.engine_values;
     const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}`
       : r.id === 'act2_fix' && fixKey ? fixWords(fixKey, r.answers.choice) : '';
-    // Act 1's reflection may be answered again (Act 2's are one try): say which answer this is.
-    const tries = r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
-    const notes = [...(tries > 1 ? [`the last of ${tries} answers`] : []), ...(values ? [values] : [])];
+    // Every question may be answered again and the first answer is scored: say so when there were more.
+    const tries = r.tries ? r.tries.length : r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
+    const notes = [...(tries > 1 ? [`the first of ${tries} answers, the one scored`] : []), ...(values ? [values] : [])];
     lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }
   // The ledger's summary of the student's choices, in words: percentages as the lab writes them, the

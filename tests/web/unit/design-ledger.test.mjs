@@ -379,13 +379,13 @@ test('walk 2: "and 1 more problem" says where that problem is', () => {
     message: 'is not one of the allowed values: it is a string ("zz"), but must be "a", "b", "c" or "d" (and 1 more problem, at lab_state.acts.act1.prediction)' });
 });
 
-test('walk 6: the summary says when Act 1’s reflection was answered more than once', () => {
+test('walk 6, issue 23: the summary says when a reflection was answered more than once, and that the first is scored', () => {
   const l = JSON.parse(fixture('valid-complete.json'));
   l.lab_state.acts.act1.reflection.attempts = 1;
-  assert.doesNotMatch(ledgerText(l), /the last of/);
+  assert.doesNotMatch(ledgerText(l), /answers, the one scored/);
   l.lab_state.acts.act1.reflection.attempts = 3;
   // One bracket for both notes (walk 7: '(the last of 2 answers) (the engine gives 1.6×)').
-  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers; the engine gives [0-9.]+×\)\n/);
+  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the first of 3 answers, the one scored; the engine gives [0-9.]+×\)\n/);
 });
 
 test('the readable summary’s fix-question line says what was chosen and which change the engine times fastest', async () => {

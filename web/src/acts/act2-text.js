@@ -240,8 +240,9 @@ export function regimeOutOfReach(res, regime) {
 }
 
 export const CKPT_QUESTION = {
-  intro: 'Answer for your current settings in section 2 (the calibration as you set it), with checkpointing every k layers: your k if you chose that scheme, otherwise k = 4.',
-  prompt: 'Checkpointing reduces activation memory by about',
+  // One stated scenario (CHAPTER_TUNED2, chapter calibration): its answer is the chapter's own 4×.
+  intro: 'In the chapter’s tuned step (GPT-2 XL on the V100, mixed precision, batch 32, chapter calibration), checkpointing every 4 layers:',
+  prompt: 'it reduces activation memory by about',
   ratioOptions: [
     { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },
     { id: 'c', value: 12, label: '12×' }, { id: 'd', value: 48, label: '48×' },
@@ -279,20 +280,10 @@ export function ckptScenarioText(n, units) {
   return `For your Act 2 settings now, checkpointing every ${formatCount(n.k, 'layer')} (${n.replay ? 'chapter calibration' : 'physics model'}): ${change}, and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
 }
 
-// The reflection's ratio line. Scoring takes the option nearest by ratio (act2-model.js
-// nearestByRatio), so with settings that save almost nothing (k = 48, one segment) "2×" is marked
-// right: say why instead of a bare "1.0×"; between two options, show how far off each is (two
-// decimals: one would show 11.46× as "1.0 times" from 12×, and ties that are not).
-export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.ratioOptions.map((o) => o.value)) {
-  const nearly = savesNothing(engineRatio) ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
-    : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
-  const below = Math.max(...optionValues.filter((v) => v <= engineRatio));
-  const above = Math.min(...optionValues.filter((v) => v >= engineRatio));
-  const factor = (x) => Math.max(x, engineRatio) / Math.min(x, engineRatio);
-  const nearest = optionValues[nearestByRatio(optionValues, engineRatio)]; // as the answer is scored
-  const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
-    ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(2)} times smaller, ${above}× is ${factor(above).toFixed(2)} times larger, so ${nearest}× counts as right.` : '';
-  return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
+// The reflection's ratio line, for the question's one scenario (n: ckptNumbers of CHAPTER_TUNED2;
+// scored against the option nearest by ratio, act2-model.js nearestByRatio).
+export function ckptRatioFeedback(n, units) {
+  return `Activation memory falls ${formatRatio(n.ratio)}, from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)}, in the chapter’s step.`;
 }
 
 // The reflection's extra-compute line, naming the option the answer is scored against (nearest by
@@ -307,7 +298,7 @@ export function ckptFormulaText(n) {
   const result = !savesNothing(n.formulaRatio) ? `${formatRatio(n.formulaRatio)} less`
     : n.formulaRatio < 1 ? `${formatRatio(n.formulaRatio)}: it stores ${stored}·A, slightly more than L·A = ${n.layers}·A, so no saving`
       : `${formatRatio(n.formulaRatio)}, so no saving`;
-  return `Three ways to count it. The chapter quotes a flat 4× for checkpointing every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the chapter’s formula with its saving scaled so that k = 4 still gives 4×. The formula counts ${formatCount(n.k, 'layer')} of activations rebuilt during backward plus one checkpoint per segment (L/k of them), each as one layer’s activations A: about k·A + (L/k)·A, against L·A without checkpointing. For k = ${n.k}: L/(k + L/k) = ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${result}. The formula saves the most at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
+  return `The chapter quotes a flat 4× for checkpointing every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the chapter’s formula with its saving scaled so that k = 4 still gives 4×. The formula counts ${formatCount(n.k, 'layer')} of activations rebuilt during backward plus one checkpoint per segment (L/k of them), each as one layer’s activations A: about k·A + (L/k)·A, against L·A without checkpointing. For k = ${n.k}: L/(k + L/k) = ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${result}. The formula saves the most at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
 }
 
 export const LAPTOP = {

@@ -339,7 +339,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     setLocked(refBody, !a.revealed);
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
-    reflect.update(a);
+    reflect.update(a, u);
     const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
     // The record keeps why the regime was not asked, so a ledger completed under an instructor's
     // locks says so (regime_reached false beside completed true, explained).
