@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
 import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, recomputeNote, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+import { fixFeedback, fixWhy, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, recomputeNote, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
 const T = { loaderAdvice, memoryAdvice, regimeOutOfReach };
 import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
@@ -26,7 +26,8 @@ test('the prefetch sentence names exactly the work prefetching hides and what st
   const transfer = b.segments.find((s) => s.key === 'transfer');
   assert.ok(load.hidden_seconds > 0.005 && transfer.hidden_seconds <= 0.005, 'the engine hides loading, not the copy');
   assert.ok(text.includes(`${secs(load.hidden_seconds)} of data loading per step no longer lengthens it`), text);
-  assert.ok(text.includes(`still on the critical path: data loading ${secs(load.seconds_shown)} and host→device transfer ${secs(transfer.seconds_shown)}`), text);
+  const dma = b.segments.find((s) => s.key === 'dma');
+  assert.ok(text.includes(`still on the critical path: data loading ${secs(load.seconds_shown)} and the host→device copy ${secs(transfer.seconds_shown + dma.seconds_shown)}`), text);
   assert.doesNotMatch(text, /loading and copying/);
   assert.ok(text.endsWith(`(${tl.steps} steps, ${secs(tl.end_seconds)}).`), text);
   const base = evaluate(toScenario2(DEFAULT_CONFIG2));
@@ -37,7 +38,7 @@ test('the prefetch sentence names exactly the work prefetching hides and what st
 test('the single-fix feedback is specific to the option chosen, with that option’s engine numbers and the right answer’s reason', () => {
   const texts = FIX_QUESTION.options.map((o) => {
     const f = n.fixes.find((x) => x.id === o.id);
-    const text = fixFeedback(f.best, n.fixes, o.id);
+    const text = `${fixFeedback(f.best, n.fixes, o.id)} ${fixWhy(f.best, n.fixes, o.id)}`; // on screen, then behind its Why?
     assert.ok(text.includes(rate(f.tokens)), `${o.id}: its own tokens/s`);
     assert.ok(text.includes(pct(f.shares.data_loading)), `${o.id}: its own data-loading share`);
     return { o, f, text };
@@ -193,7 +194,7 @@ test('the calibration note comes as paragraphs: memory, the k rule, timing, then
 // Walk findings (this stop): the extra-compute line did not say which option counts; FP32 listed a
 // master copy it does not have; in GiB the chapter's figure had two brackets in a row.
 test('the extra-compute line names the option that counts, and the notes list only what the step holds', () => {
-  assert.equal(ckptOverheadFeedback(0.318), 'Extra compute: 31.8% more FLOPs (one extra forward pass over the checkpointed segments), so 33% counts as right.');
+  assert.equal(ckptOverheadFeedback(0.318), 'Extra compute: 31.8% more FLOPs, so 33% counts as right.');
   assert.match(ckptOverheadFeedback(0.12), /so 10% counts as right\.$/);
   const fp32 = { ...DEFAULT_CONFIG2, precision: 'fp32', replay: false };
   const r32 = evaluate(toScenario2(fp32));
@@ -212,7 +213,7 @@ test('section 2’s lead names only what can be changed', () => {
   assert.match(stepLead(), /^Change the data pipeline and the step itself; the bar shows/);
   assert.match(stepLead({ pipeline: false }), /^Change the step itself; the bar shows/);
   assert.match(stepLead({ step: false }), /^Change the data pipeline; the bar shows/);
-  assert.match(stepLead({ pipeline: false, step: false }), /^The bar shows one step’s seconds/);
+  assert.match(stepLead({ pipeline: false, step: false }), /^The bar shows where one step’s seconds go/);
 });
 
 test('the calibration note does not ask to tick or untick a box an instructor locked', () => {

@@ -64,7 +64,8 @@ export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
     update(a, units) {
       const fr = a.reflection_fix;
       const fl = lastTry(fr);
-      fix.update(fl ? { choice: fl.choice } : null, fl ? [{ ok: fl.correct, text: T.fixFeedback(fl.correct, fixes, fl.choice) }] : [],
+      fix.update(fl ? { choice: fl.choice } : null, fl ? [{ ok: fl.correct, text: T.fixFeedback(fl.correct, fixes, fl.choice),
+        more: h('details', { class: 'why' }, h('summary', { text: 'Why?' }), h('p', { text: T.fixWhy(fl.correct, fixes, fl.choice) })) }] : [],
         fr ? firstAnswerNote(fr.correct, fr.attempts || 1) : null);
       const cr = a.reflection_ckpt;
       const cl = lastTry(cr);
