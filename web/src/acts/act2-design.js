@@ -97,7 +97,7 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
     // The fastest setting leads (the goal); the highest MFU is a different question, said beside the
     // ceiling (its own setting's, not the one on screen), with the solver's run beyond these controls.
     return [
-      h('p', { 'data-solver-tokens': String(act.fastest.tokens_per_second) }, h('strong', { text: 'The fastest these controls reach: ' }),
+      h('p', { 'data-solver-tokens': String(act.fastest.tokens_per_second) }, h('strong', { text: 'The fastest with your loader settings: ' }),
         `${T.rate(act.fastest.tokens_per_second)} (${words(act.fastest.config)}), MFU ${T.pct(act.fastest.mfu)}.`),
       h('p', { class: 'control__note', 'data-solver-mfu': String(act.best_mfu.mfu) },
         same ? `That fastest setting also has the highest MFU of the ${act.tried} settings here that fit.`
