@@ -69,7 +69,7 @@ export function createAct2Controls({ devices, flags, onChange }) {
   const devPart = { el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'GPU' }), dev) };
 
   // Words true whether it is ticked or not (walk 9: 'untick' while unticked), and locked or not.
-  const replay = checkbox('replay', 'Chapter calibration (off: the physics model)', (on) => onChange({ replay: on }));
+  const replay = checkbox('replay', 'Chapter calibration: memory and timing (off: the physics model)', (on) => onChange({ replay: on }));
 
   const groups = [
     { key: 'workers', part: workers, inputs: [workers.input] },
