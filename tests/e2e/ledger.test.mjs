@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2 } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2, laptopToFloor } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../web/src/ledger-check.js';
 import { LAPTOP_START, toLaptopScenario } from '../../web/src/scenario.js';
@@ -170,12 +170,7 @@ test('a ledger exported after working through both acts in the page verifies in 
     await page.locator(`${A2} [data-control="workers"] input`).fill('4');
     await page.waitForSelector(`${A2} [data-best-mfu]`);
     await page.getByRole('button', { name: /Reveal/ }).click();
-    const lap = `${A2} .laptop`;
-    await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('mixed');
-    await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
-    await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
-    await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
-    await page.waitForSelector(`${lap} .limit:not([hidden])`);
+    await laptopToFloor(page);
     await page.locator(`${A2} fieldset:has-text("Blank 1") input[value="b"]`).check();
     await page.locator(`${A2} fieldset:has-text("Blank 2") input[value="c"]`).check();
     await page.locator(`${A2} fieldset:has-text("Blank 3") input[value="a"]`).check();

@@ -4,7 +4,7 @@
 // at most 7,000 px tall at 390 px right after the lock. The figures are printed for web/README.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, predictAct2, freshLab, settle, visibleWords } from './helpers.mjs';
+import { startServer, launch, watchedPage, predictAct2, freshLab, settle, visibleWords, laptopToFloor } from './helpers.mjs';
 
 const A2 = '[data-act="2"]';
 const WIDTHS = [1280, 390];
@@ -54,12 +54,7 @@ test('with every step done, Act 2 shows at most 1,200 words at 1,280 and 390 px'
   await page.locator(`${A2} [data-control="workers"] input`).fill('8');
   await page.waitForSelector(`${A2} [data-regime="reached"]`);
   await page.getByRole('button', { name: /Reveal/ }).click();
-  const lap = `${A2} .laptop`;
-  await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('mixed');
-  await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
-  await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
-  await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
-  await page.waitForSelector(`${lap} .limit:not([hidden])`);
+  await laptopToFloor(page);
   await page.locator(`${A2} form[data-question="fix"] input[value="c"]`).check();
   await page.locator(`${A2} form[data-question="fix"] button[type=submit]`).click();
   await page.locator(`${A2} form[data-question="ckpt"] fieldset:has-text("Blank 1") input[value="b"]`).check();
