@@ -46,10 +46,17 @@ async function expectStep(config) {
     const cell = page.locator(`${A2} .step-table tr[data-row="${s.key}"] td`).first();
     assert.equal(Number(await cell.getAttribute('data-value')), s.seconds, s.key);
   }
-  const shares = await page.locator(`${A2} .step-table tbody tr:not(.row--total) td:nth-of-type(2)`).allTextContents();
+  const shares = await page.locator(`${A2} .step-table tbody tr:not(.row--total):not(.row--span) td:nth-of-type(2)`).allTextContents();
   assert.equal(Math.round(shares.reduce((a, t) => a + parseFloat(t), 0) * 10), 1000, `shares add up: ${shares}`);
-  // Rounded to add up, a share may sit 0.1 from the gauge for the same quantity: the table says so.
-  assert.match(await page.locator(`${A2} .twin:has(.step-table) .control__note`).textContent(), /rounded so that each column adds up to its whole/);
+  // Issue 23: one value per quantity. The table's bracket rows, the bar's brackets and the gauges agree.
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-busy"] td:nth-of-type(2)`).textContent(), pct(p.busy_fraction));
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-kernels"] td:nth-of-type(2)`).textContent(), pct(p.chapter_shares.compute));
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-pe"] td:nth-of-type(2)`).textContent(), pct(p.pipeline_efficiency));
+  assert.equal(await gauge('kernels'), pct(p.chapter_shares.compute));
+  for (const k of ['busy', 'kernels', 'pe']) {
+    assert.equal(await page.locator(`${A2} .pipeline-bar [data-span="${k}"] .span__label`).textContent(), `${{ busy: 'GPU busy', kernels: 'GPU kernels', pe: 'Pipeline efficiency' }[k]} ${await page.locator(`${A2} .step-table tr[data-row="span-${k}"] td:nth-of-type(2)`).textContent()}`);
+  }
+  assert.match(await page.locator(`${A2} .twin:has(.step-table) .control__note`).textContent(), /rounded so that each column adds up to its whole, and the shares inside GPU busy/);
   assert.match(await page.locator(`${A2} .bottleneck`).textContent(), new RegExp(p.bottleneck.message.slice(0, 30).replace(/[()]/g, '.')));
   const segs = await page.locator(`${A2} .timeline-chart g.bar`).count();
   assert.equal(segs, p.schedule.segments.length);

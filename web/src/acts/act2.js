@@ -92,9 +92,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const barTwin = h('details', { class: 'twin' }, h('summary', { text: 'The step’s numbers as a table' }));
   const bar = new PipelineBar(barBox, { label: 'One training step, by phase' });
   const barTable = new DataTable(barTwin, { caption: 'One training step by phase', className: 'step-table' });
-  // Rounded to add up (largest remainder), a share can sit 0.1 from the same quantity on a gauge,
-  // which is rounded on its own (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
-  barTwin.append(h('p', { class: 'control__note', text: 'Seconds and shares are rounded so that each column adds up to its whole: one may differ by 0.01 s or 0.1 point from the same quantity elsewhere (a gauge, the engine), which is rounded on its own.' }));
+  // Shares are rounded inside the bar's brackets to the gauges' own values (act2-model.js stepBar);
+  // seconds to add up to the step (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
+  barTwin.append(h('p', { class: 'control__note', text: 'Seconds and shares are rounded so that each column adds up to its whole, and the shares inside GPU busy, GPU kernels and pipeline efficiency to the gauges’ values; a second may differ by 0.01 s from the engine’s.' }));
   const tlBox = h('div', { class: 'chart-box chart-box--fluid' });
   const tlSummary = h('p', { class: 'chart-summary', 'data-summary': 'timeline' });
   const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
@@ -227,7 +227,14 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
           { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
-        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%', value: 1 }, { text: '', value: b.segments.reduce((t, x) => t + x.hidden_seconds, 0) }] }] });
+        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%', value: 1 }, { text: '', value: b.segments.reduce((t, x) => t + x.hidden_seconds, 0) }] },
+        // The brackets under the bar, with the segments they cover (the same values as the gauges).
+        ...b.spans.map((sp) => {
+          const inside = b.segments.filter((s) => s.start_seconds >= sp.start_seconds - 1e-12 && s.start_seconds + s.seconds <= sp.end_seconds + 1e-12);
+          return { key: `span-${sp.key}`, header: `${sp.label}: ${inside.map((s) => s.label).join(' + ')}`, cls: 'row--span', cells: [
+            { text: T.secs(inside.reduce((t, s) => t + s.seconds_shown, 0)), value: sp.end_seconds - sp.start_seconds },
+            { text: `${sp.pct_shown.toFixed(1)}%`, value: (sp.end_seconds - sp.start_seconds) / b.step_seconds }, { text: '' }] };
+        })] });
       tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
         rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
           cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step), value: s.step }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
