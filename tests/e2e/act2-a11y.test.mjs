@@ -91,7 +91,7 @@ test('Act 2 can be done with the keyboard alone, with focus always visible', asy
     assert.ok(await page.evaluate(() => document.activeElement.matches('[data-act="2"] form[data-question="fix"] button[type=submit]')));
     assert.equal(await once.isVisible(), false, 'answered: the rule was said before');
     assert.ok(await focusIsVisible(page));
-    await tabTo(page, `${A2} form[data-question="fix"] .feedback details summary`, 3);
+    await tabTo(page, `${A2} form[data-question="fix"] .feedback__more details summary`, 3);
     await tabTo(page, `${A2} form[data-question="ckpt"] input[type=radio]`, 3);
   } finally { await browser.close(); }
 });

@@ -26,9 +26,11 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
   // The rule, said before answering: the same words in every question of both acts.
   const once = h('p', { class: 'reflection__once', text: 'Your first answer is the one scored; you may answer again.' });
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-atomic': 'true', tabindex: '-1' });
+  // The details behind an answer's "Why?": outside the live region, so only the feedback is announced.
+  const more = h('div', { class: 'feedback__more' });
   const form = h('form', { class: 'reflection', novalidate: true, 'data-question': name },
     prompt ? h('p', { class: 'reflection__prompt' }, prompt) : null,
-    groups.map((x) => x.g.el), error, once, submit, feedback);
+    groups.map((x) => x.g.el), error, once, submit, feedback, more);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const answers = Object.fromEntries(groups.map((x) => [x.key, x.g.value()]));
@@ -49,8 +51,8 @@ export function createFillIn({ name = null, prompt, blanks, onSubmit, button = '
       once.hidden = Boolean(answers);
       replaceChildren(feedback, [...lines.map((l) => h('p', { class: `feedback__line feedback__line--${l.ok ? 'ok' : 'wrong'}` },
         h('span', { class: 'feedback__mark', text: l.ok ? '✓ ' : '✕ ' }), l.text)),
-      ...lines.map((l) => l.more || null).filter(Boolean),
       note ? h('p', { class: 'feedback__rule', text: note }) : null]);
+      replaceChildren(more, lines.map((l) => l.more || null).filter(Boolean));
     },
   };
 }
