@@ -74,9 +74,9 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
         h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` })));
   }
 
-  // The best MFU this act's controls can reach on this GPU with the student's loader settings: every
-  // precision × checkpointing scheme at its largest slider batch that fits (act2-best.js), and the
-  // solver's fastest run beyond the act's controls (any batch, any optimizer) for contrast.
+  // The fastest step and the highest MFU this act's controls can reach on this GPU with the student's
+  // loader settings: every precision × checkpointing scheme at its largest slider batch that fits
+  // (act2-best.js), and the solver's fastest run beyond the act's controls (any batch, any optimizer).
   // [the fastest line, the highest-MFU line] for c: at once when known, else placeholders filled in
   // once the search has run (act2-search.js).
   function solverLinesSoon(c) {
