@@ -55,8 +55,11 @@ test('with every step done, Act 2 shows at most 1,200 words at 1,280 and 390 px'
   await page.waitForSelector(`${A2} [data-regime="reached"]`);
   await page.getByRole('button', { name: /Reveal/ }).click();
   await laptopToFloor(page);
-  await page.locator(`${A2} form[data-question="fix"] input[value="c"]`).check();
-  await page.locator(`${A2} form[data-question="fix"] button[type=submit]`).click();
+  // A wrong first answer, then the right one: the longest feedback and the rule's note.
+  for (const choice of ['a', 'c']) {
+    await page.locator(`${A2} form[data-question="fix"] input[value="${choice}"]`).check();
+    await page.locator(`${A2} form[data-question="fix"] button[type=submit]`).click();
+  }
   await page.locator(`${A2} form[data-question="ckpt"] fieldset:has-text("Blank 1") input[value="b"]`).check();
   await page.locator(`${A2} form[data-question="ckpt"] fieldset:has-text("Blank 2") input[value="c"]`).check();
   await page.locator(`${A2} form[data-question="ckpt"] fieldset:has-text("Blank 3") input[value="a"]`).check();

@@ -366,8 +366,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     if (complete !== a.completed || withNotAsked(a.design, notAsked) !== a.design) {
       queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete, design: withNotAsked(s.acts.act2.design, notAsked) })));
     }
-    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
-      h('a', { href: withFlags('?act=ledger', flags), text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
+    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a step’s time goes, how far MFU sits below busy time, and where one GPU’s memory runs out. ',
+      h('a', { href: withFlags('?act=ledger', flags), text: 'Compare your predictions and export your design ledger' }), '.'] : []);
   }
 
   let last = {};
