@@ -31,6 +31,10 @@ const std::vector<std::string> kLedgerFields{
     "precision_chosen", "gradient_checkpointing", "final_mfu_pct", "baseline_mfu_estimate_pct",
     "laptop_fit_achieved", "laptop_minimum_memory_gb", "laptop_floor_derivation", "predictions", "knob_settings",
     "binding_constraints", "decisions", "reflections", "result_snapshot", "calibration", "lab_state"};
+// Optional top-level fields: the design challenge's fastest step and the peaks (issue 23), absent in
+// ledgers made when its goal was the highest MFU, and until a best design is recorded.
+const std::vector<std::string> kOptionalLedgerFields{"final_tokens_per_second", "final_peak_tokens_per_second",
+                                                     "final_mfu_peak_flops_per_s"};
 // Fields version 1 (Act 1 only, lab state version 1) did not have; migration adds them as "not reached".
 const std::vector<std::string> kAddedInV2{"final_mfu_pct", "baseline_mfu_estimate_pct", "laptop_fit_achieved",
                                           "laptop_minimum_memory_gb", "laptop_floor_derivation"};
@@ -70,7 +74,9 @@ json verify_parsed(json& ledger, int* migrated_from) {
                                                   "); this engine reads versions 1 to " + std::to_string(kLedgerSchemaVersion));
   *migrated_from = v < kLedgerSchemaVersion ? static_cast<int>(v) : 0;
   if (v == 1) migrate_v1(ledger);
-  fields::reject_unknown(ledger, "", kLedgerFields);
+  std::vector<std::string> known = kLedgerFields;
+  known.insert(known.end(), kOptionalLedgerFields.begin(), kOptionalLedgerFields.end());
+  fields::reject_unknown(ledger, "", known);
   for (const auto& k : kLedgerFields)
     if (!ledger.contains(k)) throw InputError(k, "missing field '" + k + "'");
   const json& state = ledger["lab_state"];
@@ -152,6 +158,8 @@ json verify_ledger_json(const std::string& text) {
     for (const char* k : {"chapter", "optimizer_chosen", "precision_chosen", "gradient_checkpointing", "final_mfu_pct",
                           "baseline_mfu_estimate_pct", "laptop_fit_achieved", "laptop_minimum_memory_gb", "laptop_floor_derivation"})
       plan[k] = ledger[k];
+    for (const auto& k : kOptionalLedgerFields)
+      if (ledger.contains(k)) plan[k] = ledger[k];
     out["plan_fields"] = plan;
     out["timestamp"] = ledger["timestamp"];
     return out;

@@ -232,7 +232,7 @@ void act2_design(Checks& c, const json& act2) {
   const json* best = design ? &need(*design, "best", "lab_state.acts.act2.design") : nullptr;
   if (!best || best->is_null()) {
     c.skip("lab_state.acts.act2.design.best", "no design-challenge result recorded yet");
-    c.value("final_mfu_pct", nullptr, "best MFU (%): blank until the design challenge has a best configuration");
+    c.value("final_mfu_pct", nullptr, "best design's MFU (%): blank until the design challenge has a best configuration");
     return;
   }
   const std::string p = "lab_state.acts.act2.design.best";
@@ -243,7 +243,22 @@ void act2_design(Checks& c, const json& act2) {
   c.value(p + ".pipeline_efficiency", pipe["pipeline_efficiency"], "design challenge: pipeline efficiency");
   for (const char* k : {"data_loading", "transfers", "compute"})
     c.value(p + ".shares." + k, pipe["chapter_shares"][k], "design challenge: share of the step");
-  c.value("final_mfu_pct", pipe["mfu"].get<double>() * 100, "best MFU (%): the best design's MFU × 100");
+  c.value("final_mfu_pct", pipe["mfu"].get<double>() * 100, "best design's MFU (%): its MFU × 100");
+  // The goal since issue 23, the fastest step, with the peaks: only in records made under it.
+  const double peak_flops = r["flops"]["peak_flops_per_s"].get<double>();
+  const double peak_tokens = peak_flops / r["flops"]["model_per_token"].get<double>();
+  if (best->contains("tokens_per_second")) {
+    c.value(p + ".tokens_per_second", pipe["tokens_per_second"], "design challenge: throughput of the fastest configuration");
+    c.value(p + ".peak_tokens_per_second", peak_tokens, "design challenge: tokens/s at the GPU's peak FLOP/s");
+    c.value(p + ".peak_flops_per_s", peak_flops, "design challenge: the peak its MFU is measured against");
+  }
+  const json& l = c.ledger();
+  if (l.contains("final_tokens_per_second"))
+    c.value("final_tokens_per_second", pipe["tokens_per_second"], "fastest step (tokens/s): the best design's throughput");
+  if (l.contains("final_peak_tokens_per_second"))
+    c.value("final_peak_tokens_per_second", peak_tokens, "fastest step: tokens/s at the GPU's peak FLOP/s");
+  if (l.contains("final_mfu_peak_flops_per_s"))
+    c.value("final_mfu_peak_flops_per_s", peak_flops, "best design's MFU: the peak FLOP/s it is measured against");
 }
 
 void act2_laptop(Checks& c, const json& act2, json& scenarios) {

@@ -46,10 +46,17 @@ async function expectStep(config) {
     const cell = page.locator(`${A2} .step-table tr[data-row="${s.key}"] td`).first();
     assert.equal(Number(await cell.getAttribute('data-value')), s.seconds, s.key);
   }
-  const shares = await page.locator(`${A2} .step-table tbody tr:not(.row--total) td:nth-of-type(2)`).allTextContents();
+  const shares = await page.locator(`${A2} .step-table tbody tr:not(.row--total):not(.row--span) td:nth-of-type(2)`).allTextContents();
   assert.equal(Math.round(shares.reduce((a, t) => a + parseFloat(t), 0) * 10), 1000, `shares add up: ${shares}`);
-  // Rounded to add up, a share may sit 0.1 from the gauge for the same quantity: the table says so.
-  assert.match(await page.locator(`${A2} .twin:has(.step-table) .control__note`).textContent(), /rounded so that each column adds up to its whole/);
+  // Issue 23: one value per quantity. The table's bracket rows, the bar's brackets and the gauges agree.
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-busy"] td:nth-of-type(2)`).textContent(), pct(p.busy_fraction));
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-kernels"] td:nth-of-type(2)`).textContent(), pct(p.chapter_shares.compute));
+  assert.equal(await page.locator(`${A2} .step-table tr[data-row="span-pe"] td:nth-of-type(2)`).textContent(), pct(p.pipeline_efficiency));
+  assert.equal(await gauge('kernels'), pct(p.chapter_shares.compute));
+  for (const k of ['busy', 'kernels', 'pe']) {
+    assert.equal(await page.locator(`${A2} .pipeline-bar [data-span="${k}"] .span__label`).textContent(), `${{ busy: 'GPU busy', kernels: 'GPU kernels', pe: 'Pipeline efficiency' }[k]} ${await page.locator(`${A2} .step-table tr[data-row="span-${k}"] td:nth-of-type(2)`).textContent()}`);
+  }
+  assert.match(await page.locator(`${A2} .twin:has(.step-table) .control__note`).textContent(), /rounded so that each column adds up to its whole, and the shares inside GPU busy/);
   assert.match(await page.locator(`${A2} .bottleneck`).textContent(), new RegExp(p.bottleneck.message.slice(0, 30).replace(/[()]/g, '.')));
   const segs = await page.locator(`${A2} .timeline-chart g.bar`).count();
   assert.equal(segs, p.schedule.segments.length);
@@ -67,7 +74,7 @@ test('locking the prediction opens the step at the chapter baseline, on the chap
   await page.locator(`${A2} .prediction input[value="a"]`).check();
   await page.locator(`${A2} .prediction button[type=submit]`).click();
   await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
-  assert.match(await page.locator(`${A2} .locked-note`).textContent(), /pipeline instruments/);
+  assert.match(await page.locator(`${A2} .locked-note`).textContent(), /^Locked in: [A-D]\.\s*$/); // what opened is on screen (issue 23: fewer words)
   const r = await expectStep(DEFAULT_CONFIG2);
   assert.equal(pct(r.pipeline.busy_fraction), '45.0%');
   assert.equal(await page.locator(`${A2} .step-table tr[data-row="data_loading"] td:nth-of-type(2)`).textContent(), '40.0%');
@@ -101,7 +108,7 @@ test('each control moves every gauge to the engine’s value, in the right direc
   await page.waitForURL(/workers=8&prefetch=1&depth=2&pin=1&replay=0/);
 });
 
-test('the chapter’s tuned loop reaches the tuned regime and records the best MFU', async () => {
+test('the chapter’s tuned loop reaches the tuned regime and records the fastest step, MFU beside it against its peak', async () => {
   await page.goto(`${srv.origin}/?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1`);
   await page.waitForSelector(`${A2} .act-unlocked:not([hidden])`);
   const r = await expectStep(CHAPTER_TUNED2);
@@ -114,6 +121,11 @@ test('the chapter’s tuned loop reaches the tuned regime and records the best M
   await page.waitForSelector(`${A2} [data-step="design"].step--done`);
   const best = Number(await page.locator(`${A2} [data-best-mfu]`).getAttribute('data-best-mfu'));
   assert.ok(best >= r.pipeline.mfu - 1e-12);
+  // Issue 23: the goal is the fastest step; its MFU is named against the peak it is measured against.
+  assert.equal(Number(await page.locator(`${A2} [data-best-tokens]`).getAttribute('data-best-tokens')), r.pipeline.tokens_per_second);
+  assert.equal(await page.locator(`${A2} [data-best-tokens]`).textContent(),
+    `This step, your fastest so far: ${formatInt(r.pipeline.tokens_per_second)}\u00a0tokens/s, MFU ${pct(r.pipeline.mfu)} of the V100’s 16-bit peak, 125\u00a0TFLOP/s.`);
+  assert.match(await page.locator(`${A2} [data-why-mfu]`).textContent(), /^FP32 can show a higher MFU yet run slower: its MFU counts against the V100’s FP32 peak, 15\.7\sTFLOP\/s, 8\.0× below its 16-bit peak \(125\sTFLOP\/s\)\.$/);
   assert.match(await page.locator(`${A2} .design`).textContent(), new RegExp(`MFU ceiling for these settings: ${pct(r.pipeline.mfu_ceiling).replace('.', '\\.')}`));
 });
 
@@ -151,6 +163,8 @@ test('reveal scores the prediction against the engine’s MFU and the reference 
   const best = bestSettable(evaluate, CHAPTER_TUNED2, fitTable(evaluate, CHAPTER_TUNED2));
   assert.ok(BATCH_SIZES2.includes(best.best_mfu.config.batch_size));
   assert.equal(Number(await page.locator(`${A2} [data-solver-mfu]`).getAttribute('data-solver-mfu')), best.best_mfu.mfu);
+  assert.equal(Number(await page.locator(`${A2} [data-solver-tokens]`).getAttribute('data-solver-tokens')), best.fastest.tokens_per_second);
+  assert.ok(best.fastest.tokens_per_second >= best.best_mfu.tokens_per_second, 'the fastest is never slower than the highest MFU');
   assert.match(await page.locator(`${A2} [data-solver-mfu]`).textContent(), new RegExp(`batch ${best.best_mfu.config.batch_size}\\)`));
 });
 

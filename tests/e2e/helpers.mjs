@@ -96,6 +96,16 @@ export async function axeViolations(page, { disable = [] } = {}) {
   }, disable);
 }
 
+// Takes Act 2's laptop challenge to the solver's floor (mixed precision, SGD, full recompute, batch 1)
+// and waits for the limit to show.
+export async function laptopToFloor(page) {
+  const lap = '[data-act="2"] .laptop';
+  for (const [control, value] of [['Precision', 'mixed'], ['Optimizer', 'sgd'], ['Activation checkpointing', 'full'], ['Batch size', '1']]) {
+    await page.locator(`${lap} .control:has-text("${control}") select`).selectOption(value);
+  }
+  await page.waitForSelector(`${lap} .limit:not([hidden])`);
+}
+
 let enginePromise = null;
 // evaluate(scenario) with the same WASM build the page uses, in Node.
 export async function nodeEvaluate() {

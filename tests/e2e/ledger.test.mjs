@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2 } from './helpers.mjs';
+import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2, laptopToFloor } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../web/src/ledger-check.js';
 import { LAPTOP_START, toLaptopScenario } from '../../web/src/scenario.js';
@@ -39,8 +39,8 @@ test('export → import round trip: the downloaded file is the store’s ledger 
     const { page, problems } = await openPanel(browser.context, finished.lab_state);
     assert.equal(await page.locator('.ledger-cal__sentence').textContent(), finished.calibration.sentence);
     assert.equal(await page.locator('.ledger-cal__list li').count(), 2);
-    // Act 1's reflection may be answered again: the page says the one recorded is the last (walk 6).
-    assert.match(await page.locator('.panel__note:has-text("Reflections:")').textContent(), /\(Act 1’s is your last of 2 answers\)\.$/);
+    // Any reflection may be answered again: the page says the first answer is the one scored (issue 23).
+    assert.match(await page.locator('.panel__note:has-text("Reflections:")').textContent(), /\(your first answer to each is the one scored\)\.$/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     assert.match(download.suggestedFilename(), /^lab08-design-ledger-\d{4}-\d{2}-\d{2}\.json$/);
     const text = readFileSync(await download.path(), 'utf8');
@@ -170,12 +170,7 @@ test('a ledger exported after working through both acts in the page verifies in 
     await page.locator(`${A2} [data-control="workers"] input`).fill('4');
     await page.waitForSelector(`${A2} [data-best-mfu]`);
     await page.getByRole('button', { name: /Reveal/ }).click();
-    const lap = `${A2} .laptop`;
-    await page.locator(`${lap} .control:has-text("Precision") select`).selectOption('mixed');
-    await page.locator(`${lap} .control:has-text("Optimizer") select`).selectOption('sgd');
-    await page.locator(`${lap} .control:has-text("Activation checkpointing") select`).selectOption('full');
-    await page.locator(`${lap} .control:has-text("Batch size") select`).selectOption('1');
-    await page.waitForSelector(`${lap} .limit:not([hidden])`);
+    await laptopToFloor(page);
     await page.locator(`${A2} fieldset:has-text("Blank 1") input[value="b"]`).check();
     await page.locator(`${A2} fieldset:has-text("Blank 2") input[value="c"]`).check();
     await page.locator(`${A2} fieldset:has-text("Blank 3") input[value="a"]`).check();

@@ -6,58 +6,96 @@
 import { fitState } from './fit-state.js';
 import { formatCount, formatSum, shownSumText } from './format.js';
 
-// Phase order on the step bar, with the words a student reads.
+// Phase order on the step bar, with the words a student reads. The host→device copy is two
+// segments: the host side, and the DMA the GPU receives, which GPU busy counts (issue 23: busy
+// included a copy the bar never showed on its own).
 export const STEP_SEGMENTS = [
   { key: 'data_loading', label: 'Data loading', short: 'data' },
-  { key: 'transfer', label: 'Host→device transfer', short: 'transfer' },
+  { key: 'transfer', label: 'Copy: host side', short: 'copy (host)' },
+  { key: 'dma', label: 'Copy into the GPU', short: 'copy (GPU)' },
   { key: 'memory_bound', label: 'Memory-bound kernels', short: 'memory-bound' },
-  { key: 'compute', label: 'Compute-bound kernels (model)', short: 'compute' },
-  { key: 'recompute', label: 'Recompute (checkpointing)', short: 'recompute' },
+  { key: 'compute', label: 'Matrix multiplications (model)', short: 'matmul' },
+  { key: 'recompute', label: 'Matrix multiplications (recompute)', short: 'recompute' },
   { key: 'optimizer', label: 'Optimizer step', short: 'optimizer' },
+];
+
+// The three nested spans of the bar, one name and one value each (the gauges, the design challenge
+// and the table use the same): GPU busy = copy into the GPU + every kernel; GPU kernels (the chapter's
+// "GPU compute" share) = memory-bound + matrix multiplications + optimizer; pipeline efficiency =
+// the matrix multiplications (model + recompute). from/to: the segments each spans.
+export const STEP_SPANS = [
+  { key: 'busy', label: 'GPU busy', from: 'dma', to: 'optimizer' },
+  { key: 'kernels', label: 'GPU kernels', from: 'memory_bound', to: 'optimizer' },
+  { key: 'pe', label: 'Pipeline efficiency', from: 'compute', to: 'recompute' },
 ];
 
 // Rounds `values` to `decimals` so that the rounded values sum to the rounded total (largest
 // remainder); returns numbers.
 export function roundToSum(values, decimals) {
+  return roundToTotal(values, decimals, Math.round(values.reduce((a, b) => a + b, 0) * 10 ** decimals) / 10 ** decimals);
+}
+
+// The same, to a given rounded total (a span's value rounded on its own, so the parts inside a
+// span add up to exactly the number its gauge shows).
+export function roundToTotal(values, decimals, total) {
   const f = 10 ** decimals;
-  const total = Math.round(values.reduce((a, b) => a + b, 0) * f);
-  const floors = values.map((v) => Math.floor(v * f));
-  let left = total - floors.reduce((a, b) => a + b, 0);
+  const floors = values.map((v) => Math.floor(v * f + 1e-9));
+  let left = Math.round(total * f) - floors.reduce((a, b) => a + b, 0);
   const order = values.map((v, i) => ({ i, r: v * f - floors[i] })).sort((a, b) => b.r - a.r || a.i - b.i);
   for (const { i } of order) { if (left <= 0) break; floors[i] += 1; left -= 1; }
+  for (const { i } of [...order].reverse()) { if (left >= 0) break; if (floors[i] > 0) { floors[i] -= 1; left += 1; } }
   return floors.map((x) => x / f);
 }
 
 const phaseOf = (pipeline, key) => pipeline.phases.find((p) => p.phase === key);
+const pct1 = (share) => Math.round(share * 1000) / 10; // a share in percent at one decimal, as pct() shows it
 
 // The step bar: exposed seconds per segment (they sum to the step time); hidden = work done in the
-// shadow of other work (prefetch). Percent and seconds labels are rounded to add up.
+// shadow of other work (prefetch). Shares are rounded within the spans (STEP_SPANS): each span's
+// total is its engine value rounded on its own, the segments inside add up to it, and all add to
+// 100%. Seconds are rounded to add up to the step.
 export function stepBar(pipeline) {
   const computeBound = phaseOf(pipeline, 'compute_bound');
   const recompute = Math.min(pipeline.gpu.recompute_seconds, computeBound.exposed_seconds);
+  const step = pipeline.step_seconds;
+  const transfer = phaseOf(pipeline, 'transfer');
+  const kernelsSeconds = ['memory_bound', 'compute_bound', 'optimizer'].reduce((t, k) => t + phaseOf(pipeline, k).exposed_seconds, 0);
+  // The copy's DMA: what GPU busy counts beyond the kernels (core/pipeline/README.md, "Gauges").
+  const dma = Math.min(transfer.exposed_seconds, Math.max(0, pipeline.busy_fraction * step - kernelsSeconds));
   const raw = {
     data_loading: phaseOf(pipeline, 'data_loading'),
-    transfer: phaseOf(pipeline, 'transfer'),
+    transfer: { exposed_seconds: transfer.exposed_seconds - dma, seconds: transfer.seconds - dma },
+    dma: { exposed_seconds: dma, seconds: dma },
     memory_bound: phaseOf(pipeline, 'memory_bound'),
     compute: { exposed_seconds: computeBound.exposed_seconds - recompute, seconds: computeBound.seconds - recompute },
     recompute: { exposed_seconds: recompute, seconds: recompute },
     optimizer: phaseOf(pipeline, 'optimizer'),
   };
-  const step = pipeline.step_seconds;
   const exposed = STEP_SEGMENTS.map((s) => raw[s.key].exposed_seconds);
-  const sharesPct = roundToSum(exposed.map((x) => (100 * x) / step), 1);
+  const share = Object.fromEntries(STEP_SEGMENTS.map((s, i) => [s.key, (100 * exposed[i]) / step]));
+  const spans = { busy: pct1(pipeline.busy_fraction), kernels: pct1(pipeline.chapter_shares.compute), pe: pct1(pipeline.pipeline_efficiency) };
+  const [dataPct, hostPct] = roundToTotal([share.data_loading, share.transfer], 1, 100 - spans.busy);
+  const [memPct, optPct] = roundToTotal([share.memory_bound, share.optimizer], 1, spans.kernels - spans.pe);
+  const [modelPct, recomputePct] = roundToTotal([share.compute, share.recompute], 1, spans.pe);
+  const shown = { data_loading: dataPct, transfer: hostPct, dma: Math.round((spans.busy - spans.kernels) * 10) / 10,
+    memory_bound: memPct, compute: modelPct, recompute: recomputePct, optimizer: optPct };
   const secondsShown = roundToSum(exposed, 2);
   let start = 0;
   const segments = STEP_SEGMENTS.map((s, i) => {
     const seg = {
       ...s, seconds: exposed[i], share: exposed[i] / step, work_seconds: raw[s.key].seconds,
       hidden_seconds: Math.max(0, raw[s.key].seconds - exposed[i]),
-      share_pct_shown: sharesPct[i], seconds_shown: secondsShown[i], start_seconds: start,
+      share_pct_shown: shown[s.key], seconds_shown: secondsShown[i], start_seconds: start,
     };
     start += exposed[i];
     return seg;
   });
-  return { step_seconds: step, step_seconds_shown: secondsShown.reduce((a, b) => a + b, 0), segments };
+  const at = (key) => segments.find((x) => x.key === key);
+  return {
+    step_seconds: step, step_seconds_shown: secondsShown.reduce((a, b) => a + b, 0), segments,
+    spans: STEP_SPANS.map((sp) => ({ ...sp, pct_shown: spans[sp.key], start_seconds: at(sp.from).start_seconds,
+      end_seconds: at(sp.to).start_seconds + at(sp.to).seconds })),
+  };
 }
 
 // Timeline lanes (one per resource), in a fixed order, with the words a student reads.
@@ -121,18 +159,39 @@ export function regimeReached(pipeline) {
   return s.data_loading <= REGIME.max_data_share + 1e-9 && s.compute >= REGIME.min_compute_share - 1e-9;
 }
 
-// The best configuration reached so far (higher MFU wins; only states that fit count).
+// The best configuration reached so far: the fastest step (most tokens/s; only states that fit and
+// train count). Issue 23: "highest MFU" rewarded FP32 with full recomputation, 4.7× slower than
+// mixed precision, because FP32's MFU is measured against a peak eight times lower. MFU is kept beside
+// the throughput with the peak it is measured against, and the throughput with its own peak (the
+// tokens/s the GPU's peak FLOP/s would give: MFU = tokens_per_second / peak_tokens_per_second).
 export function betterBest(best, config, result) {
   if (!result.memory.fits || !result.memory.numerically_valid) return best;
   const p = result.pipeline;
-  if (best && best.mfu >= p.mfu) return best;
+  if (best && bestTokens(best) >= p.tokens_per_second) return best;
   return {
     config: { ...config },
+    tokens_per_second: p.tokens_per_second,
+    peak_tokens_per_second: result.flops.peak_flops_per_s / result.flops.model_per_token,
     mfu: p.mfu,
+    peak_flops_per_s: result.flops.peak_flops_per_s,
     busy_fraction: p.busy_fraction,
     pipeline_efficiency: p.pipeline_efficiency,
     shares: { ...p.chapter_shares },
   };
+}
+
+// A best design's throughput; a record made before throughput was the goal has none (−1: any run
+// that fits beats it, so the record moves to the new goal on the next change).
+const bestTokens = (best) => (typeof best.tokens_per_second === 'number' ? best.tokens_per_second : -1);
+
+// Whether Act 2 is complete, from its record alone (no DOM; the ledger derives completion through it
+// too): revealed, the design challenge done (the tuned regime reached, or not asked here, see
+// act2-design.js notAsked, recorded as design.not_asked), the laptop challenge finished and both
+// reflections answered. designAsked: false where the page knows the regime is not asked before the
+// record says so.
+export function act2Complete(a, designAsked = !(a.design && a.design.not_asked)) {
+  return Boolean(a && a.revealed && a.design && (a.design.regime_reached || !designAsked) && a.laptop && a.laptop.finished
+    && a.reflection_fix && a.reflection_ckpt);
 }
 
 // The design challenge counts only settings the student reached: after the prediction is locked and

@@ -7,8 +7,8 @@ import ledgerSchemaRaw from './schema/design-ledger.schema.json' with { type: 'j
 import labStateSchema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
 import { LAB_ID } from './store.js';
-import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID } from './scenario.js';
-import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, plainText, wordList } from './format.js';
+import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, CHAPTER_TUNED2 } from './scenario.js';
+import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, formatNumber2, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REGIME } from './act2-model.js';
 import { measureRunsText } from './measure-record.js';
@@ -62,6 +62,8 @@ const PROMPTS = {
   act1: 'Mixed precision reduces total training memory by about ___× because ___',
   act2_fix: 'The most effective single fix for the chapter’s baseline loop',
   act2_ckpt: 'Checkpointing every k layers reduces activations by ___× at ___% extra compute because ___',
+  // Since issue 23 the question names one scenario, the chapter's tuned step (CHAPTER_TUNED2).
+  act2_ckpt_chapter: 'In the chapter’s tuned step, checkpointing every 4 layers reduces activations by ___× at ___% extra compute because ___',
 };
 
 function predictionsOf(state) {
@@ -76,19 +78,30 @@ function predictionsOf(state) {
   return out;
 }
 
+// Every try of a reflection, in order (the answering rule, scoring.js withTry: the first is the
+// one scored); answersOf(try) → the try's choices; correctOf(try) → right or not. Left out for
+// records made before tries were kept.
+function triesOf(record, answersOf, correctOf) {
+  return record.tries ? { tries: record.tries.map((t) => ({ answers: answersOf(t), correct: correctOf(t), answered_at: t.answered_at })) } : {};
+}
+
 function reflectionsOf(state) {
   const out = [];
   const r1 = state.acts.act1.reflection;
-  if (r1) out.push({ id: 'act1', act: 1, prompt: PROMPTS.act1, answers: { ratio_choice: r1.ratio_choice, reason_choice: r1.reason_choice },
-    correct: r1.ratio_correct && r1.reason_correct, engine_values: { ratio: r1.engine_ratio }, answered_at: r1.answered_at });
+  const a1 = (r) => ({ ratio_choice: r.ratio_choice, reason_choice: r.reason_choice });
+  if (r1) out.push({ id: 'act1', act: 1, prompt: PROMPTS.act1, answers: a1(r1),
+    correct: r1.ratio_correct && r1.reason_correct, engine_values: { ratio: r1.engine_ratio }, answered_at: r1.answered_at,
+    ...triesOf(r1, a1, (t) => t.ratio_correct && t.reason_correct) });
   const a2 = state.acts.act2;
-  if (a2 && a2.reflection_fix) out.push({ id: 'act2_fix', act: 2, prompt: PROMPTS.act2_fix, answers: { choice: a2.reflection_fix.choice },
-    correct: a2.reflection_fix.correct, engine_values: null, answered_at: a2.reflection_fix.answered_at });
+  const rf = a2 && a2.reflection_fix;
+  if (rf) out.push({ id: 'act2_fix', act: 2, prompt: PROMPTS.act2_fix, answers: { choice: rf.choice },
+    correct: rf.correct, engine_values: null, answered_at: rf.answered_at, ...triesOf(rf, (t) => ({ choice: t.choice }), (t) => t.correct) });
   const rc = a2 && a2.reflection_ckpt;
-  if (rc) out.push({ id: 'act2_ckpt', act: 2, prompt: PROMPTS.act2_ckpt,
-    answers: { ratio_choice: rc.ratio_choice, overhead_choice: rc.overhead_choice, reason_choice: rc.reason_choice },
-    correct: rc.ratio_correct && rc.overhead_correct && rc.reason_correct,
-    engine_values: { ratio: rc.engine_ratio, overhead: rc.engine_overhead }, answered_at: rc.answered_at });
+  const ac = (r) => ({ ratio_choice: r.ratio_choice, overhead_choice: r.overhead_choice, reason_choice: r.reason_choice });
+  const okc = (r) => r.ratio_correct && r.overhead_correct && r.reason_correct;
+  const chapterStep = rc && rc.scenario && JSON.stringify(rc.scenario) === JSON.stringify(CHAPTER_TUNED2);
+  if (rc) out.push({ id: 'act2_ckpt', act: 2, prompt: chapterStep ? PROMPTS.act2_ckpt_chapter : PROMPTS.act2_ckpt, answers: ac(rc), correct: okc(rc),
+    engine_values: { ratio: rc.engine_ratio, overhead: rc.engine_overhead }, answered_at: rc.answered_at, ...triesOf(rc, ac, okc) });
   return out;
 }
 
@@ -97,7 +110,9 @@ function decisionsOf(state) {
   if (!a2) return [];
   const out = [];
   if (a2.design.regime_reached) out.push({ id: 'regime_reached', kind: 'regime_reached', description: `reached the chapter’s optimized regime (${REGIME_WORDS})`, config: null });
-  if (a2.design.best) out.push({ id: 'design_best', kind: 'design_best', description: 'the best-MFU configuration of the design challenge', config: a2.design.best.config });
+  // The goal the best was recorded under: the fastest step (issue 23), or before it the highest MFU.
+  if (a2.design.best) out.push({ id: 'design_best', kind: 'design_best', config: a2.design.best.config,
+    description: typeof a2.design.best.tokens_per_second === 'number' ? 'the fastest configuration of the design challenge' : 'the best-MFU configuration of the design challenge' });
   a2.laptop.moves.forEach((m, i) => out.push({ id: `laptop_move_${i + 1}`, kind: 'laptop_move', description: m.move, config: m.config }));
   if (a2.laptop.finished) out.push({ id: 'laptop_finished', kind: 'laptop_finished', description: a2.laptop.fit_achieved ? 'fitted training in 8 GB' : 'reached the laptop’s physical limit', config: null });
   return out;
@@ -130,6 +145,10 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
     precision_chosen: chosen.precision,
     gradient_checkpointing: chosen.checkpointing !== 'none',
     final_mfu_pct: best ? best.mfu * 100 : null,
+    // The design challenge's goal, the fastest step (issue 23), with the peaks the two are measured
+    // against; left out for a best recorded before throughput was the goal.
+    ...(best && typeof best.tokens_per_second === 'number' ? { final_tokens_per_second: best.tokens_per_second,
+      final_peak_tokens_per_second: best.peak_tokens_per_second, final_mfu_peak_flops_per_s: best.peak_flops_per_s } : {}),
     baseline_mfu_estimate_pct: a2.prediction ? a2.prediction.predicted_mfu * 100 : null,
     laptop_fit_achieved: a2.laptop.fit_achieved,
     laptop_minimum_memory_gb: laptop ? laptop.floor_peak_bytes / 1e9 : null,
@@ -303,7 +322,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   const best = st.acts.act2 && st.acts.act2.design.best;
   if (st.acts.act2) lines.push(`Tuned regime (${REGIME_WORDS}): ${regimeWords(st.acts.act2.design)}.`);
   lines.push(best
-    ? `Design challenge: best MFU ${formatPercent(best.mfu, 1)} (GPU busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)} of the step) with ${settings2(best.config, devices)}.`
+    ? `Design challenge: ${typeof best.tokens_per_second === 'number' ? `fastest step ${formatInt(best.tokens_per_second)} tokens/s at MFU ${formatPercent(best.mfu, 1)} of a ${formatNumber2(best.peak_flops_per_s / 1e12)} TFLOP/s peak` : `best MFU ${formatPercent(best.mfu, 1)}`} (GPU busy ${formatPercent(best.busy_fraction, 1)}; data loading ${formatPercent(best.shares.data_loading, 1)}, transfers ${formatPercent(best.shares.transfers, 1)}, compute ${formatPercent(best.shares.compute, 1)} of the step) with ${settings2(best.config, devices)}.`
     : 'Design challenge: no result yet.');
   if (s.laptop) {
     const moves = st.acts.act2.laptop.moves;
@@ -325,9 +344,9 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
     const ev = r.engine_values;
     const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}`
       : r.id === 'act2_fix' && fixKey ? fixWords(fixKey, r.answers.choice) : '';
-    // Act 1's reflection may be answered again (Act 2's are one try): say which answer this is.
-    const tries = r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
-    const notes = [...(tries > 1 ? [`the last of ${tries} answers`] : []), ...(values ? [values] : [])];
+    // Every question may be answered again and the first answer is scored: say so when there were more.
+    const tries = r.tries ? r.tries.length : r.id === 'act1' && st.acts.act1.reflection ? st.acts.act1.reflection.attempts : 1;
+    const notes = [...(tries > 1 ? [`the first of ${tries} answers, the one scored`] : []), ...(values ? [values] : [])];
     lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }
   // The ledger's summary of the student's choices, in words: percentages as the lab writes them, the
@@ -342,7 +361,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   const act1From = st.acts.act1.prediction ? 'Act 1' : 'Act 1’s starting setting: Act 1 not started';
   lines.push('', `Your choices (Model Training, chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (${act1From}); `
     + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and activation checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `
-    + `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}; your MFU estimate ${estimate}; `
+    + `${typeof ledger.final_tokens_per_second === 'number' ? `fastest step in the design challenge ${formatInt(ledger.final_tokens_per_second)} tokens/s at MFU ${pct(ledger.final_mfu_pct)}` : `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}`}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);
   return plainText(lines.join('\n')); // a report's plain text: no no-break spaces
 }

@@ -31,3 +31,34 @@ export function nearestOption(values, target) {
   });
   return best;
 }
+
+// ---- The answering rule, one for every reflection and fill-in of both acts: a student may answer
+// again as often as they like; the FIRST answer is the one scored; every try is kept, in order.
+// A record is the first try's fields (what the act and the ledger score) plus `tries`, every try's
+// choices and correctness with its time. MAX_TRIES bounds a saved state (a try past it is counted in
+// `attempts` but not kept).
+export const MAX_TRIES = 100;
+
+// The record after one more try. attempt: { ...choices, ...correct flags, answered_at, ...engine
+// values }; record: the stored one or null. A record made before tries were kept counts as one try.
+export function withTry(record, attempt) {
+  if (!record) return { ...attempt, attempts: 1, tries: [tryOf(attempt)] };
+  const earlier = record.tries || [tryOf(record)];
+  const attempts = Math.max(record.attempts || 0, earlier.length) + 1;
+  return { ...record, attempts, tries: earlier.length < MAX_TRIES ? [...earlier, tryOf(attempt)] : earlier };
+}
+
+// A try keeps what was chosen, whether it was right, and when (engine values stay on the record).
+const TRY_KEYS = /(_choice|^choice|_correct|^correct|^answered_at)$/;
+export function tryOf(attempt) {
+  return Object.fromEntries(Object.entries(attempt).filter(([k]) => TRY_KEYS.test(k)));
+}
+
+// The latest try of a record (the answer on screen), or the record itself before tries were kept.
+export const lastTry = (record) => (record && record.tries && record.tries.length ? record.tries[record.tries.length - 1] : record);
+
+// The few words the rule adds to the feedback: said once the first answer was wrong.
+export function firstAnswerNote(firstRight, attempts) {
+  if (firstRight) return null;
+  return attempts > 1 ? 'Your first answer is the one scored.' : 'Your first answer is the one scored; you may try again.';
+}

@@ -112,11 +112,27 @@ TEST_CASE("nesting depth counts brackets outside strings only") {
   CHECK(facade::json_nesting_depth(std::string(100000, '['), 32) == 33);  // stops counting past the limit
 }
 
-TEST_CASE("each top-level field of the schema is required by the C++ reader, and no other is accepted") {
+TEST_CASE("each required top-level field of the schema is required by the C++ reader; the optional ones are checked when present") {
   const json schema = json::parse(read_text("web/src/schema/design-ledger.schema.json"));
   CHECK(schema["properties"]["ledger_schema_version"]["const"] == facade::kLedgerSchemaVersion);
   const json valid = json::parse(read_text(kFixtures + "valid-complete.json"));
-  CHECK(schema["required"].size() == schema["properties"].size());
+  // Optional (issue 23): the design challenge's fastest step and its peaks, absent in older ledgers.
+  const std::vector<std::string> optional{"final_tokens_per_second", "final_peak_tokens_per_second", "final_mfu_peak_flops_per_s"};
+  CHECK(schema["required"].size() + optional.size() == schema["properties"].size());
+  const json fastest = json::parse(read_text(kFixtures + "valid-fastest.json"));  // made under issue 23
+  CHECK_FALSE(valid.contains("final_tokens_per_second"));  // a ledger made before them verifies without them
+  for (const auto& name : optional) {
+    CAPTURE(name);
+    REQUIRE(fastest.contains(name));
+    json without = fastest;
+    without.erase(name);
+    CHECK(verify(without.dump())["status"] == "ok");
+    json edited = fastest;
+    edited[name] = fastest[name].get<double>() * 2;
+    const json r = verify(edited.dump());
+    CHECK(r["status"] == "differs");
+    CHECK(r["differing_fields"].dump().find(name) != std::string::npos);
+  }
   for (const auto& field : schema["required"]) {
     const std::string name = field;
     if (name == "lab_id" || name == "ledger_schema_version") continue;  // the envelope: tested by fixtures

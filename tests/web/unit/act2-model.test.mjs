@@ -5,9 +5,12 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
-  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, withNotAsked, floorRoundedSum,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, withNotAsked, floorRoundedSum, act2Complete,
 } from '../../../web/src/act2-model.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
+import { formatPercent } from '../../../web/src/format.js';
+
+const pct = (x) => formatPercent(x, 1);
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -38,11 +41,35 @@ test('the step bar sums to the step time, splits recompute out of compute and la
   }
   const base = stepBar(baseline.pipeline).segments;
   assert.equal(base.find((s) => s.key === 'data_loading').share_pct_shown, 40);
-  assert.equal(base.find((s) => s.key === 'transfer').share_pct_shown, 25);
+  // The chapter's 25% copies: the host side and the DMA into the GPU, which GPU busy counts (10%).
+  assert.equal(base.find((s) => s.key === 'transfer').share_pct_shown + base.find((s) => s.key === 'dma').share_pct_shown, 25);
+  assert.equal(base.find((s) => s.key === 'dma').share_pct_shown, 10);
   const t = stepBar(tuned.pipeline).segments;
   assert.equal(t.find((s) => s.key === 'data_loading').share_pct_shown, 5);
   assert.ok(t.find((s) => s.key === 'data_loading').hidden_seconds > 0, 'prefetch hides loading work');
   assert.equal(base.find((s) => s.key === 'data_loading').hidden_seconds, 0);
+});
+
+// Issue 23: one name and one value per quantity. The bar's brackets carry the gauges' own values
+// (each rounded on its own), the segments inside each bracket add up to it, and all add to 100%.
+test('the step bar’s brackets show GPU busy, GPU kernels and pipeline efficiency with the gauges’ values, and the segments inside add up to them', () => {
+  const shown = (x) => Number(pct(x).replace('%', ''));
+  const configs = [DEFAULT_CONFIG2, CHAPTER_TUNED2, { ...DEFAULT_CONFIG2, replay: false }, { ...DEFAULT_CONFIG2, precision: 'fp32', checkpointing: 'full', batch_size: 8 },
+    { ...CHAPTER_TUNED2, pinned_memory: false, data_workers: 3 }, { ...DEFAULT_CONFIG2, checkpointing: 'none', batch_size: 1 }];
+  for (const c of configs) {
+    const p = evaluate(toScenario2(c)).pipeline;
+    const b = stepBar(p);
+    const span = (k) => b.spans.find((s) => s.key === k);
+    const inside = (k) => b.segments.filter((s) => s.start_seconds >= span(k).start_seconds - 1e-12 && s.start_seconds + s.seconds <= span(k).end_seconds + 1e-12);
+    const sum = (segs) => Math.round(segs.reduce((a, s) => a + s.share_pct_shown, 0) * 10) / 10;
+    assert.equal(span('busy').pct_shown, shown(p.busy_fraction), JSON.stringify(c));
+    assert.equal(span('kernels').pct_shown, shown(p.chapter_shares.compute), JSON.stringify(c));
+    assert.equal(span('pe').pct_shown, shown(p.pipeline_efficiency), JSON.stringify(c));
+    for (const k of ['busy', 'kernels', 'pe']) assert.equal(sum(inside(k)), span(k).pct_shown, `${k} ${JSON.stringify(c)}`);
+    assert.equal(sum(b.segments), 100);
+    assert.deepEqual(inside('pe').map((s) => s.key), ['compute', 'recompute']);
+    assert.ok(b.segments.every((s) => s.share_pct_shown >= 0 && Math.abs(s.share_pct_shown - 100 * s.share) < 0.16), JSON.stringify(b.segments.map((s) => [s.key, s.share_pct_shown, 100 * s.share])));
+  }
 });
 
 test('timeline lanes follow the schedule, in a fixed order, and prefetch adds the workers lane', () => {
@@ -74,7 +101,24 @@ test('the design challenge: the baseline is outside the tuned regime, the chapte
   assert.equal(best.mfu, baseline.pipeline.mfu);
   best = betterBest(best, CHAPTER_TUNED2, tuned);
   assert.equal(best.config.data_workers, 8);
-  assert.equal(betterBest(best, DEFAULT_CONFIG2, baseline), best, 'a lower MFU does not replace the best');
+  assert.equal(betterBest(best, DEFAULT_CONFIG2, baseline), best, 'a slower step does not replace the best');
+  // Issue 23: the goal is the fastest step. FP32 with full recompute at batch 256 has the higher MFU
+  // (against FP32's peak, eight times lower) and runs slower: it does not replace mixed precision.
+  const mixed = { ...CHAPTER_TUNED2, batch_size: 256, checkpointing: 'full' }; // the chapter calibration: both fit on the V100
+  const fp32 = { ...mixed, precision: 'fp32' };
+  const rm = evaluate(toScenario2(mixed));
+  const rf = evaluate(toScenario2(fp32));
+  assert.ok(rm.memory.fits && rf.memory.fits && rf.pipeline.mfu > rm.pipeline.mfu && rf.pipeline.tokens_per_second < rm.pipeline.tokens_per_second);
+  const fast = betterBest(null, mixed, rm);
+  assert.equal(betterBest(fast, fp32, rf), fast);
+  assert.equal(betterBest(betterBest(null, fp32, rf), mixed, rm).config.precision, 'mixed');
+  // Throughput, MFU and their peaks: MFU = tokens/s ÷ the tokens/s the GPU's peak would give.
+  assert.equal(fast.tokens_per_second, rm.pipeline.tokens_per_second);
+  assert.equal(fast.peak_flops_per_s, rm.flops.peak_flops_per_s);
+  assert.ok(Math.abs(fast.tokens_per_second / fast.peak_tokens_per_second - fast.mfu) < 1e-9 * fast.mfu);
+  // A best recorded under the old goal (no throughput) gives way to the next run that fits.
+  const { tokens_per_second: _t, ...old } = fast;
+  assert.equal(betterBest(old, DEFAULT_CONFIG2, baseline).config.data_workers, 0);
   const oom = evaluate(toScenario2(DEFAULT_CONFIG2, { replay: false, batch_size: 256, checkpointing: 'none' }));
   assert.equal(oom.memory.fits, false);
   assert.equal(betterBest(null, DEFAULT_CONFIG2, oom), null, 'a step that does not fit is never a best');
@@ -177,4 +221,16 @@ test('the laptop floor table says what its rounded rows add to when that is not 
   assert.ok(gib === null || /^\d+\.\d\d\u00a0GiB$/.test(gib), gib);
   // Rows that add up get no note.
   assert.equal(floorRoundedSum([{ bytes: 1e9 }, { bytes: 2e9 }], 3e9, 'gb'), null);
+});
+
+// Issue 23: whether Act 2 is complete is decided by one DOM-free function, from the record alone.
+test('Act 2 is complete once revealed, the regime reached or not asked, the laptop finished and both reflections answered', () => {
+  const done = { revealed: true, design: { regime_reached: true, best: null }, laptop: { finished: true }, reflection_fix: { choice: 'c' }, reflection_ckpt: { ratio_choice: 'b' } };
+  assert.equal(act2Complete(done), true);
+  assert.equal(act2Complete({ ...done, reflection_ckpt: null }), false);
+  assert.equal(act2Complete({ ...done, revealed: false }), false);
+  const notReached = { ...done, design: { regime_reached: false, best: null } };
+  assert.equal(act2Complete(notReached), false);
+  assert.equal(act2Complete({ ...notReached, design: { ...notReached.design, not_asked: 'out_of_reach' } }), true, 'not asked: the record says why');
+  assert.equal(act2Complete(notReached, false), true, 'not asked: the page knows before the record does');
 });

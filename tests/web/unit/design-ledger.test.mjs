@@ -379,13 +379,13 @@ test('walk 2: "and 1 more problem" says where that problem is', () => {
     message: 'is not one of the allowed values: it is a string ("zz"), but must be "a", "b", "c" or "d" (and 1 more problem, at lab_state.acts.act1.prediction)' });
 });
 
-test('walk 6: the summary says when Act 1’s reflection was answered more than once', () => {
+test('walk 6, issue 23: the summary says when a reflection was answered more than once, and that the first is scored', () => {
   const l = JSON.parse(fixture('valid-complete.json'));
   l.lab_state.acts.act1.reflection.attempts = 1;
-  assert.doesNotMatch(ledgerText(l), /the last of/);
+  assert.doesNotMatch(ledgerText(l), /answers, the one scored/);
   l.lab_state.acts.act1.reflection.attempts = 3;
   // One bracket for both notes (walk 7: '(the last of 2 answers) (the engine gives 1.6×)').
-  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the last of 3 answers; the engine gives [0-9.]+×\)\n/);
+  assert.match(ledgerText(l), /Mixed precision reduces total training memory by about ___× because ___: (right|not right) \(the first of 3 answers, the one scored; the engine gives [0-9.]+×\)\n/);
 });
 
 test('the readable summary’s fix-question line says what was chosen and which change the engine times fastest', async () => {
@@ -403,4 +403,25 @@ test('the readable summary’s fix-question line says what was chosen and which 
   assert.equal(rightLine, `- The most effective single fix for the chapter’s baseline loop: right (you chose “${best.label}”, ${rate(best.tokens)}, the fastest; the baseline makes ${rate(key.baseline)})`);
   // Without the engine's key the line stays as it was.
   assert.match(ledgerText(buildDesignLedger(st(best.id, true), engine)), /single fix for the chapter’s baseline loop: right\n/);
+});
+
+// Issue 23: the design challenge's goal is the fastest step; the ledger records its throughput, the
+// MFU beside it and their peaks, and every try of each reflection (the first is the one scored).
+test('a ledger made under issue 23 records the fastest step with its peaks and every try of each reflection', () => {
+  const l = JSON.parse(fixture('valid-fastest.json'));
+  assert.deepEqual(validateLedger(l), []);
+  const best = l.lab_state.acts.act2.design.best;
+  assert.equal(l.final_tokens_per_second, best.tokens_per_second);
+  assert.equal(l.final_mfu_peak_flops_per_s, best.peak_flops_per_s);
+  assert.ok(Math.abs(l.final_tokens_per_second / l.final_peak_tokens_per_second - l.final_mfu_pct / 100) < 1e-9);
+  const fix = l.reflections.find((r) => r.id === 'act2_fix');
+  assert.deepEqual(fix.tries.map((t) => [t.answers.choice, t.correct]), [['c', true], ['a', false]]);
+  assert.equal(fix.correct, true, 'the first answer is the one scored');
+  assert.match(l.reflections.find((r) => r.id === 'act2_ckpt').prompt, /^In the chapter’s tuned step/);
+  assert.equal(l.decisions.find((d) => d.id === 'design_best').description, 'the fastest configuration of the design challenge');
+  const text = ledgerText(l, 'gb', { devices: deviceNames(raw.catalog()) });
+  assert.match(text, /Design challenge: fastest step [0-9,]+ tokens\/s at MFU [0-9.]+% of a [0-9.]+ TFLOP\/s peak/);
+  assert.match(text, /The most effective single fix for the chapter’s baseline loop: right \(the first of 2 answers, the one scored\)/);
+  // Rebuilt from its own lab state, byte for byte (the ledger builder and the fixture agree).
+  assert.deepEqual(buildDesignLedger(l.lab_state, engine, { now: new Date(l.timestamp) }), l);
 });

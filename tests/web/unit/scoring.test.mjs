@@ -1,7 +1,7 @@
 // Unit tests for web/src/scoring.js: "off by N×" in both directions, the zero prediction, nearest option.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorRatio, describeError, nearestOption } from '../../../web/src/scoring.js';
+import { errorRatio, describeError, nearestOption, withTry, lastTry, firstAnswerNote, MAX_TRIES } from '../../../web/src/scoring.js';
 import { plainText } from '../../../web/src/format.js';
 
 const truth = 12460889600;
@@ -42,4 +42,32 @@ test('nearestOption picks the option closest to the computed value', () => {
   assert.equal(nearestOption([1.3, 1.6, 2, 4], 1.22), 0);
   assert.equal(nearestOption([1.3, 1.6, 2, 4], 1.95), 2);
   assert.equal(nearestOption([], 1), -1);
+});
+
+// Issue 23, the answering rule for every reflection: answer as often as you like, the first answer
+// is scored, every try is kept in order (choices, right or not, when).
+test('the first answer is the one scored and every try is kept in order', () => {
+  const first = withTry(null, { choice: 'a', correct: false, answered_at: 't1', engine_ratio: 4 });
+  assert.deepEqual(first, { choice: 'a', correct: false, answered_at: 't1', engine_ratio: 4, attempts: 1, tries: [{ choice: 'a', correct: false, answered_at: 't1' }] });
+  const second = withTry(first, { choice: 'c', correct: true, answered_at: 't2', engine_ratio: 4 });
+  assert.equal(second.choice, 'a');
+  assert.equal(second.correct, false, 'the first answer stays the scored one');
+  assert.equal(second.attempts, 2);
+  assert.deepEqual(second.tries.map((t) => [t.choice, t.correct, t.answered_at]), [['a', false, 't1'], ['c', true, 't2']]);
+  assert.deepEqual(lastTry(second), { choice: 'c', correct: true, answered_at: 't2' });
+  assert.equal(firstAnswerNote(second.correct, second.attempts), 'Your first answer is the one scored.');
+  assert.equal(firstAnswerNote(true, 3), null, 'nothing to say after a right first answer');
+});
+
+test('a record made before tries were kept counts as its first try, and a saved state stays bounded', () => {
+  const old = { ratio_choice: 'b', reason_choice: 'c', ratio_correct: true, reason_correct: true, engine_ratio: 1.6, attempts: 2, answered_at: 't0' };
+  const next = withTry(old, { ratio_choice: 'a', reason_choice: 'c', ratio_correct: false, reason_correct: true, engine_ratio: 1.6, answered_at: 't3' });
+  assert.equal(next.attempts, 3);
+  assert.equal(next.ratio_choice, 'b');
+  assert.deepEqual(next.tries.map((t) => t.ratio_choice), ['b', 'a']);
+  assert.equal(lastTry(old), old);
+  let r = null;
+  for (let i = 0; i < MAX_TRIES + 5; i += 1) r = withTry(r, { choice: 'a', correct: false, answered_at: String(i) });
+  assert.equal(r.tries.length, MAX_TRIES);
+  assert.equal(r.attempts, MAX_TRIES + 5);
 });

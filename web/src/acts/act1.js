@@ -17,7 +17,7 @@ import { LedgerTable } from '../charts/ledger-table.js';
 import { buildLedger, bannerFor, ledgerSummary, describeConfig, COMPONENT_LABELS, sumPeak, sumPeakText, phaseWords } from '../ledger-model.js';
 import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, controlsOff, LABELS } from '../scenario.js';
 import { scenarioFacts } from '../sentences.js';
-import { errorRatio, describeError, nearestOption } from '../scoring.js';
+import { errorRatio, describeError, nearestOption, withTry, lastTry, firstAnswerNote } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
@@ -142,13 +142,13 @@ export function mount({ root, engine, store, flags, announce }) {
     onSubmit: (ratioChoice, reasonChoice) => {
       const values = T.REFLECTION.ratioOptions.map((o) => o.value);
       const best = T.REFLECTION.ratioOptions[nearestOption(values, n.replayRatio)].id;
+      // The answering rule (scoring.js withTry): the first answer is scored, every try is kept.
       store.update((s) => withAct1(s, {
-        reflection: {
+        reflection: withTry(s.acts.act1.reflection, {
           ratio_choice: ratioChoice, reason_choice: reasonChoice,
           ratio_correct: ratioChoice === best, reason_correct: reasonChoice === T.REFLECTION.correctReason,
-          engine_ratio: n.replayRatio, attempts: (s.acts.act1.reflection?.attempts || 0) + 1,
-          answered_at: new Date().toISOString(),
-        },
+          engine_ratio: n.replayRatio, answered_at: new Date().toISOString(),
+        }),
         completed: true,
       }));
     },
@@ -316,15 +316,15 @@ export function mount({ root, engine, store, flags, announce }) {
       delete revealBody.dataset.revealed;
     }
     setLocked(reflectPanel.el, !a.revealed);
-    const r = a.reflection;
+    const r = lastTry(a.reflection); // the answer on screen; the first is the one scored
     reflection.update(r, r ? [
       { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
       { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
-    ] : []);
+    ] : [], r ? firstAnswerNote(a.reflection.ratio_correct && a.reflection.reason_correct, a.reflection.attempts || 1) : null);
     reflectWhy.hidden = !r;
     replaceChildren(feedbackMore, r ? h('p', { text: T.reasonMore(r.reason_choice, n, u) }) : []);
     // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
-    const reflectionRight = Boolean(a.reflection && a.reflection.ratio_correct && a.reflection.reason_correct);
+    const reflectionRight = Boolean(r && r.ratio_correct && r.reason_correct);
     replaceChildren(done, a.completed ? [`Act 1 complete. Your answers are saved with your progress${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 

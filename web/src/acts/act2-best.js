@@ -135,20 +135,18 @@ const fitsAllowed = (rows, config, open) => rows.some((row) => (open.has('batch'
 
 // What can still make a step fit when the one on screen does not (for the out-of-memory advice),
 // with the controls `open`: fitsHere, some allowed setting fits on this GPU; otherGpus, the GPUs of
-// `devices` with more memory than this one (an open GPU control) where the least-memory allowed step fits; tickFits, ticking the
+// `devices` with more memory than this one (an open GPU control) on which the step on screen fits as
+// it is (issue 23: a GPU was suggested where only a smaller step would fit); tickFits, ticking the
 // chapter calibration (open, and off) makes an allowed step fit here. tableOf(config) → fit table.
 // Within one precision a scheme's order by memory does not change with the batch (activations and
 // logits grow in step with it), so each precision's least-memory scheme stands for it on other GPUs.
 export function memoryOptions(evaluate, config, open, tableOf, devices) {
   const rows = allowedRows(tableOf(config), config, open);
   const fitsHere = fitsAllowed(rows, config, open);
-  const batch = open.has('batch') ? BATCH_SIZES2[0] : config.batch_size;
-  const least = [...new Set(rows.map((r) => r.patch.precision))].map((precision) => rows.filter((r) => r.patch.precision === precision)
-    .reduce((a, b) => (b.smallest_peak_bytes < a.smallest_peak_bytes ? b : a)).patch);
   // Only a GPU with more memory is a remedy (walk 11: smaller ones were listed, fitting a smaller batch).
   const here = devices.find((d) => d.id === config.device);
   const otherGpus = !open.has('dev') ? [] : devices.filter((d) => d.id !== config.device && (!here || d.capacity_bytes > here.capacity_bytes)
-    && least.some((patch) => run(evaluate, config, { ...patch, batch_size: batch, device: d.id }).memory.fits));
+    && run(evaluate, config, { device: d.id }).memory.fits);
   const tickFits = open.has('replay') && !config.replay && fitsAllowed(allowedRows(tableOf({ ...config, replay: true }), config, open), config, open);
   return { fitsHere, otherGpus, tickFits };
 }

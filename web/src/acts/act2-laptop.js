@@ -108,10 +108,12 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
     onclick: () => store.update((s) => withAct2(s, { laptop: { moves: [], fit_achieved: false, floor_bytes: null, finished: false } })) });
   limit.setAttribute('tabindex', '-1');
 
+  // How to read the chart and where its numbers come from: one click away (issue 23, words budget).
+  const why = h('details', { class: 'why' }, h('summary', { text: 'Why? Reading the chart' }), capNote, h('p', { class: 'control__note', text: LAPTOP.physics }));
   const el = h('div', { class: 'laptop' },
     h('p', { class: 'panel__lead', text: LAPTOP.lead }),
     h('div', { class: 'controls controls--laptop' }, prec.box, opt.box, ckpt.box, k.box, batch.box),
-    status, stallNote, capNote, h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)), twin,
+    status, stallNote, h('figure', { class: 'chart-figure' }, chartBox, h('figcaption', {}, summary)), why, twin,
     h('div', { class: 'laptop__actions' }, giveUp, restart), limit);
 
   function render(state) {
@@ -132,7 +134,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
     const sentence = `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far; peak memory now ${formatBytes(moves[moves.length - 1].peak_bytes, u)}, ${STATE_WORDS[st]}; the laptop holds ${formatBytes(budget, u)}.`;
     chart.update(moves, { budgetBytes: budget, budgetLines: [formatBytes(budget, u), 'usable'], amount: (b) => formatAmount(b, u),
       title: `Peak memory after each move (${unitOf(u).label}, log scale)`, summary: sentence });
-    setText(summary, sentence);
+    setText(summary, `${moves.length - 1} move${moves.length === 2 ? '' : 's'} so far.`); // the banner says the rest
     table.update({
       columns: ['Move', 'Change', `Peak (${u === 'gib' ? 'GiB' : 'GB'})`, 'State'],
       rows: moves.map((m, i) => ({ key: String(i), header: i === 0 ? 'start' : String(i),
@@ -148,8 +150,11 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
     const staticFloor = floor.static_floor_bytes;
     replaceChildren(limit,
       h('h4', { text: lapFitText() }),
-      h('p', { text: `The least memory any numerically valid configuration needs is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}), ${formatBytes(floor.peak_bytes - budget, u)} more than the laptop’s ${formatBytes(budget, u)}. The static part alone, ${formatBytes(staticFloor, u)}, exceeds it before a single activation is stored. The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
-      scrollBox(h('table', { class: 'data-table floor-table' },
+      h('p', { text: `The least memory that trains is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}); its static part alone, ${formatBytes(staticFloor, u)}, exceeds the laptop’s ${formatBytes(budget, u)}.` }),
+      h('p', { text: LAPTOP.beyond }),
+      h('details', { class: 'why' }, h('summary', { text: `Why? Where the ${formatBytes(floor.peak_bytes, u)} floor comes from` }),
+        h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
+        scrollBox(h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, floor.derivation.map((d) => h('tr', { 'data-component': d.component },
@@ -158,8 +163,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
           h('td', { 'data-value': String(d.bytes), text: formatInt(d.bytes) }),
           h('td', { class: 'num', text: formatAmount(d.bytes, u) })))),
         h('tfoot', {}, roundedRow(u), h('tr', {}, h('th', { scope: 'row', text: 'Total' }), h('td', { text: '' }),
-          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) })))), 'Floor derivation table (scrolls sideways on narrow screens)'),
-      h('p', { text: LAPTOP.beyond }));
+          h('td', { 'data-value': String(floor.peak_bytes), text: formatInt(floor.peak_bytes) }), h('td', { class: 'num', text: formatAmount(floor.peak_bytes, u) })))), 'Floor derivation table (scrolls sideways on narrow screens)')));
   }
 
   // A note row where the rounded rows do not add to the rounded total (each is rounded from bytes).

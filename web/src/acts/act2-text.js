@@ -21,15 +21,11 @@ export const hours = (h) => `${formatNumber2(h)}\u00a0h`;
 export const rate = (t) => `${formatInt(t)}\u00a0tokens/s`;
 
 export const INTRO = [
-  'A training step is more than matrix multiplication: the next batch has to be loaded and copied to the GPU, and many GPU kernels are limited by memory bandwidth rather than arithmetic. This act times one step of GPT-2 XL on the chapter’s V100 and shows where the seconds go.',
-  'Three different percentages describe the same step. Keep them apart: how often the GPU is busy, how much of the step is spent in compute-bound matrix multiplication (pipeline efficiency), and how much of the GPU’s peak arithmetic the model’s own FLOPs use (MFU).',
+  'Where do a training step’s seconds go, and how much of the GPU’s peak does the model’s own work use?',
 ];
 
-// The chapter's tuned loop, described for the question (the settings of CHAPTER_TUNED2).
-export const TUNED_WORDS = 'GPT-2 XL on one V100, mixed precision, Adam, checkpointing every 4 layers, batch 32 sequences of 1,024 tokens, 8 loader workers, pinned memory and prefetching';
-
 export const PREDICTION = {
-  question: `The chapter tunes its GPT-2 XL training loop until the GPU is busy most of the time (${TUNED_WORDS}). What fraction of the V100’s peak 16-bit arithmetic does the model’s own work use in that loop (its MFU)?`,
+  question: 'The chapter tunes its GPT-2 XL training loop on a V100 until the GPU is busy most of the time. What share of the V100’s peak 16-bit FLOP/s do the model’s own FLOPs then use (its MFU)?',
   // Each option is a range; value is its geometric middle (what the ledger records as the guess).
   options: [
     { id: 'a', range: [0.85, 0.95], value: 0.899, label: 'About 85–95%: a well-tuned loop runs close to peak' },
@@ -39,16 +35,18 @@ export const PREDICTION = {
   ],
 };
 
+// The reveal: the answer and the lesson on screen; the last line (why busy ≥ pipeline efficiency ≥
+// MFU, with the kernel efficiency and the recompute share) goes behind a "Why?" (act2.js).
 export function revealLines(n, chosenText, errorText) {
   return [
     `You chose ${chosenText}. For the chapter’s tuned loop the engine computes an MFU of ${pct(n.tuned.mfu)}. ${errorText}`,
-    `Same step, three numbers: the GPU is busy ${pct(n.tuned.busy)} of the time, compute-bound matrix multiplication fills ${pct(n.tuned.pe)} of the step (pipeline efficiency), and the model’s FLOPs come to ${pct(n.tuned.mfu)} of peak (MFU).`,
+    `Same step, three numbers: GPU busy ${pct(n.tuned.busy)}, pipeline efficiency ${pct(n.tuned.pe)}, MFU ${pct(n.tuned.mfu)}. A busy GPU is not a GPU at peak.`,
     `GPU busy time counts every moment the GPU runs a kernel or receives a copy, including memory-bound kernels that barely use the tensor cores. Pipeline efficiency counts only the matrix multiplications, and even those run at ${pct(n.tuned.kernel)} of peak at this batch size and spend ${pct(n.tuned.recompute_share)} of their time recomputing checkpointed activations, which MFU does not count as model work. So busy ≥ pipeline efficiency ≥ MFU, always.`,
   ];
 }
 
 export function orderExplainer() {
-  return 'Busy ≥ pipeline efficiency ≥ MFU. GPU busy counts every moment the GPU runs a kernel or receives a copy; pipeline efficiency only the compute-bound kernels; MFU only the model’s own FLOPs at the GPU’s peak rate (it leaves out recomputation and the time matmuls run below peak). With recomputation on, HFU sits between the last two: it counts the recomputed FLOPs too.';
+  return 'GPU busy ≥ GPU kernels ≥ pipeline efficiency ≥ MFU: the brackets under the bar show what the first three cover.';
 }
 
 // The chapter's published walkthrough numbers (chapter, "GPT-2 XL training walkthrough" section).
@@ -87,13 +85,20 @@ const FIX_REASONS = {
   half_batch: (f) => `Half the batch moves half the data but also trains half the tokens per step, and the smaller matrix multiplications run at ${pct(f.kernel)} of peak: data loading is still ${pct(f.shares.data_loading)} of the step.`,
 };
 
+// The feedback on the screen: right or not, with the engine's throughputs (one or two sentences).
 export function fixFeedback(correct, scored, chosenId) {
   const best = scored.find((s) => s.best);
   const chosen = scored.find((s) => s.id === chosenId);
-  const lead = correct ? 'Right.' : 'Not quite.';
   const mine = `On the engine, “${chosen.label}” makes ${rate(chosen.tokens)}, against ${rate(scored.baseline)} for the chapter’s baseline.`;
-  if (correct) return `${lead} ${mine} ${FIX_REASONS[chosen.change](chosen)}`;
-  return `${lead} ${mine} ${FIX_REASONS[chosen.change](chosen)} The fastest single change is “${best.label}” at ${rate(best.tokens)}. ${FIX_REASONS[best.change](best)}`;
+  if (correct) return `Right. ${mine}`;
+  return `Not quite. ${mine} The fastest single change is “${best.label}” at ${rate(best.tokens)}.`;
+}
+
+// Why, behind the feedback's disclosure: the chosen change's reason and, when wrong, the fastest's.
+export function fixWhy(correct, scored, chosenId) {
+  const best = scored.find((s) => s.best);
+  const chosen = scored.find((s) => s.id === chosenId);
+  return correct ? FIX_REASONS[chosen.change](chosen) : `${FIX_REASONS[chosen.change](chosen)} ${FIX_REASONS[best.change](best)}`;
 }
 
 // The timeline's one-sentence reading: with prefetching, exactly the work that runs hidden and what
@@ -102,9 +107,12 @@ export function timelineSentence(bar, tl, prefetchEffective) {
   const span = `(${tl.steps} steps, ${secs(tl.end_seconds)})`;
   if (!prefetchEffective) return `Without prefetching each step waits for its own batch: the GPU idles while data loads and copies ${span}.`;
   const hidden = bar.segments.filter((x) => x.hidden_seconds > 0.005);
-  const input = bar.segments.filter((x) => (x.key === 'data_loading' || x.key === 'transfer') && x.seconds_shown > 0);
+  // The copy's two segments (host side, into the GPU) read as one here.
+  const seg = (k) => bar.segments.find((x) => x.key === k);
+  const copy = seg('transfer').seconds_shown + seg('dma').seconds_shown;
+  const input = [[seg('data_loading').seconds_shown, 'data loading'], [copy, 'the host→device copy']].filter(([t]) => t > 0);
   const hiddenWords = hidden.length ? `${hidden.map((x) => `${secs(x.hidden_seconds)} of ${x.label.toLowerCase()}`).join(' and ')} per step no longer lengthens it` : 'nothing is hidden yet';
-  const left = input.length ? `; still on the critical path: ${input.map((x) => `${x.label.toLowerCase()} ${secs(x.seconds_shown)}`).join(' and ')}` : '';
+  const left = input.length ? `; still on the critical path: ${input.map(([t, w]) => `${w} ${secs(t)}`).join(' and ')}` : '';
   return `With prefetching, workers prepare the next batches in the shadow of the current step: ${hiddenWords}${left} ${span}.`;
 }
 
@@ -240,8 +248,9 @@ export function regimeOutOfReach(res, regime) {
 }
 
 export const CKPT_QUESTION = {
-  intro: 'Answer for your current settings in section 2 (the calibration as you set it), with checkpointing every k layers: your k if you chose that scheme, otherwise k = 4.',
-  prompt: 'Checkpointing reduces activation memory by about',
+  // One stated scenario (CHAPTER_TUNED2, chapter calibration): its answer is the chapter's own 4×.
+  intro: 'In the chapter’s tuned step (chapter calibration),',
+  prompt: 'checkpointing every 4 layers reduces activation memory by about',
   ratioOptions: [
     { id: 'a', value: 2, label: '2×' }, { id: 'b', value: 4, label: '4×' },
     { id: 'c', value: 12, label: '12×' }, { id: 'd', value: 48, label: '48×' },
@@ -279,27 +288,17 @@ export function ckptScenarioText(n, units) {
   return `For your Act 2 settings now, checkpointing every ${formatCount(n.k, 'layer')} (${n.replay ? 'chapter calibration' : 'physics model'}): ${change}, and recomputation adds ${pct(n.overhead)} to the model’s FLOPs.`;
 }
 
-// The reflection's ratio line. Scoring takes the option nearest by ratio (act2-model.js
-// nearestByRatio), so with settings that save almost nothing (k = 48, one segment) "2×" is marked
-// right: say why instead of a bare "1.0×"; between two options, show how far off each is (two
-// decimals: one would show 11.46× as "1.0 times" from 12×, and ties that are not).
-export function ckptRatioFeedback(engineRatio, optionValues = CKPT_QUESTION.ratioOptions.map((o) => o.value)) {
-  const nearly = savesNothing(engineRatio) ? ': no saving at all (recomputing then costs FLOPs for nothing), so the smallest option is the nearest'
-    : engineRatio < 1.5 ? ': little saving, so the smallest option is the nearest' : '';
-  const below = Math.max(...optionValues.filter((v) => v <= engineRatio));
-  const above = Math.min(...optionValues.filter((v) => v >= engineRatio));
-  const factor = (x) => Math.max(x, engineRatio) / Math.min(x, engineRatio);
-  const nearest = optionValues[nearestByRatio(optionValues, engineRatio)]; // as the answer is scored
-  const between = !nearly && Number.isFinite(below) && Number.isFinite(above) && formatRatio(engineRatio) !== formatRatio(below) && formatRatio(engineRatio) !== formatRatio(above)
-    ? ` Options are compared by ratio, not by difference: ${below}× is ${factor(below).toFixed(2)} times smaller, ${above}× is ${factor(above).toFixed(2)} times larger, so ${nearest}× counts as right.` : '';
-  return `Activation memory: the engine gives ${formatRatio(engineRatio)} for the settings you answered with${nearly}.${between}`;
+// The reflection's ratio line, for the question's one scenario (n: ckptNumbers of CHAPTER_TUNED2;
+// scored against the option nearest by ratio, act2-model.js nearestByRatio).
+export function ckptRatioFeedback(n, units) {
+  return `Activation memory falls ${formatRatio(n.ratio)}, from ${formatBytes(n.without_bytes, units)} to ${formatBytes(n.with_bytes, units)}, in the chapter’s step.`;
 }
 
 // The reflection's extra-compute line, naming the option the answer is scored against (nearest by
 // ratio; 0% counts as 1%, as act2-reflect.js scores it).
 export function ckptOverheadFeedback(engineOverhead, options = CKPT_QUESTION.overheadOptions) {
   const best = options[nearestByRatio(options.map((o) => Math.max(o.value, 0.01)), engineOverhead)];
-  return `Extra compute: ${pct(engineOverhead)} more FLOPs (one extra forward pass over the checkpointed segments), so ${best.label} counts as right.`;
+  return `Extra compute: ${pct(engineOverhead)} more FLOPs, so ${best.label} counts as right.`;
 }
 
 export function ckptFormulaText(n) {
@@ -307,19 +306,50 @@ export function ckptFormulaText(n) {
   const result = !savesNothing(n.formulaRatio) ? `${formatRatio(n.formulaRatio)} less`
     : n.formulaRatio < 1 ? `${formatRatio(n.formulaRatio)}: it stores ${stored}·A, slightly more than L·A = ${n.layers}·A, so no saving`
       : `${formatRatio(n.formulaRatio)}, so no saving`;
-  return `Three ways to count it. The chapter quotes a flat 4× for checkpointing every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the chapter’s formula with its saving scaled so that k = 4 still gives 4×. The formula counts ${formatCount(n.k, 'layer')} of activations rebuilt during backward plus one checkpoint per segment (L/k of them), each as one layer’s activations A: about k·A + (L/k)·A, against L·A without checkpointing. For k = ${n.k}: L/(k + L/k) = ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${result}. The formula saves the most at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
+  return `The chapter quotes a flat 4× for checkpointing every 4 layers; the chapter calibration keeps that 4× at k = 4 and, for other k, follows the chapter’s formula with its saving scaled so that k = 4 still gives 4×. The formula counts ${formatCount(n.k, 'layer')} of activations rebuilt during backward plus one checkpoint per segment (L/k of them), each as one layer’s activations A: about k·A + (L/k)·A, against L·A without checkpointing. For k = ${n.k}: L/(k + L/k) = ${n.layers}/(${n.k} + ${n.layers}/${n.k}) = ${result}. The formula saves the most at k = √L ≈ ${n.sqrtL.toFixed(1)} (${formatRatio(n.optimumRatio)}). The physics model usually saves more than the formula, because a stored layer input (2·s·b·h bytes) is far smaller than a whole layer’s activations, which include the attention scores; with one segment of all layers (k = L) neither saves anything.`;
 }
 
 export const LAPTOP = {
-  lead: 'Start from the chapter’s baseline settings (FP32, Adam, batch 32, no checkpointing) and make GPT-2 XL training fit the 8 GB laptop GPU. Each change you make is recorded as a move. These numbers come from the physics model: the exact parameter count and every activation a straightforward implementation stores, attention scores included. That is why the start is far above the chapter’s 89 GB, which uses the chapter’s own 65 GB activation figure (see the reference panel).',
+  lead: 'Make GPT-2 XL training fit the 8 GB laptop GPU, starting from the chapter’s baseline (FP32, Adam, batch 32, no checkpointing).',
+  physics: 'These numbers come from the physics model: the exact parameter count and every activation a straightforward implementation stores, attention scores included. That is why the start is far above the chapter’s 89 GB, which uses the chapter’s own 65 GB activation figure (see the reference panel).',
   stallText: 'Fits, but cannot train: without an FP32 master copy, most updates are smaller than the gap between neighbouring 16-bit numbers and round away, so the weights stop changing (updates stall).',
   stallLink: 'See it happen in “Measure it”',
-  beyond: 'Beyond one device, the static memory itself has to be split: shard the optimizer state, gradients and weights across GPUs (ZeRO / fully sharded data parallel) or offload them to CPU memory. That is the subject of distributed training.',
+  beyond: 'Beyond one device, the static memory itself must be split across GPUs (ZeRO, fully sharded data parallel) or offloaded to CPU memory: the subject of distributed training.',
 };
 
 // Section 2's lead, naming only what the student can change (an instructor may lock or hide some).
 export function stepLead({ pipeline = true, step = true } = {}) {
   const change = pipeline && step ? 'Change the data pipeline and the step itself; the bar' : pipeline ? 'Change the data pipeline; the bar'
     : step ? 'Change the step itself; the bar' : 'The bar';
-  return `${change} shows one step’s seconds on the critical path, the timeline three steps on each resource. Work that runs in the shadow of other work (prefetching) does not lengthen the step.`;
+  return `${change} shows where one step’s seconds go.`;
+}
+
+// ---- The design challenge (act2-design.js): the goal is the fastest step (issue 23).
+export function designLead(regime) {
+  return `Reach the chapter’s tuned regime (data loading ≤ ${regime.max_data_share * 100}%, GPU kernels ≥ ${regime.min_compute_share * 100}% of the step), then make the step as fast as you can (tokens/s).`;
+}
+
+// A GPU's short name for a sentence ("NVIDIA V100 SXM2 32 GB" → "V100"; the peaks do not depend on the memory).
+export const shortGpu = (name) => name.replace(/^NVIDIA\s+/, '').replace(/\s+(SXM\d?|PCIe)\b.*$/, '');
+
+// "Precision peak" words: mixed precision runs its matrix multiplications at the 16-bit rate.
+const PEAK_WORDS = { fp32: 'FP32', mixed: '16-bit' };
+const tflops = (flopsPerS) => `${formatNumber2(flopsPerS / 1e12).replace(/\.?0+$/, '')}\u00a0TFLOP/s`;
+
+// An MFU named against the peak it is measured against: "25.7% of the V100’s 16-bit peak, 125 TFLOP/s".
+export function mfuOfPeak(mfu, deviceName, precision, peakFlopsPerS) {
+  return `${pct(mfu)} of the ${shortGpu(deviceName)}’s ${PEAK_WORDS[precision] || precision} peak, ${tflops(peakFlopsPerS)}`;
+}
+
+// Why an FP32 run can show a higher MFU while running slower, with the GPU's two peaks (catalog).
+export function whyFp32MfuHigher(device) {
+  return `FP32 can show a higher MFU yet run slower: its MFU counts against the ${shortGpu(device.name)}’s FP32 peak, ${tflops(device.peak_fp32_flops_per_s)}, ${formatRatio(device.peak_fp16_flops_per_s / device.peak_fp32_flops_per_s)} below its 16-bit peak (${tflops(device.peak_fp16_flops_per_s)}).`;
+}
+
+// The MFU ceiling of the settings on screen, and why (r: their evaluate result).
+export function ceilingText(r) {
+  const ceiling = r.pipeline.mfu_ceiling;
+  const k = r.pipeline.gpu.kernel_efficiency;
+  const overhead = r.flops.recompute_per_token / r.flops.model_per_token;
+  return `MFU ceiling for these settings: ${pct(ceiling)}. Even if loading, copies and memory-bound kernels took no time, matrix multiplications run at ${pct(k)} of peak at this batch size${overhead > 0 ? ` and recomputation adds ${pct(overhead)} to the model’s FLOPs, so MFU ≤ ${pct(k)} ÷ ${(1 + overhead).toFixed(2)} = ${pct(ceiling)}` : ''}. Each setting has its own ceiling.`;
 }

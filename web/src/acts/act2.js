@@ -16,7 +16,7 @@ import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, WORKERS, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS, withNotAsked } from '../act2-model.js';
+import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS, withNotAsked, act2Complete } from '../act2-model.js';
 import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio } from '../format.js';
@@ -60,7 +60,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   // ---- 1. prediction
   const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 2' });
   const prediction = createPrediction({
-    question: T.PREDICTION.question, options: T.PREDICTION.options, unlocks: 'The pipeline instruments below are now open.',
+    question: T.PREDICTION.question, options: T.PREDICTION.options, unlocks: '',
     onLock: (choice) => {
       const opt = T.PREDICTION.options.find((o) => o.id === choice);
       const { ratio, direction } = rangeError(opt.range[0], opt.range[1], n.tuned.mfu);
@@ -80,7 +80,11 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     arrival.act2FromLink = false; // a change of the student's own: from now on the settings are theirs
     store.update((s) => withAct2(withConfig2(s, patch), { explored: true }));
   } });
+  // What the calibration box changes, the GPU's capacity in both units, and the constants: one click
+  // away (issue 23: every number intact, behind a short "Why?").
   const calibNote = h('div', { class: 'control__note calib-note' });
+  const capacityNote = h('p', { class: 'control__note', 'data-note': 'capacity' });
+  const calibWhy = h('details', { class: 'why' }, h('summary', { text: 'Why? Calibration, constants, units' }), calibNote, capacityNote);
   const stepBanner = new Banner();
   const status = stepBanner.el;
   const barBox = h('div', { class: 'chart-box chart-box--fluid' });
@@ -88,9 +92,9 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const barTwin = h('details', { class: 'twin' }, h('summary', { text: 'The step’s numbers as a table' }));
   const bar = new PipelineBar(barBox, { label: 'One training step, by phase' });
   const barTable = new DataTable(barTwin, { caption: 'One training step by phase', className: 'step-table' });
-  // Rounded to add up (largest remainder), a share can sit 0.1 from the same quantity on a gauge,
-  // which is rounded on its own (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
-  barTwin.append(h('p', { class: 'control__note', text: 'Seconds and shares are rounded so that each column adds up to its whole: one may differ by 0.01 s or 0.1 point from the same quantity elsewhere (a gauge, the engine), which is rounded on its own.' }));
+  // Shares are rounded inside the bar's brackets to the gauges' own values (act2-model.js stepBar);
+  // seconds to add up to the step (walk 9: 20.2% compute here, 20.1% pipeline efficiency there).
+  barTwin.append(h('p', { class: 'control__note', text: 'Seconds and shares are rounded so that each column adds up to its whole, and the shares inside GPU busy, GPU kernels and pipeline efficiency to the gauges’ values; a second may differ by 0.01 s from the engine’s.' }));
   const tlBox = h('div', { class: 'chart-box chart-box--fluid' });
   const tlSummary = h('p', { class: 'chart-summary', 'data-summary': 'timeline' });
   const tlTwin = h('details', { class: 'twin' }, h('summary', { text: 'The timeline as a table' }));
@@ -99,14 +103,15 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const stepControls = h('div', { class: 'step-layout__controls' }, controls.el);
   const barFigure = h('figure', { class: 'chart-figure' }, barBox, h('figcaption', {}, barSummary));
   const tlFigure = h('figure', { class: 'chart-figure' }, tlBox, h('figcaption', {}, tlSummary));
-  const stepView = h('div', { class: 'step-layout__view' }, status,
-    barFigure, barTwin, h('h4', { text: 'Three steps on a timeline' }), tlFigure, tlTwin);
+  // The timeline, one click away: the bar's legend already says what prefetching hides.
+  const tlDetails = h('details', { class: 'why timeline-details' }, h('summary', { text: 'Three steps on a timeline' }), tlFigure, tlTwin);
+  const stepView = h('div', { class: 'step-layout__view' }, status, barFigure, barTwin, tlDetails);
   const stepPanel = panel('2. Where one step’s time goes',
     h('p', { class: 'panel__lead', text: T.stepLead({ pipeline: openControls(['workers', 'prefetch', 'pin'], flags).length > 0,
       step: openControls(['prec', 'ckpt', 'batch', 'dev', 'replay'], flags).length > 0 }) }),
     // On a wide screen the controls sit beside the bar and the timeline, so a change and what it does
     // are on screen together (act2.css); on a narrow one they stack in this order.
-    h('div', { class: 'step-layout' }, stepControls, calibNote, stepView));
+    h('div', { class: 'step-layout' }, stepControls, calibWhy, stepView));
   keepViewBesideControls({ layout: stepControls.parentElement, controls: stepControls, view: stepView });
 
   // ---- 3. gauges
@@ -151,7 +156,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   const laptopPanel = panel('7. Laptop challenge: fit GPT-2 XL training in 8 GB', laptop.el);
 
   const reflect = createAct2Reflections({ evaluate, store, fixes: n.fixes, lockedHint: afterReveal() });
-  const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: MFU and the Iron Law with your numbers' }));
+  const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: MFU and the Iron Law' }));
   const peekBody = h('div');
   peek.append(peekBody);
   const done = h('p', { class: 'done', role: 'status' });
@@ -192,10 +197,11 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const nothing = m.fits ? null : nothingFits(c, r, u, mem);
     stepBanner.update({
       state: fit,
-      title: fit === 'ok' ? `Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${r.device.name}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
+      title: fit === 'ok' ? `Fits: peak memory ${formatBytes(m.peak_bytes, u)} of the ${T.shortGpu(r.device.name)}’s ${formatBytes(m.usable_device_bytes, u)} usable.`
         : `Out of memory: this step needs ${formatBytes(m.peak_bytes, u)} and the ${r.device.name} holds ${formatBytes(m.usable_device_bytes, u)}, so it cannot run; the timing below is what it would take if it fitted.`,
-      lines: [capacityWords(r.device, m.usable_device_bytes, u), ...(nothing ? [nothing] : [])],
+      lines: nothing ? [nothing] : [],
     });
+    setText(capacityNote, capacityWords(r.device, m.usable_device_bytes, u));
     const p = r.pipeline;
     const b = stepBar(p);
     const top = [...b.segments].sort((x, y) => y.seconds - x.seconds)[0];
@@ -221,7 +227,14 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
         rows: [...b.segments.map((s) => ({ key: s.key, header: s.label, cells: [
           { text: T.secs(s.seconds_shown), value: s.seconds }, { text: `${s.share_pct_shown.toFixed(1)}%`, value: s.share },
           { text: s.hidden_seconds > 0.005 ? T.secs(s.hidden_seconds) : '—', value: s.hidden_seconds }] })),
-        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%', value: 1 }, { text: '', value: b.segments.reduce((t, x) => t + x.hidden_seconds, 0) }] }] });
+        { key: 'total', header: 'Whole step', cls: 'row--total', cells: [{ text: T.secs(b.step_seconds_shown), value: b.step_seconds }, { text: '100.0%', value: 1 }, { text: '', value: b.segments.reduce((t, x) => t + x.hidden_seconds, 0) }] },
+        // The brackets under the bar, with the segments they cover (the same values as the gauges).
+        ...b.spans.map((sp) => {
+          const inside = b.segments.filter((s) => s.start_seconds >= sp.start_seconds - 1e-12 && s.start_seconds + s.seconds <= sp.end_seconds + 1e-12);
+          return { key: `span-${sp.key}`, header: `${sp.label}: ${inside.map((s) => s.label).join(' + ')}`, cls: 'row--span', cells: [
+            { text: T.secs(inside.reduce((t, s) => t + s.seconds_shown, 0)), value: sp.end_seconds - sp.start_seconds },
+            { text: `${sp.pct_shown.toFixed(1)}%`, value: (sp.end_seconds - sp.start_seconds) / b.step_seconds }, { text: '' }] };
+        })] });
       tlTable.update({ columns: ['Resource', 'Work', 'Step', 'From', 'To'],
         rows: tl.lanes.flatMap((l) => l.segments.map((s, i) => ({ key: `${l.key}-${i}`, header: l.label,
           cells: [{ text: PHASE_WORDS[s.phase] }, { text: String(s.step), value: s.step }, { text: T.secs(s.start_seconds), value: s.start_seconds }, { text: T.secs(s.end_seconds), value: s.end_seconds }] }))) });
@@ -286,7 +299,8 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   }
 
   function renderGauges(r, c, mem) {
-    if (gaugeOom.hidden !== r.memory.fits) gaugeOom.hidden = r.memory.fits;
+    const fits = r.memory.fits;
+    if (gaugeOom.hidden !== fits) gaugeOom.hidden = fits;
     const g = gauges(r);
     const marks = [
       { key: 'busy', label: 'GPU busy', value: g.busy, text: `GPU busy ${T.pct(g.busy)}` },
@@ -295,19 +309,22 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       { key: 'mfu', label: 'MFU', value: g.mfu, text: `MFU ${T.pct(g.mfu)}` },
       { key: 'ceiling', value: g.mfu_ceiling, text: `MFU ceiling ${T.pct(g.mfu_ceiling)}`, short: `Ceiling ${T.pct(g.mfu_ceiling)}`, dashed: true },
     ];
-    gauge.update(marks, { summary: `GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)}${g.hfu !== null ? ` ≥ HFU ${T.pct(g.hfu)}` : ''} ≥ MFU ${T.pct(g.mfu)}.` });
+    gauge.update(marks, { hypothetical: !fits,
+      summary: `${fits ? '' : 'If it fitted: '}GPU busy ${T.pct(g.busy)} ≥ pipeline efficiency ${T.pct(g.pipeline_efficiency)}${g.hfu !== null ? ` ≥ HFU ${T.pct(g.hfu)}` : ''} ≥ MFU ${T.pct(g.mfu)}.` });
+    // One name and one value per quantity: the same as the bar's brackets and the design challenge.
+    const ifFitted = fits ? '' : ', if it fitted';
     updateGaugeList([
-      ['busy', 'GPU busy (share of the step in which the GPU runs a kernel or receives a copy)', T.pct(g.busy)],
-      // With recomputation the step bar splits compute into the model's and the recompute: the
-      // efficiency counts both (walk 8: it matched neither segment).
-      ['pe', `Pipeline efficiency (compute-bound time${g.hfu !== null ? ', recomputation included,' : ''} ÷ step time)`, T.pct(g.pipeline_efficiency)],
-      // In the scale's order (HFU ≥ MFU), so the list and the marks above read alike.
-      ...(g.hfu !== null ? [['hfu', 'HFU ((model + recomputed FLOPs) ÷ (step time × peak FLOP/s))', T.pct(g.hfu)]] : []),
-      ['mfu', 'MFU (model FLOPs ÷ (step time × peak FLOP/s))', T.pct(g.mfu)],
-      ['ceiling', 'MFU ceiling (if only compute-bound work took time)', T.pct(g.mfu_ceiling)],
+      ['busy', `GPU busy${ifFitted}`, T.pct(g.busy)],
+      ['kernels', `GPU kernels${ifFitted}`, T.pct(r.pipeline.chapter_shares.compute)],
+      // With recomputation the bar splits the matrix multiplications into the model's and the
+      // recompute: the efficiency counts both (walk 8: it matched neither segment).
+      ['pe', `Pipeline efficiency${ifFitted}`, T.pct(g.pipeline_efficiency)],
+      ...(g.hfu !== null ? [['hfu', `HFU${ifFitted}`, T.pct(g.hfu)]] : []),
+      ['mfu', `MFU (of the ${r.scenario.precision === 'fp32' ? 'FP32' : '16-bit'} peak)${ifFitted}`, T.pct(g.mfu)],
+      ['ceiling', `MFU ceiling${ifFitted}`, T.pct(g.mfu_ceiling)],
       // Out of memory these two read as a real speed (walk 12): their names say they are hypothetical.
-      ['tokens', r.memory.fits ? 'Throughput' : 'Throughput, if it fitted', T.rate(g.tokens_per_second)],
-      ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)${r.memory.fits ? '' : ', if it fitted'}`, T.hours(g.epoch_hours)],
+      ['tokens', `Throughput${ifFitted}`, T.rate(g.tokens_per_second)],
+      ['epoch', `Time per epoch (${(r.pipeline.epoch_tokens / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 })} million tokens)${ifFitted}`, T.hours(g.epoch_hours)],
     ]);
     setText(bottleneck, `Bottleneck: ${g.bottleneck.message}${adviceHere(g.bottleneck, c, mem)}`);
     setAttr(bottleneck, 'data-axis', g.bottleneck.axis);
@@ -327,28 +344,30 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     const explored = a.explored || nothingToExplore;
     revealButton.disabled = !explored;
     setText(revealHint, a.revealed ? '' : nothingToExplore ? 'Every setting of the step is fixed in this lab, so there is nothing to explore: compare your prediction with the engine when you are ready.'
-      : explored ? 'When you are ready, compare your prediction with the engine.' : 'Change at least one setting in section 2 first, and watch the gauges move; then the reveal opens.');
+      : explored ? 'When you are ready, compare your prediction with the engine.' : 'Change a setting in section 2 first; then the reveal opens.');
     if (a.revealed && a.prediction) {
       const i = T.PREDICTION.options.findIndex((o) => o.id === a.prediction.choice);
       const opt = T.PREDICTION.options[i];
       const err = rangeError(opt.range[0], opt.range[1], a.prediction.truth_mfu);
       const errText = err.direction === 'exact' ? 'That is inside the range you chose: right.' : `The nearer end of your range is off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
-      replaceChildren(revealBody, T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText).map((t, k) => h('p', { class: k === 0 ? 'reveal__key' : null, text: t })));
+      const lines = T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText);
+      replaceChildren(revealBody, h('p', { class: 'reveal__key', text: lines[0] }), h('p', { text: lines[1] }),
+        h('details', { class: 'why' }, h('summary', { text: 'Why? What each number counts' }), lines.slice(2).map((t) => h('p', { text: t }))));
       revealBody.dataset.revealed = 'true';
     } else { revealBody.replaceChildren(); delete revealBody.dataset.revealed; }
     setLocked(refBody, !a.revealed);
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
-    reflect.update(a);
-    const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    reflect.update(a, u);
+    const complete = act2Complete(a, design.asked()); // one DOM-free rule (act2-model.js)
     // The record keeps why the regime was not asked, so a ledger completed under an instructor's
     // locks says so (regime_reached false beside completed true, explained).
     const notAsked = design.notAsked();
     if (complete !== a.completed || withNotAsked(a.design, notAsked) !== a.design) {
       queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete, design: withNotAsked(s.acts.act2.design, notAsked) })));
     }
-    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a training step’s time goes, how far MFU sits below busy time, and where a single GPU’s memory runs out. ',
-      h('a', { href: withFlags('?act=ledger', flags), text: 'See how your predictions compared, and export your design ledger' }), '.'] : []);
+    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a step’s time goes, how far MFU sits below busy time, and where one GPU’s memory runs out. ',
+      h('a', { href: withFlags('?act=ledger', flags), text: 'Compare your predictions and export your design ledger' }), '.'] : []);
   }
 
   let last = {};

@@ -225,8 +225,9 @@ export function mount({ root, engine, store, announce, flags = {} }) {
     const right = [state.acts.act1.reflection && state.acts.act1.reflection.ratio_correct && state.acts.act1.reflection.reason_correct,
       state.acts.act2.reflection_fix && state.acts.act2.reflection_fix.correct,
       state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
-    const tries = state.acts.act1.reflection ? state.acts.act1.reflection.attempts : 1;
-    setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${tries > 1 ? ` (Act 1’s is your last of ${tries} answers)` : ''}.` : 'No reflections answered yet.');
+    // The answering rule (scoring.js withTry): any question may be answered again; the first answer counts.
+    const again = refl.some((r) => (r.attempts || 1) > 1);
+    setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${again ? ' (your first answer to each is the one scored)' : ''}.` : 'No reflections answered yet.');
     try {
       summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
     } catch (err) {

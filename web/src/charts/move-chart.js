@@ -1,7 +1,9 @@
 // The laptop challenge's moves as a step chart: peak memory after each move (log scale, since the
-// start is tens of times the budget) against the laptop's usable memory. Each bar carries its peak
-// (the caller's number format), the dashed budget line its label in a margin of its own, so no bar or
-// label crosses it. A move that does not fit is hatched, one that fits but cannot train has a dashed
+// start is tens of times the budget) against the laptop's usable memory. Every bar's peak (the
+// caller's number format) is written under it, in as many staggered rows as the width needs, so at
+// 390 px every move is labelled, the floor included (issue 23: on the log scale 7.52 and 13.75 GB
+// look alike, and on-bar labels were dropped where they collided). The dashed budget line has its
+// label in a margin of its own, so no bar or label crosses it. A move that does not fit is hatched, one that fits but cannot train has a dashed
 // outline (the table twin says "cannot train"); never colour alone. Drawn in pixels at the box's
 // width and redrawn when it changes (fit-width.js).
 import { select } from 'd3-selection';
@@ -14,6 +16,7 @@ const BOTTOM = 22;
 const RIGHT = 78; // the budget label's margin
 const LABEL_PX = 7.5; // a digit at the 12 px bold bar labels, a little generous
 const INDEX_PX = 7; // a character of the move numbers (12–13 px), a little generous
+const ROW_PX = 15; // one row of values under the move numbers
 let count = 0;
 
 export class MoveChart {
@@ -52,27 +55,18 @@ export class MoveChart {
     const slot = plotW / n;
     const texts = moves.map((m) => amount(m.peak_bytes));
     const by = y(budgetBytes);
-    // Where each value goes: on its bar; one that would touch the budget line goes just above the line;
-    // kept inside the plot at both ends. A label is shown unless it would overlap one already placed
-    // (the latest move first, then backwards) or a neighbouring bar that stands taller than it, so
-    // every value shown can be read whole; the table twin has them all.
-    const barX = (j) => [j * slot + slot * 0.15, j * slot + slot * 0.85];
+    // Each value under its bar's centre (kept inside the plot), in the first row where it does not
+    // run into the value before it: one row when the bars are wide, more on a phone.
+    const rowEnds = [];
     const place = moves.map((m, i) => {
-      const top = y(m.peak_bytes);
-      let ly = top - 4;
-      if (ly > by - 2 && ly - 12 < by + 2) ly = by - 4;
       const half = (texts[i].length * LABEL_PX) / 2 + 2;
       const x = Math.min(Math.max(i * slot + slot / 2, half), plotW - half);
-      return { top, ly, x, half };
+      let row = rowEnds.findIndex((end) => x - half >= end + 4);
+      if (row < 0) { row = rowEnds.length; rowEnds.push(0); }
+      rowEnds[row] = x + half;
+      return { top: y(m.peak_bytes), x, row };
     });
-    const kept = [];
-    for (let i = moves.length - 1; i >= 0; i -= 1) {
-      const a = place[i];
-      const clash = kept.some((b) => Math.abs(a.x - b.x) < a.half + b.half && Math.abs(a.ly - b.ly) < 13)
-        || place.some((b, j) => j !== i && b.top < a.ly + 2 && barX(j)[0] < a.x + a.half && barX(j)[1] > a.x - a.half);
-      a.shown = !clash;
-      if (!clash) kept.push(a);
-    }
+    this.svg.attr('height', H + rowEnds.length * ROW_PX);
     // Move numbers under the bars: "start", the latest move and every k-th one between, where they do
     // not run into each other (slots narrower than the numbers), each kept inside the chart.
     const indexText = (i) => (i === 0 ? 'start' : String(i));
@@ -99,10 +93,10 @@ export class MoveChart {
     const hatch = `url(#${this.hatchId})`;
     bars.each(function draw(d, i) {
       const g = select(this);
-      const { top, ly, x, shown } = place[i];
+      const { top, x, row } = place[i];
       g.selectAll('rect').attr('x', i * slot + slot * 0.15).attr('width', slot * 0.7).attr('y', top).attr('height', Math.max(0, H - BOTTOM - top));
       g.select('.move-hatch').attr('fill', hatch).attr('visibility', d.fits ? 'hidden' : 'visible');
-      g.select('.move-value').attr('x', x).attr('y', ly).text(shown ? texts[i] : '');
+      g.select('.move-value').attr('x', x).attr('y', H - 6 + ROW_PX * (row + 1)).text(texts[i]);
       g.select('.move-index').attr('x', indexX(i)).attr('y', H - 6).text(indexShown.has(i) ? indexText(i) : '');
     });
     this.budget.attr('x2', width).attr('y1', by).attr('y2', by);

@@ -39,10 +39,10 @@ export function createAct2Controls({ devices, flags, onChange }) {
 
   const workers = range({ key: 'workers', label: 'Data-loader workers', min: WORKERS.min, max: WORKERS.max,
     onInput: (v) => onChange({ data_workers: v }), valueText: (v) => (v === 0 ? 'none: the training process loads each batch' : `${v} workers`) });
-  const prefetch = checkbox('prefetch', 'Prefetch: workers prepare the next batches while the GPU computes', (on) => onChange({ prefetch: on }));
+  const prefetch = checkbox('prefetch', 'Prefetch: workers prepare the next batches', (on) => onChange({ prefetch: on }));
   const depth = range({ key: 'depth', label: 'Prefetch depth (batches per worker)', min: PREFETCH_DEPTH.min, max: PREFETCH_DEPTH.max,
     onInput: (v) => onChange({ prefetch_depth: v }), valueText: (v) => `${v} batches` });
-  const pin = checkbox('pin', 'Pinned (page-locked) host memory for batches', (on) => onChange({ pinned_memory: on }));
+  const pin = checkbox('pin', 'Pinned (page-locked) host memory', (on) => onChange({ pinned_memory: on }));
   const prefetchNote = h('p', { class: 'control__note', hidden: true, text: 'Prefetching needs at least one worker (as in PyTorch): with none it has no effect.' });
 
   const precName = uid('prec2');
@@ -69,7 +69,7 @@ export function createAct2Controls({ devices, flags, onChange }) {
   const devPart = { el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'GPU' }), dev) };
 
   // Words true whether it is ticked or not (walk 9: 'untick' while unticked), and locked or not.
-  const replay = checkbox('replay', 'Chapter calibration: the chapter’s memory model and timing constants (off: the physics model)', (on) => onChange({ replay: on }));
+  const replay = checkbox('replay', 'Chapter calibration: memory and timing (off: the physics model)', (on) => onChange({ replay: on }));
 
   const groups = [
     { key: 'workers', part: workers, inputs: [workers.input] },
