@@ -10,6 +10,7 @@ import { regimeReached, designCounts, designRecord, REGIME } from '../act2-model
 import { formatBytes, formatCount } from '../format.js';
 import { withAct2 } from '../store.js';
 import * as T from './act2-text.js';
+import { whyDetails } from '../ui/why-details.js';
 
 // open: the controls left open (a Set); allOpen: whether that is every control of the act.
 export function createDesignPanel({ evaluate, store, search, devices, arrival, nothingToExplore, open, allOpen }) {
@@ -68,8 +69,7 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
       h('p', { class: 'control__note', 'data-why-mfu': '' }, T.whyFp32MfuHigher(deviceOf(state.config2.device) || r.device)),
       // The ceiling of the settings on screen beside the highest MFU any setting reaches: two
       // different questions, said together so they do not read as a contradiction.
-      h('details', { class: 'why' }, h('summary', { text: 'Why? MFU ceilings' }),
-        h('p', { 'data-ceiling': String(r.pipeline.mfu_ceiling) }, T.ceilingText(r)),
+      whyDetails('Why? MFU ceilings', h('p', { 'data-ceiling': String(r.pipeline.mfu_ceiling) }, T.ceilingText(r)),
         solverSlots[1],
         h('p', { class: 'control__note', text: `Memory for these settings: ${formatBytes(r.memory.peak_bytes, u)}.` })));
   }

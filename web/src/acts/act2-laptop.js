@@ -12,6 +12,7 @@ import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../for
 import { withAct2 } from '../store.js';
 import { LAPTOP } from './act2-text.js';
 import { withFlags } from '../url-state.js';
+import { whyDetails } from '../ui/why-details.js';
 
 const FLOOR_WORDS = {
   weights: 'Weights, 16-bit copy the GPU computes with',
@@ -109,7 +110,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
   limit.setAttribute('tabindex', '-1');
 
   // How to read the chart and where its numbers come from: one click away (issue 23, words budget).
-  const why = h('details', { class: 'why' }, h('summary', { text: 'Why? Reading the chart' }), capNote, h('p', { class: 'control__note', text: LAPTOP.physics }));
+  const why = whyDetails('Why? Reading the chart', capNote, h('p', { class: 'control__note', text: LAPTOP.physics }));
   const el = h('div', { class: 'laptop' },
     h('p', { class: 'panel__lead', text: LAPTOP.lead }),
     h('div', { class: 'controls controls--laptop' }, prec.box, opt.box, ckpt.box, k.box, batch.box),
@@ -152,8 +153,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
       h('h4', { text: lapFitText() }),
       h('p', { text: `The least memory that trains is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}); its static part alone, ${formatBytes(staticFloor, u)}, exceeds the laptop’s ${formatBytes(budget, u)}.` }),
       h('p', { text: LAPTOP.beyond }),
-      h('details', { class: 'why' }, h('summary', { text: `Why? Where the ${formatBytes(floor.peak_bytes, u)} floor comes from` }),
-        h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
+      whyDetails(`Why? Where the ${formatBytes(floor.peak_bytes, u)} floor comes from`, h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
         scrollBox(h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),

@@ -4,6 +4,7 @@
 import { h, replaceChildren, scrollBox } from '../ui/dom.js';
 import { formatInt } from '../format.js';
 import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours, recomputeNote } from './act2-text.js';
+import { whyDetails } from '../ui/why-details.js';
 
 const sci = (x) => {
   const e = Math.floor(Math.log10(Math.abs(x)));
@@ -30,8 +31,7 @@ export function renderReference(box, r, units) {
       h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }),
         h('td', { 'data-label': 'Chapter says', text: c }), h('td', { 'data-label': 'Engine computes', text: e }))))), 'Chapter and engine table (scrolls sideways on narrow screens)'),
     // The settings and the reconciliation with the chapter, one click away (issue 23).
-    h('details', { class: 'why' }, h('summary', { text: 'Why? The settings, and how the two fit together' }),
-      h('p', { text: 'Both loops: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. Memory: the FP32 baseline has no checkpointing; the tuned loop is the mixed-precision step above.' }),
+    whyDetails('Why? The settings, and how the two fit together', h('p', { text: 'Both loops: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. Memory: the FP32 baseline has no checkpointing; the tuned loop is the mixed-precision step above.' }),
       reconciliation(r, units).map((t) => h('p', { text: t }))));
 }
 

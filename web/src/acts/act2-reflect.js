@@ -13,6 +13,7 @@ import { CHAPTER_TUNED2 } from '../scenario.js';
 import { withAct2 } from '../store.js';
 import { ckptNumbers } from './act2-numbers.js';
 import * as T from './act2-text.js';
+import { whyDetails } from '../ui/why-details.js';
 
 // fixes: fixedNumbers(...).fixes, the fix question's answer key. lockedHint: what shows until the reveal.
 export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
@@ -31,7 +32,7 @@ export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
   const oi = nearestByRatio(T.CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), chapter.overhead);
   const ckptNow = h('p', { class: 'panel__note' });
   const ckptFormula = h('p', { class: 'panel__note' });
-  const ckptWhy = h('details', { class: 'why' }, h('summary', { text: 'Why? Other ways to count it' }), ckptFormula, ckptNow);
+  const ckptWhy = whyDetails('Why? Other ways to count it', ckptFormula, ckptNow);
   const ckpt = createFillIn({
     name: 'ckpt',
     prompt: `${T.CKPT_QUESTION.intro} ${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,
@@ -65,7 +66,7 @@ export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
       const fr = a.reflection_fix;
       const fl = lastTry(fr);
       fix.update(fl ? { choice: fl.choice } : null, fl ? [{ ok: fl.correct, text: T.fixFeedback(fl.correct, fixes, fl.choice),
-        more: h('details', { class: 'why' }, h('summary', { text: 'Why?' }), h('p', { text: T.fixWhy(fl.correct, fixes, fl.choice) })) }] : [],
+        more: whyDetails('Why?', h('p', { text: T.fixWhy(fl.correct, fixes, fl.choice) })) }] : [],
         fr ? firstAnswerNote(fr.correct, fr.attempts || 1) : null);
       const cr = a.reflection_ckpt;
       const cl = lastTry(cr);

@@ -28,6 +28,7 @@ import { createLaptopChallenge } from './act2-laptop.js';
 import { createAct2Reflections } from './act2-reflect.js';
 import { createDesignPanel } from './act2-design.js';
 import * as T from './act2-text.js';
+import { whyDetails } from '../ui/why-details.js';
 
 export const id = 2;
 export const title = T.TITLE;
@@ -84,7 +85,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
   // away (issue 23: every number intact, behind a short "Why?").
   const calibNote = h('div', { class: 'control__note calib-note' });
   const capacityNote = h('p', { class: 'control__note', 'data-note': 'capacity' });
-  const calibWhy = h('details', { class: 'why' }, h('summary', { text: 'Why? Calibration, constants, units' }), calibNote, capacityNote);
+  const calibWhy = whyDetails('Why? Calibration, constants, units', calibNote, capacityNote);
   const stepBanner = new Banner();
   const status = stepBanner.el;
   const barBox = h('div', { class: 'chart-box chart-box--fluid' });
@@ -352,7 +353,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       const errText = err.direction === 'exact' ? 'That is inside the range you chose: right.' : `The nearer end of your range is off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
       const lines = T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText);
       replaceChildren(revealBody, h('p', { class: 'reveal__key', text: lines[0] }), h('p', { text: lines[1] }),
-        h('details', { class: 'why' }, h('summary', { text: 'Why? What each number counts' }), lines.slice(2).map((t) => h('p', { text: t }))));
+        whyDetails('Why? What each number counts', lines.slice(2).map((t) => h('p', { text: t }))));
       revealBody.dataset.revealed = 'true';
     } else { revealBody.replaceChildren(); delete revealBody.dataset.revealed; }
     setLocked(refBody, !a.revealed);
