@@ -61,6 +61,21 @@ export function workerMayBeRefused() { return false; }`;
   };
 }
 
+// Hosted build: web/src/embed/boot-watchdog.js as a classic script in the head of both pages (a module
+// could not report that modules cannot load), without its comment lines.
+function bootWatchdog() {
+  const fileName = 'assets/boot-watchdog.js';
+  return {
+    name: 'lab-boot-watchdog',
+    apply: 'build',
+    buildStart() {
+      const source = readFileSync(path.join(web, 'src/embed/boot-watchdog.js'), 'utf8').split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+      this.emitFile({ type: 'asset', fileName, source });
+    },
+    transformIndexHtml: () => [{ tag: 'script', attrs: { src: `./${fileName}` }, injectTo: 'head-prepend' }],
+  };
+}
+
 // Element build: the acts' own `import './x.css'` would be extracted to a stylesheet nobody loads (the
 // element adopts the same CSS, imported with ?inline, into its shadow root): leave it out.
 function dropCss() {
@@ -82,6 +97,7 @@ export default defineConfig(({ mode }) => {
       rollupOptions: { input: { index: path.join(web, 'index.html'), embed: path.join(web, 'embed.html') } } },
     worker: { format: 'es' },
     server: { host: '127.0.0.1', fs: { allow: ['.'] } },
+    plugins: [bootWatchdog()],
   };
   if (mode === 'element') {
     base.build.emptyOutDir = false;

@@ -3,23 +3,30 @@
 // (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
-import { withConfig, withConfig2 } from '../store.js';
-import { parseUrlState } from '../url-state.js';
+import { withConfig, withConfig2, saveFailure } from '../store.js';
+import { parseUrlState, actOf } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
+import { opaqueOrigin } from './opaque-origin.js';
 
-// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes).
+// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes). A full one is
+// still read (saved progress comes back); its first write fails and the page says so (app.js).
 export function probeStorage(win) {
+  let s = null;
   try {
-    const s = win.localStorage;
+    s = win.localStorage;
     const key = 'lab08-model-train/probe';
     s.setItem(key, '1');
     s.removeItem(key);
     return s;
-  } catch {
-    return null;
+  } catch (err) {
+    return s && saveFailure(err) === 'full' ? s : null;
   }
 }
+
+// A page without an origin of its own fetches the lab's files as another site's: the host must allow
+// that. Said wherever loading fails (boot-watchdog.js too).
+const CORS_HINT = ' This lab is in a sandboxed frame without allow-same-origin, so the browser fetches its files as another site’s: the server hosting the lab must send the header “Access-Control-Allow-Origin: *” with them, or the course page must add allow-same-origin to the frame. Tell your instructor.';
 
 export function showFailure(root, err) {
   const status = root.getElementById('boot-status');
@@ -31,17 +38,20 @@ export function showFailure(root, err) {
   status.textContent = 'The lab’s engine could not start, so the lab cannot run. ';
   const detail = root.ownerDocument ? root.ownerDocument.createElement('p') : document.createElement('p');
   detail.className = 'boot__detail';
-  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}. The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.`;
+  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}.${opaqueOrigin(globalThis) ? CORS_HINT
+    : ' The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.'}`;
   box.append(detail);
 }
 
 // Resolves with { engine, app(), navigate(actId) } once the first act is on screen, or null when the
 // engine could not start (the failure is then shown in place of the loading line).
 // root: the Document or ShadowRoot holding #boot, #act-root, #notices, #announcer, #header-tools, #act-nav.
-// inPlace: act links switch the act without loading a page (the element; the iframe page, where a
-// reload would lose progress kept in memory). onNavigate(actId): after such a switch.
-export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, syncUrl = true, share = true,
-  settingsSource, extraNotices = [], onNavigate = null }) {
+// inPlace: act links switch the act without loading a page, so progress kept in memory (storage
+// blocked, or saving failed) survives. history: each switch is a history entry with the address a page
+// load would have, and Back/Forward switch back (the page; not the element or the iframe page, which
+// never write an address). memoryChosen: the course page asked for memory (storage="memory").
+export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, history = false, syncUrl = true, share = true,
+  settingsSource, extraNotices = [], memoryChosen = false }) {
   const slow = win.setTimeout(() => {
     const status = root.getElementById('boot-status');
     if (status && status.lastChild) status.lastChild.textContent = ' Still loading the engine…';
@@ -65,17 +75,23 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };
   const notes = store.status().notes;
   let app = null;
-  const start = (act) => {
+  const start = (act, pushAddress = false) => {
     app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes, arrival,
-      navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices });
+      navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices, memoryChosen, pushAddress });
   };
-  function navigate(actId) {
+  function navigate(actId, { push = history } = {}) {
     app.destroy();
-    start(actId);
+    start(actId, push);
     app.focus();
-    if (onNavigate) onNavigate(actId);
   }
   start();
+  if (history) {
+    // Back and Forward between entries of this page: the act the address names, settings as they are now.
+    win.addEventListener('popstate', () => {
+      const actId = actOf(win.location.search, availableActs());
+      if (actId !== null && actId !== app.act.id) navigate(actId, { push: false });
+    });
+  }
   const footer = root.getElementById('footer-engine');
   if (footer) footer.textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;
   return { engine, app: () => app, navigate };
