@@ -152,13 +152,15 @@ test('with storage blocked the lab says progress will not be saved and still wor
     await openLab(page, `${srv.origin}/`);
     const note = page.locator('[data-notice="storage"]');
     assert.equal(await note.isVisible(), true);
-    assert.match(await note.textContent(), /Progress won’t be saved/);
+    assert.equal(await note.getAttribute('data-storage'), 'blocked');
+    assert.match(await note.textContent(), /^Your progress is kept in this tab only\. .*reloading or closing the tab loses them/);
     await unlock(page, 'a');
     await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
     await expectLedger(page, normalizeConfig({ device: 'rtx4060-laptop-8gb' }), assert, lib);
     await page.getByRole('button', { name: /Reveal/ }).click();
     assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46\sGB/);
-    // A reload keeps the settings (they are in the URL) but not the answers.
+    // A reload keeps the settings (they are in the URL) but not the answers, as the notice says
+    // (act switches keep them: act-switch.test.mjs).
     await page.waitForURL(/dev=rtx4060-laptop-8gb/);
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
