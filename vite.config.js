@@ -8,7 +8,7 @@
 //             element's shadow root), added to the same folder (emptyOutDir off)
 //   single    one script and one stylesheet with every .wasm inlined as base64 and the worker as a blob,
 //             which scripts/build-single.mjs then inlines into one HTML file that runs from file://
-import { defineConfig } from 'vite';
+import { defineConfig, transformWithEsbuild } from 'vite';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -62,15 +62,16 @@ export function workerMayBeRefused() { return false; }`;
 }
 
 // Hosted build: web/src/embed/boot-watchdog.js as a classic script in the head of both pages (a module
-// could not report that modules cannot load), without its comment lines.
+// could not report that modules cannot load), minified: it is part of the first load.
 function bootWatchdog() {
   const fileName = 'assets/boot-watchdog.js';
   return {
     name: 'lab-boot-watchdog',
     apply: 'build',
-    buildStart() {
-      const source = readFileSync(path.join(web, 'src/embed/boot-watchdog.js'), 'utf8').split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
-      this.emitFile({ type: 'asset', fileName, source });
+    async buildStart() {
+      const file = path.join(web, 'src/embed/boot-watchdog.js');
+      const { code } = await transformWithEsbuild(readFileSync(file, 'utf8'), file, { minify: true, target: 'es2015' });
+      this.emitFile({ type: 'asset', fileName, source: code });
     },
     transformIndexHtml: () => [{ tag: 'script', attrs: { src: `./${fileName}` }, injectTo: 'head-prepend' }],
   };

@@ -13,19 +13,10 @@ import { handOffAddress, sessionOf, addressFollower } from './url-handoff.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
-// What is kept and what is lost when progress is not saved: the browser blocks storage here, the course
-// page chose memory (storage="memory"), or saving failed after start-up (storage full or revoked).
-function storageNotice(status, memoryChosen, ledgerHref) {
-  const why = status.failed
-    ? [h('strong', { text: 'Your progress can no longer be saved. ' }),
-      status.failed === 'full' ? 'The browser’s storage is full' : 'The browser stopped letting this page save', ', so from now on it is kept in this tab only. ']
-    : [h('strong', { text: 'Your progress is kept in this tab only. ' }), memoryChosen
-      ? 'This course page keeps the lab in memory. '
-      : 'The browser does not let this page save it here (for example in a sandboxed frame or in a frame on another site’s page). '];
-  return h('p', { class: 'notice notice--warn', 'data-notice': 'storage', 'data-storage': status.failed ? 'failed' : memoryChosen ? 'memory' : 'blocked' }, why,
-    `Moving between the parts of the lab keeps your answers; reloading or closing the tab ${status.failed ? 'goes back to what was last saved' : 'loses them'}, so `,
-    h('a', { href: ledgerHref, text: 'export your design ledger' }), ' before you leave.');
-}
+// The storage notice's module (storage-notice.js), loaded the first time progress is not saved; kept for
+// the app started again after an act switch, which then shows the notice at once.
+let noticeModule = null;
+const loadNotice = () => import('./storage-notice.js').then((m) => { noticeModule = m; return m; });
 
 export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
   settingsSource = 'in the link', extraNotices = [], memoryChosen = false, pushAddress = false }) {
@@ -35,9 +26,17 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   const act = ACTS.find((a) => a.id === (urlState.act || store.getState().current_act) && a.mount) || ACTS.find((a) => a.mount);
 
   // Notices: storage, migration notes, bad URL parameters.
+  const noticesEl = root.getElementById('notices');
+  let destroyed = false;
   const noticeItems = [];
   const ledgerHref = withFlags('?act=ledger', flags);
-  if (!store.status().persistent) noticeItems.push(storageNotice(store.status(), memoryChosen, ledgerHref));
+  // Progress not saved: the notice says what is kept and what is lost (at once when its module is here).
+  const showStorage = (status) => {
+    if (noticeModule) return noticeModule.storageNotice(status, memoryChosen, ledgerHref);
+    loadNotice().then((m) => { if (!destroyed) noticesEl.prepend(m.storageNotice(status, memoryChosen, ledgerHref)); });
+    return null;
+  };
+  if (!store.status().persistent) noticeItems.push(showStorage(store.status()));
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
     noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
@@ -48,11 +47,11 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
       h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
   }
   noticeItems.push(...extraNotices);
-  const noticesEl = root.getElementById('notices');
   // The same notices after an act switch are left as they are: a live region would read them again.
-  if (noticesEl.textContent !== noticeItems.map((n) => n.textContent).join('') || !noticeItems.length) replaceChildren(noticesEl, noticeItems);
+  const items = noticeItems.filter(Boolean);
+  if (noticesEl.textContent !== items.map((n) => n.textContent).join('') || !items.length) replaceChildren(noticesEl, items);
   // Saving that fails later (storage full or revoked) is said at once, in the notices' live region.
-  const unwatch = store.watchStatus((status) => noticesEl.prepend(storageNotice(status, memoryChosen, ledgerHref)));
+  const unwatch = store.watchStatus((status) => { const n = showStorage(status); if (n) noticesEl.prepend(n); });
 
   // Header tools: units, share link, reset.
   const tools = root.getElementById('header-tools');
@@ -169,6 +168,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   const unsubscribe = store.subscribe(sync);
   // destroy(): before starting the app again in place with another act.
   const destroy = () => {
+    destroyed = true;
     unsubscribe();
     unwatch();
     address.flush();

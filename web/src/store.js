@@ -124,8 +124,7 @@ export function setAside(storage, key, text, note) {
 
 // Why a write failed after start-up: 'full' (the storage quota) or 'refused' (storage revoked, blocked).
 export function saveFailure(err) {
-  const name = err && err.name;
-  return name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED' ? 'full' : 'refused';
+  return err && err.name === 'QuotaExceededError' ? 'full' : 'refused';
 }
 
 export function createStore({ storage = null, key = STORAGE_KEY, defer = null } = {}) {

@@ -7,7 +7,6 @@ import { withConfig, withConfig2, saveFailure } from '../store.js';
 import { parseUrlState, actOf } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
-import { opaqueOrigin } from './opaque-origin.js';
 
 // localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes). A full one is
 // still read (saved progress comes back); its first write fails and the page says so (app.js).
@@ -24,9 +23,6 @@ export function probeStorage(win) {
   }
 }
 
-// A page without an origin of its own fetches the lab's files as another site's: the host must allow
-// that. Said wherever loading fails (boot-watchdog.js too).
-const CORS_HINT = ' This lab is in a sandboxed frame without allow-same-origin, so the browser fetches its files as another site’s: the server hosting the lab must send the header “Access-Control-Allow-Origin: *” with them, or the course page must add allow-same-origin to the frame. Tell your instructor.';
 
 export function showFailure(root, err) {
   const status = root.getElementById('boot-status');
@@ -38,8 +34,7 @@ export function showFailure(root, err) {
   status.textContent = 'The lab’s engine could not start, so the lab cannot run. ';
   const detail = root.ownerDocument ? root.ownerDocument.createElement('p') : document.createElement('p');
   detail.className = 'boot__detail';
-  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}.${opaqueOrigin(globalThis) ? CORS_HINT
-    : ' The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.'}`;
+  detail.textContent = `Details: ${err && err.message ? err.message : String(err)}. The lab needs a browser with WebAssembly enabled; try reloading the page, or a current version of Chrome, Edge, Firefox or Safari.`;
   box.append(detail);
 }
 

@@ -5,8 +5,6 @@
 // sandbox leaves out allow-downloads) or 'unknown' (a frame above it cannot be read, or the page has no
 // origin of its own, which means a sandbox). The ledger panel offers the text to copy unless 'yes'.
 
-import { opaqueOrigin } from './opaque-origin.js';
-
 // frames: the <iframe>s above the page, innermost first, as { sandboxed, tokens } (the readable ones);
 // reachedTop: every frame up to the top window was readable; opaque: the page has no origin of its own.
 export function downloadOutlook({ frames = [], reachedTop = true, opaque = false }) {
@@ -30,3 +28,7 @@ export function frameChain(win) {
   }
   return { frames, reachedTop: true, opaque: opaqueOrigin(win) };
 }
+
+// No origin of its own: sandboxed without allow-same-origin. (Chromium gives file:// pages the origin
+// 'null' too, but they may download.)
+const opaqueOrigin = (win) => win.origin === 'null' && win.location.protocol !== 'file:';
