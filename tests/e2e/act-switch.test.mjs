@@ -43,7 +43,7 @@ test('storage blocked: progress survives every act switch, Back and Forward, and
     await openLab(page, `${srv.origin}/?act=1&hide=ckpt&lock=dev`);
     const notice = page.locator('[data-notice="storage"]');
     assert.equal(await notice.getAttribute('data-storage'), 'blocked');
-    assert.match(await notice.textContent(), /^Your progress is kept in this tab only\. The browser does not let this page save it here .* Moving between the parts of the lab keeps your answers; reloading or closing the tab loses them, so export your design ledger before you leave\.$/);
+    assert.match(await notice.textContent(), /^Your progress is kept in this tab only: the browser does not let this page save it here\. Reloading or closing the tab loses it, so export your design ledger before you leave\.$/);
     await mark(page);
     await predict(page, 'a');
     const start = await page.evaluate(() => history.length);
@@ -66,6 +66,8 @@ test('storage blocked: progress survives every act switch, Back and Forward, and
     assert.equal(await samePage(page), true, 'Back: in place');
     assert.equal((await focused(page)).id, 'act-title');
     assert.equal(await page.locator('[data-control="dev"] select').isDisabled(), true, 'the lock is kept');
+    assert.equal(await page.locator('[data-act="1"] [data-control="opt"]').count(), 1);
+    assert.equal(await page.locator('[data-act="1"] [data-control="ckpt"]').count(), 0, 'the hidden control stays hidden');
     await page.goForward();
     await page.waitForSelector('[data-act="ledger"] #act-title');
     assert.equal(await samePage(page), true, 'Forward: in place');
@@ -74,7 +76,6 @@ test('storage blocked: progress survives every act switch, Back and Forward, and
     await viaNav(page, 'Act 2', '[data-act="2"]');
     await page.waitForFunction(() => document.activeElement.id === 'act-title');
     assert.match((await focused(page)).text, /MFU gap/);
-    assert.equal(await page.locator('[data-control="ckpt"]').count(), 0, 'the hidden control stays hidden');
 
     // The notice's link to the ledger switches in place too.
     await viaNav(page, 'Act 1', '[data-act="1"]');
@@ -131,7 +132,7 @@ test('saving that fails after start-up (storage full): a live notice, nothing lo
     await predict(page, 'b');
     const notice = page.locator('#notices[role="status"] [data-notice="storage"][data-storage="failed"]');
     await notice.waitFor();
-    assert.match(await notice.textContent(), /^Your progress can no longer be saved\. The browser’s storage is full, so from now on it is kept in this tab only\. .*reloading or closing the tab goes back to what was last saved/);
+    assert.match(await notice.textContent(), /^Your progress can no longer be saved: the browser’s storage is full\. From now on it is kept in this tab only; reloading or closing the tab goes back to what was last saved, so export your design ledger/);
     await viaNav(page, 'Design ledger', '[data-act="ledger"]');
     assert.equal(await page.locator('[data-notice="storage"]').count(), 1, 'still said, once');
     const ledger = await downloadLedger(page);

@@ -139,7 +139,7 @@ test('a Quarto-like page: its global styles stay outside, its custom properties 
   assert.equal(await cssVar(page, 'lab-model-train:not(#m) .lab-body', '--accent'), 'rgb(106, 27, 154)');
   // storage="memory" is the course page's choice, not the browser's: the notice says which.
   assert.equal(await lab.locator('[data-notice="storage"]').getAttribute('data-storage'), 'memory');
-  assert.match(await lab.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only\. This course page keeps the lab in memory\. .*reloading or closing the tab loses them/);
+  assert.match(await lab.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: this course page keeps the lab in memory\. Reloading or closing the tab loses it/);
   assert.doesNotMatch(await lab.locator('[data-notice="storage"]').textContent(), /browser/);
   await clean(page, problems, 'Quarto-like page');
   // "Measure it" in an element: its worker and lab_train come from the element's folder; Run, pressed

@@ -79,7 +79,7 @@ test('cross-site parent: height in H5P, Canvas and generic dialects, ready, prog
   await page.goto(`${parentSite.origin}/cross.html`);
   const { frame, handle } = await labFrame(page);
   // Storage is blocked in a cross-site frame: the lab runs in memory and says so.
-  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only\. The browser does not let this page save it here/);
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: the browser does not let this page save it here/);
   const ready = await until(async () => (await messages(page, (d) => d.type === 'lab:ready'))[0], 'lab:ready');
   assert.equal(ready.origin, lab.origin);
   assert.equal(ready.data.labId, 'lab08-model-train');
@@ -183,7 +183,7 @@ test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and
   await page.goto(`${parentSite.origin}/sandboxed.html`);
   const { frame, handle } = await labFrame(page);
   assert.match(await frame.locator('#act-title').textContent(), /MFU gap/);
-  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only\. The browser does not let this page save it here/);
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: the browser does not let this page save it here/);
   // The height can still change while the act settles: read it again on every poll, until a resize
   // message carrying the frame's current height has arrived.
   const resize = await until(async () => {

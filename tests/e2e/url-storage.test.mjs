@@ -153,7 +153,7 @@ test('with storage blocked the lab says progress will not be saved and still wor
     const note = page.locator('[data-notice="storage"]');
     assert.equal(await note.isVisible(), true);
     assert.equal(await note.getAttribute('data-storage'), 'blocked');
-    assert.match(await note.textContent(), /^Your progress is kept in this tab only\. .*reloading or closing the tab loses them/);
+    assert.match(await note.textContent(), /^Your progress is kept in this tab only: .*Reloading or closing the tab loses it/);
     await unlock(page, 'a');
     await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
     await expectLedger(page, normalizeConfig({ device: 'rtx4060-laptop-8gb' }), assert, lib);
