@@ -120,6 +120,16 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (next === act) focusAct(); else navigate(next.id);
   };
   if (navigate) for (const el of [actRoot, noticesEl]) el.addEventListener('click', onLinkClick);
+  // A frame sandboxed without allow-forms blocks a form's submission before its submit event, so the
+  // acts' forms (all answered in script: predictions, reflections) would never answer there. Their
+  // submit buttons' clicks (Enter in a form clicks one too) are turned into the submit event here.
+  const onSubmitClick = (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button[type=submit]') : null;
+    if (!button || !button.form || event.defaultPrevented) return;
+    event.preventDefault();
+    button.form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true, submitter: button }));
+  };
+  actRoot.addEventListener('click', onSubmitClick);
   // Links inside the acts to another part of the lab carry the instructor's hide and lock lists,
   // written into the link as it is followed (click, middle click, or its context menu's new tab).
   const carryFlags = (event) => {
@@ -175,6 +185,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     // Removed by name: an app started again in place must not write this act's address on pagehide.
     win.removeEventListener('pagehide', onPageHide);
     for (const el of [actRoot, noticesEl]) el.removeEventListener('click', onLinkClick);
+    actRoot.removeEventListener('click', onSubmitClick);
     for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.removeEventListener(type, carryFlags, true);
     mounted.destroy();
     actRoot.replaceChildren();
