@@ -90,7 +90,7 @@ test('when the page may not use the clipboard, the ledger is shown selected for 
     assert.deepEqual(JSON.parse(await box.inputValue()).lab_state, finished.lab_state);
     assert.doesNotMatch(await page.locator('.ledger-readable .ledger-summary').inputValue(), /^\{/);
     // The summary, refused the same way, is selected in its own box.
-    await page.getByRole('button', { name: 'Copy the summary' }).evaluate((b) => { b.closest('details').open = true; });
+    await page.locator('.ledger-readable summary').click();
     await page.getByRole('button', { name: 'Copy the summary' }).click();
     await page.waitForFunction(() => document.activeElement.matches('.ledger-readable .ledger-summary'));
     assert.equal(await page.locator('.ledger-readable').getAttribute('open'), '');

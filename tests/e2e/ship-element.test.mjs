@@ -166,7 +166,7 @@ test('a Quarto-like page: its global styles stay outside, its custom properties 
   assert.match(second, /another “Measure it” run on this page is still going \(one run at a time\); wait for it to end or cancel it, then press Run again/);
   assert.doesNotMatch(second, /reload/i);
   assert.equal(await m.locator('.run-status:not(.run-status--stall)').getAttribute('data-state'), 'running', 'the first run goes on');
-  await m.getByRole('button', { name: 'Cancel' }).click();
+  await m.getByRole('region', { name: /Configure and run/ }).getByRole('button', { name: 'Cancel' }).click();
   await page.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.run-status:not(.run-status--stall)')?.dataset.state === 'cancelled', null, { timeout: 30000 });
   await page.close();
 });

@@ -48,7 +48,7 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   // Where the file cannot be saved or copied from here (a sandboxed frame, a refused clipboard): the
   // ledger's text, selected, to copy by hand.
   const copyId = uid('ledger-copy');
-  const copyBox = h('textarea', { id: copyId, class: 'ledger-summary', readonly: true, rows: '10', spellcheck: 'false', 'data-copy': 'ledger' });
+  const copyBox = h('textarea', { id: copyId, class: 'ledger-copy__text', readonly: true, rows: '10', spellcheck: 'false', 'data-copy': 'ledger' });
   const copyPart = h('div', { class: 'ledger-copy', hidden: true }, h('label', { for: copyId, text: 'Your design ledger (JSON), to copy' }), copyBox);
   const exportPanel = panel('Export',
     h('p', { class: 'panel__lead', text: 'You can export at any point; the file records your settings, answers and the engine’s values as they are now.' }),
