@@ -70,7 +70,7 @@ function bootWatchdog() {
     apply: 'build',
     async buildStart() {
       const file = path.join(web, 'src/embed/boot-watchdog.js');
-      const { code } = await transformWithEsbuild(readFileSync(file, 'utf8'), file, { minify: true, target: 'es2015' });
+      const { code } = await transformWithEsbuild(readFileSync(file, 'utf8'), file, { minify: true, target: 'es2015', charset: 'utf8' });
       this.emitFile({ type: 'asset', fileName, source: code });
     },
     transformIndexHtml: () => [{ tag: 'script', attrs: { src: `./${fileName}` }, injectTo: 'head-prepend' }],

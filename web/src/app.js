@@ -105,9 +105,10 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   // show it; an act still loading takes it on its loading line and hands it on (acts/index.js).
   function focusAct() {
     const target = actRoot.querySelector('#act-title, [data-loading]');
-    if (!target) { mounted.focus(); return; }
-    target.focus({ preventScroll: true });
-    target.scrollIntoView({ block: 'nearest' });
+    if (target) {
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'nearest' });
+    }
   }
   // In-place navigation: links inside the acts (and the notices) to another act (?act=2, ?act=measure) switch too.
   const onLinkClick = (event) => {
@@ -124,7 +125,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   // acts' forms (all answered in script: predictions, reflections) would never answer there. Their
   // submit buttons' clicks (Enter in a form clicks one too) are turned into the submit event here.
   const onSubmitClick = (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[type=submit]') : null;
+    const button = event.target.closest('button[type=submit]');
     if (!button || !button.form || event.defaultPrevented) return;
     event.preventDefault();
     button.form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true, submitter: button }));

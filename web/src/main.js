@@ -20,7 +20,7 @@ async function boot() {
   const search = takeAddress(sessionOf(window), window.location.search);
   // Acts switch in place, as history entries: progress kept in memory (storage blocked, or saving
   // failed) survives a switch, and Back/Forward move between acts.
-  const lab = await bootLab({ doc: document, win: window, store, search, inPlace: true, historyEntries: true });
+  const lab = await bootLab({ doc: document, win: window, store, search, inPlace: true });
   if (!lab) return;
   document.documentElement.dataset.ready = 'true';
   performance.mark('lab-interactive');

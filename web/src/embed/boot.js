@@ -41,10 +41,10 @@ export function showFailure(root, err) {
 // engine could not start (the failure is then shown in place of the loading line).
 // root: the Document or ShadowRoot holding #boot, #act-root, #notices, #announcer, #header-tools, #act-nav.
 // inPlace: act links switch the act without loading a page, so progress kept in memory (storage
-// blocked, or saving failed) survives. historyEntries: each switch is a history entry with the
-// address a page load would have, and Back/Forward switch back (the page; not the element or the
-// iframe page, which never write an address). memoryChosen: the course page asked for memory.
-export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, historyEntries = false, syncUrl = true, share = true,
+// blocked, or saving failed) survives. With syncUrl too (the page; the element and the iframe page
+// never write an address) each switch is a history entry with the address a page load would have,
+// and Back/Forward switch back. memoryChosen: the course page asked for memory.
+export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, syncUrl = true, share = true,
   settingsSource, extraNotices = [], memoryChosen = false }) {
   const slow = win.setTimeout(() => {
     const status = root.getElementById('boot-status');
@@ -73,7 +73,8 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes, arrival,
       navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices, memoryChosen, pushAddress });
   };
-  function navigate(actId, { push = historyEntries } = {}) {
+  const historyEntries = inPlace && syncUrl;
+  function navigate(actId, push = historyEntries) {
     app.destroy();
     start(actId, push);
     app.focus();
@@ -83,7 +84,7 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     // Back and Forward between entries of this page: the act the address names, settings as they are now.
     win.addEventListener('popstate', () => {
       const actId = actOf(win.location.search, availableActs());
-      if (actId !== null && actId !== app.act.id) navigate(actId, { push: false });
+      if (actId !== null && actId !== app.act.id) navigate(actId, false);
     });
   }
   const footer = root.getElementById('footer-engine');
