@@ -184,3 +184,15 @@ test('if the engine cannot load, the page says so clearly instead of hanging', a
     assert.equal(await page.locator('.act').count(), 0);
   } finally { await browser.close(); }
 });
+
+test('if the lab’s script never arrives, the page says so after 20 s instead of loading for ever', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await page.route(/\/assets\/index-[\w-]+\.js$/, () => {}); // held: never answered, never failed
+    await page.goto(`${srv.origin}/`, { waitUntil: 'commit' });
+    const box = page.locator('#boot.boot--failed[role="alert"]');
+    await box.waitFor({ timeout: 40000 });
+    assert.equal(await page.locator('#boot-status').textContent(), 'The lab’s files could not be loaded. Reload the page; if it still fails, tell your instructor.');
+  } finally { await browser.close(); }
+});
