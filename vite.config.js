@@ -8,7 +8,7 @@
 //             element's shadow root), added to the same folder (emptyOutDir off)
 //   single    one script and one stylesheet with every .wasm inlined as base64 and the worker as a blob,
 //             which scripts/build-single.mjs then inlines into one HTML file that runs from file://
-import { defineConfig } from 'vite';
+import { defineConfig, transformWithEsbuild } from 'vite';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -61,6 +61,22 @@ export function workerMayBeRefused() { return false; }`;
   };
 }
 
+// Hosted build: web/src/embed/boot-watchdog.js as a classic script in the head of both pages (a module
+// could not report that modules cannot load), minified: it is part of the first load.
+function bootWatchdog() {
+  const fileName = 'assets/boot-watchdog.js';
+  return {
+    name: 'lab-boot-watchdog',
+    apply: 'build',
+    async buildStart() {
+      const file = path.join(web, 'src/embed/boot-watchdog.js');
+      const { code } = await transformWithEsbuild(readFileSync(file, 'utf8'), file, { minify: true, target: 'es2015', charset: 'utf8' });
+      this.emitFile({ type: 'asset', fileName, source: code });
+    },
+    transformIndexHtml: () => [{ tag: 'script', attrs: { src: `./${fileName}` }, injectTo: 'head-prepend' }],
+  };
+}
+
 // Element build: the acts' own `import './x.css'` would be extracted to a stylesheet nobody loads (the
 // element adopts the same CSS, imported with ?inline, into its shadow root): leave it out.
 function dropCss() {
@@ -82,6 +98,7 @@ export default defineConfig(({ mode }) => {
       rollupOptions: { input: { index: path.join(web, 'index.html'), embed: path.join(web, 'embed.html') } } },
     worker: { format: 'es' },
     server: { host: '127.0.0.1', fs: { allow: ['.'] } },
+    plugins: [bootWatchdog()],
   };
   if (mode === 'element') {
     base.build.emptyOutDir = false;

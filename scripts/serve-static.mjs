@@ -3,7 +3,8 @@
 // Access-Control-Allow-Origin: * (public files; a sandboxed iframe without allow-same-origin has an opaque
 // origin, so its module scripts, stylesheets and .wasm are cross-origin requests). Options for tests:
 // `prefix` serves the folder under a sub-path (/course/labs/08/), `csp` replaces the policy (null: none),
-// `pages` adds in-memory files ({ '/parent.html': html }, or { body, csp } with a policy of its own).
+// `pages` adds in-memory files ({ '/parent.html': html }, or { body, csp } with a policy of its own),
+// `cors: false` leaves Access-Control-Allow-Origin out (a host that does not send it).
 import http from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,10 +19,10 @@ const TYPES = {
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
   "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
 
-export function createServer(rootDir, { prefix = '/', csp = CSP, pages = {} } = {}) {
+export function createServer(rootDir, { prefix = '/', csp = CSP, pages = {}, cors = true } = {}) {
   const base = path.resolve(rootDir);
   const headers = (type, policy = csp) => ({ 'Content-Type': type, ...(policy ? { 'Content-Security-Policy': policy } : {}),
-    'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
+    'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', ...(cors ? { 'Access-Control-Allow-Origin': '*' } : {}) });
   return http.createServer((req, res) => {
     let rel;
     try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }

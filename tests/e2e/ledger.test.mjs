@@ -84,10 +84,16 @@ test('when the page may not use the clipboard, the ledger is shown selected for 
     await page.getByRole('button', { name: 'Copy the ledger to the clipboard' }).click();
     await page.waitForSelector('.ledger-status--bad');
     assert.match(await page.locator('.ledger-status').textContent(), /the text is selected in the box below: press Ctrl\+C/);
-    assert.equal(await page.locator('.ledger-readable').getAttribute('open'), '');
-    const box = page.locator('.ledger-summary');
+    // The ledger has a box of its own, labelled; the readable summary's box keeps the summary.
+    const box = page.getByLabel('Your design ledger (JSON), to copy');
     assert.ok(await box.evaluate((el) => el === document.activeElement && el.selectionEnd - el.selectionStart === el.value.length));
     assert.deepEqual(JSON.parse(await box.inputValue()).lab_state, finished.lab_state);
+    assert.doesNotMatch(await page.locator('.ledger-readable .ledger-summary').inputValue(), /^\{/);
+    // The summary, refused the same way, is selected in its own box.
+    await page.locator('.ledger-readable summary').click();
+    await page.getByRole('button', { name: 'Copy the summary' }).click();
+    await page.waitForFunction(() => document.activeElement.matches('.ledger-readable .ledger-summary'));
+    assert.equal(await page.locator('.ledger-readable').getAttribute('open'), '');
     clean(problems);
   } finally { await browser.close(); }
 });

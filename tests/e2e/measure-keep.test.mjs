@@ -57,9 +57,9 @@ const notesContrast = async (p) => {
   return r.bad;
 };
 const restoredNotes = (p) => p.locator('.act--measure [data-note="restored"]:visible').allTextContents();
-// Follows the lab's own link in the act navigation; on the lab's page that loads a page (checked with
-// a mark on the window, which a page load clears).
-async function viaNav(p, name, { pageLoad = true } = {}) {
+// Follows the lab's own link in the act navigation; the lab's page and the iframe page both switch in
+// place (checked with a mark on the window, which a page load would clear).
+async function viaNav(p, name, { pageLoad = false } = {}) {
   await p.evaluate(() => { window.__beforeLink = true; });
   await p.locator('.act-nav a', { hasText: name }).click();
   await p.waitForFunction((n) => document.querySelector('.act-nav a[aria-current="page"]')?.textContent.startsWith(n), name);

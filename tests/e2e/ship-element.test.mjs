@@ -114,6 +114,7 @@ test('two elements on one page: each its own act, settings, locks, theme, store 
   await page.locator('#b .act-nav a', { hasText: 'Act 1' }).click();
   await page.locator('#b [data-act="1"]').waitFor();
   assert.equal(await page.locator('#b .act-unlocked').isHidden(), true);
+  assert.equal(await page.locator('#b').evaluate((el) => el.shadowRoot.activeElement && el.shadowRoot.activeElement.id), 'act-title', 'focus on the new act’s heading');
   assert.equal(page.url(), url, 'the page’s address is never rewritten');
   assert.deepEqual(problems.consoleErrors, []);
 
@@ -136,7 +137,10 @@ test('a Quarto-like page: its global styles stay outside, its custom properties 
   assert.equal(await lab.locator('h2.lab-title').evaluate((el) => getComputedStyle(el).borderBottomWidth), '0px');
   assert.notEqual(await lab.locator('.act-nav a').first().evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(255, 0, 0)');
   assert.equal(await cssVar(page, 'lab-model-train:not(#m) .lab-body', '--accent'), 'rgb(106, 27, 154)');
-  assert.match(await lab.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
+  // storage="memory" is the course page's choice, not the browser's: the notice says which.
+  assert.equal(await lab.locator('[data-notice="storage"]').getAttribute('data-storage'), 'memory');
+  assert.match(await lab.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: this course page keeps the lab in memory\. Reloading or closing the tab loses it/);
+  assert.doesNotMatch(await lab.locator('[data-notice="storage"]').textContent(), /browser/);
   await clean(page, problems, 'Quarto-like page');
   // "Measure it" in an element: its worker and lab_train come from the element's folder; Run, pressed
   // from the keyboard, hands focus to Cancel and back inside the shadow root.
@@ -149,5 +153,20 @@ test('a Quarto-like page: its global styles stay outside, its custom properties 
   assert.match(await m.locator('.run-status:not(.run-status--stall) .run-status__text').textContent(), /^Done: 10 steps/);
   assert.equal(await m.evaluate((el) => el.shadowRoot.activeElement && el.shadowRoot.activeElement.textContent), 'Run');
   await clean(page, problems, 'Quarto-like page after a run');
+  // One run at a time per page: Run in the other element while m's long run goes on says so, and does
+  // not suggest reloading (which would stop m's run).
+  for (const [key, value] of [['batch_size', 16], ['seq_len', 64], ['steps', 320]]) await m.locator(`[data-control="${key}"] select`).selectOption(String(value));
+  await m.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => Number(document.querySelector('#m').shadowRoot.querySelector('.run-status:not(.run-status--stall)')?.dataset.done) >= 1, null, { timeout: 60000 });
+  await lab.locator('.act-nav a', { hasText: 'Measure it' }).click();
+  await lab.locator('.act--measure').waitFor();
+  await lab.getByRole('button', { name: 'Run', exact: true }).click();
+  await lab.locator('.run-status:not(.run-status--stall)[data-state="error"]').waitFor();
+  const second = await lab.locator('.run-status:not(.run-status--stall) .run-status__text').textContent();
+  assert.match(second, /another “Measure it” run on this page is still going \(one run at a time\); wait for it to end or cancel it, then press Run again/);
+  assert.doesNotMatch(second, /reload/i);
+  assert.equal(await m.locator('.run-status:not(.run-status--stall)').getAttribute('data-state'), 'running', 'the first run goes on');
+  await m.getByRole('region', { name: /Configure and run/ }).getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.run-status:not(.run-status--stall)')?.dataset.state === 'cancelled', null, { timeout: 30000 });
   await page.close();
 });

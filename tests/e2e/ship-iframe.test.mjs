@@ -79,7 +79,7 @@ test('cross-site parent: height in H5P, Canvas and generic dialects, ready, prog
   await page.goto(`${parentSite.origin}/cross.html`);
   const { frame, handle } = await labFrame(page);
   // Storage is blocked in a cross-site frame: the lab runs in memory and says so.
-  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: the browser does not let this page save it here/);
   const ready = await until(async () => (await messages(page, (d) => d.type === 'lab:ready'))[0], 'lab:ready');
   assert.equal(ready.origin, lab.origin);
   assert.equal(ready.data.labId, 'lab08-model-train');
@@ -129,12 +129,15 @@ test('cross-site parent: height in H5P, Canvas and generic dialects, ready, prog
   const answered = await until(async () => (await page.evaluate(() => window.__msgs.slice(window.__msgs.length - 3))).find((m) => m.data.type === 'lab:ledger'), 'the requested ledger');
   assert.equal(answered.data.ledger.lab_state.acts.act1.prediction.choice, 'c');
 
-  // Acts switch in place, so the progress kept in memory survives a move to Act 2 and back.
+  // Acts switch in place, so the progress kept in memory survives a move to Act 2 and back; focus goes
+  // to each new act's heading.
   await frame.locator('.act-nav a', { hasText: 'Act 2' }).click();
   await frame.locator('.act--act2, [data-act="2"]').first().waitFor();
+  await handle.waitForFunction(() => document.activeElement.id === 'act-title' && /MFU gap/.test(document.activeElement.textContent));
   await frame.locator('.act-nav a', { hasText: 'Act 1' }).click();
   await frame.locator('.locked-note').waitFor();
   assert.match(await frame.locator('.locked-note').textContent(), /Locked in: C/);
+  assert.equal(await handle.evaluate(() => document.activeElement.id), 'act-title');
   await clean(page, problems, 'cross-site frame');
   await page.close();
 });
@@ -180,7 +183,7 @@ test('sandboxed frame (allow-scripts only): the lab runs in memory, says so, and
   await page.goto(`${parentSite.origin}/sandboxed.html`);
   const { frame, handle } = await labFrame(page);
   assert.match(await frame.locator('#act-title').textContent(), /MFU gap/);
-  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /Progress won’t be saved/);
+  assert.match(await frame.locator('[data-notice="storage"]').textContent(), /^Your progress is kept in this tab only: the browser does not let this page save it here/);
   // The height can still change while the act settles: read it again on every poll, until a resize
   // message carrying the frame's current height has arrived.
   const resize = await until(async () => {

@@ -152,13 +152,15 @@ test('with storage blocked the lab says progress will not be saved and still wor
     await openLab(page, `${srv.origin}/`);
     const note = page.locator('[data-notice="storage"]');
     assert.equal(await note.isVisible(), true);
-    assert.match(await note.textContent(), /Progress won’t be saved/);
+    assert.equal(await note.getAttribute('data-storage'), 'blocked');
+    assert.match(await note.textContent(), /^Your progress is kept in this tab only: .*Reloading or closing the tab loses it/);
     await unlock(page, 'a');
     await page.locator('[data-control="dev"] select').selectOption('rtx4060-laptop-8gb');
     await expectLedger(page, normalizeConfig({ device: 'rtx4060-laptop-8gb' }), assert, lib);
     await page.getByRole('button', { name: /Reveal/ }).click();
     assert.match(await page.locator('.reveal').textContent(), /You underestimated by the full 12\.46\sGB/);
-    // A reload keeps the settings (they are in the URL) but not the answers.
+    // A reload keeps the settings (they are in the URL) but not the answers, as the notice says
+    // (act switches keep them: act-switch.test.mjs).
     await page.waitForURL(/dev=rtx4060-laptop-8gb/);
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
@@ -180,5 +182,17 @@ test('if the engine cannot load, the page says so clearly instead of hanging', a
     assert.match(await box.textContent(), /engine could not start/);
     assert.match(await box.textContent(), /WebAssembly/);
     assert.equal(await page.locator('.act').count(), 0);
+  } finally { await browser.close(); }
+});
+
+test('if the lab’s script never arrives, the page says so after 20 s instead of loading for ever', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await page.route(/\/assets\/index-[\w-]+\.js$/, () => {}); // held: never answered, never failed
+    await page.goto(`${srv.origin}/`, { waitUntil: 'commit' });
+    const box = page.locator('#boot.boot--failed[role="alert"]');
+    await box.waitFor({ timeout: 40000 });
+    assert.equal(await page.locator('#boot-status').textContent(), 'The lab’s files could not be loaded. Reload the page; if it still fails, tell your instructor.');
   } finally { await browser.close(); }
 });

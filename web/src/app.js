@@ -2,8 +2,10 @@
 // problems), the share link and progress reset, and keeping the URL in step with the store.
 // Acts mount into #act-root and never touch these parts. `root` (default: `doc`) is where those ids are
 // looked up: the document, or a shadow root (the <lab-model-train> element). With `navigate(actId)`
-// the act links switch in place (the element, the iframe page) instead of loading a new page; with
-// `syncUrl: false` the page's address is never written (an element must not rewrite its host's URL).
+// the act links switch in place (the page, the element, the iframe page) instead of loading a new page,
+// so progress held in memory survives; `pushAddress` makes such a switch a new history entry (the
+// page); with `syncUrl: false` the page's address is never written (an element must not rewrite its
+// host's URL).
 import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
 import { serializeUrlState, withFlags } from './url-state.js';
@@ -11,20 +13,30 @@ import { handOffAddress, sessionOf, addressFollower } from './url-handoff.js';
 import { withConfig } from './store.js';
 import { UNITS } from './format.js';
 
+// The storage notice's module (storage-notice.js), loaded the first time progress is not saved; kept for
+// the app started again after an act switch, which then shows the notice at once.
+let noticeModule = null;
+const loadNotice = () => import('./storage-notice.js').then((m) => { noticeModule = m; return m; });
+
 export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
-  settingsSource = 'in the link', extraNotices = [] }) {
+  settingsSource = 'in the link', extraNotices = [], memoryChosen = false, pushAddress = false }) {
   const flags = { hide: urlState.hide, lock: urlState.lock };
   const announcer = root.getElementById('announcer');
   const announce = (text) => { announcer.textContent = ''; win.requestAnimationFrame(() => { announcer.textContent = text; }); };
   const act = ACTS.find((a) => a.id === (urlState.act || store.getState().current_act) && a.mount) || ACTS.find((a) => a.mount);
 
   // Notices: storage, migration notes, bad URL parameters.
+  const noticesEl = root.getElementById('notices');
+  let destroyed = false;
   const noticeItems = [];
-  if (!store.status().persistent) {
-    noticeItems.push(h('p', { class: 'notice notice--warn', 'data-notice': 'storage' },
-      h('strong', { text: 'Progress won’t be saved. ' }),
-      'This page cannot use browser storage here (the browser blocks it, for example in a frame on another site’s page or in a sandboxed frame), so the lab runs in memory: everything works, but a reload starts over.'));
-  }
+  const ledgerHref = withFlags('?act=ledger', flags);
+  // Progress not saved: the notice says what is kept and what is lost (at once when its module is here).
+  const showStorage = (status) => {
+    if (noticeModule) return noticeModule.storageNotice(status, memoryChosen, ledgerHref);
+    loadNotice().then((m) => { if (!destroyed) noticesEl.prepend(m.storageNotice(status, memoryChosen, ledgerHref)); });
+    return null;
+  };
+  if (!store.status().persistent) noticeItems.push(showStorage(store.status()));
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
     noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
@@ -35,7 +47,11 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
       h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
   }
   noticeItems.push(...extraNotices);
-  replaceChildren(root.getElementById('notices'), noticeItems);
+  // The same notices after an act switch are left as they are: a live region would read them again.
+  const items = noticeItems.filter(Boolean);
+  if (noticesEl.textContent !== items.map((n) => n.textContent).join('') || !items.length) replaceChildren(noticesEl, items);
+  // Saving that fails later (storage full or revoked) is said at once, in the notices' live region.
+  const unwatch = store.watchStatus((status) => { const n = showStorage(status); if (n) noticesEl.prepend(n); });
 
   // Header tools: units, share link, reset.
   const tools = root.getElementById('header-tools');
@@ -75,7 +91,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     }
     const status = h('span', { class: 'act-nav__status' });
     const link = h('a', { class: 'act-nav__item', href: withFlags(`?act=${a.id}`, flags), 'aria-current': a === act ? 'page' : null,
-      onclick: (event) => { if (a === act) { event.preventDefault(); mounted.focus(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
+      onclick: (event) => { if (a === act) { event.preventDefault(); focusAct(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
     a.nav, status);
     navLinks.set(a.id, { link, status });
     return h('li', {}, link);
@@ -85,7 +101,16 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   root.getElementById('boot').hidden = true;
   const actRoot = root.getElementById('act-root');
   const mounted = act.mount({ root: actRoot, engine, store, flags, announce, arrival });
-  // In-place navigation: links inside the acts to another act (?act=2, ?act=measure) switch too.
+  // After a switch, focus goes to the act's heading (tabindex=-1), scrolling only as far as needed to
+  // show it; an act still loading takes it on its loading line and hands it on (acts/index.js).
+  function focusAct() {
+    const target = actRoot.querySelector('#act-title, [data-loading]');
+    if (target) {
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'nearest' });
+    }
+  }
+  // In-place navigation: links inside the acts (and the notices) to another act (?act=2, ?act=measure) switch too.
   const onLinkClick = (event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href^="?"]') : null;
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
@@ -93,9 +118,19 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     const next = ACTS.find((a) => String(a.id) === target && a.mount);
     if (!next) return;
     event.preventDefault();
-    if (next === act) mounted.focus(); else navigate(next.id);
+    if (next === act) focusAct(); else navigate(next.id);
   };
-  if (navigate) actRoot.addEventListener('click', onLinkClick);
+  if (navigate) for (const el of [actRoot, noticesEl]) el.addEventListener('click', onLinkClick);
+  // A frame sandboxed without allow-forms blocks a form's submission before its submit event, so the
+  // acts' forms (all answered in script: predictions, reflections) would never answer there. Their
+  // submit buttons' clicks (Enter in a form clicks one too) are turned into the submit event here.
+  const onSubmitClick = (event) => {
+    const button = event.target.closest('button[type=submit]');
+    if (!button || !button.form || event.defaultPrevented) return;
+    event.preventDefault();
+    button.form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true, submitter: button }));
+  };
+  actRoot.addEventListener('click', onSubmitClick);
   // Links inside the acts to another part of the lab carry the instructor's hide and lock lists,
   // written into the link as it is followed (click, middle click, or its context menu's new tab).
   const carryFlags = (event) => {
@@ -125,6 +160,10 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
     if (syncUrl) {
       address.want(query);
+      // An act switched in place is a new history entry, with the address a page load would have.
+      if (!prev && pushAddress) {
+        try { win.history.pushState(null, '', query); } catch { /* e.g. sandboxed srcdoc frames: replaced below */ }
+      }
       if (!prev) address.flush();
     }
     const href = new URL(query, win.location.href).href;
@@ -140,14 +179,17 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   const unsubscribe = store.subscribe(sync);
   // destroy(): before starting the app again in place with another act.
   const destroy = () => {
+    destroyed = true;
     unsubscribe();
+    unwatch();
     address.flush();
     // Removed by name: an app started again in place must not write this act's address on pagehide.
     win.removeEventListener('pagehide', onPageHide);
-    actRoot.removeEventListener('click', onLinkClick);
+    for (const el of [actRoot, noticesEl]) el.removeEventListener('click', onLinkClick);
+    actRoot.removeEventListener('click', onSubmitClick);
     for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.removeEventListener(type, carryFlags, true);
     mounted.destroy();
     actRoot.replaceChildren();
   };
-  return { act, flags, availableActs: availableActs(), focus: () => mounted.focus(), destroy };
+  return { act, flags, availableActs: availableActs(), focus: focusAct, destroy };
 }

@@ -130,9 +130,12 @@ export function prepareTraining() {
 
 export function startTraining(request, { onStarted, onProgress, onReport } = {}) {
   // One run at a time (one worker per page, shared by every <lab-model-train> on it).
+  // code 'busy': nothing is wrong with the page, so the panel must not suggest reloading it (that would
+  // stop the other run).
   if (job) {
-    const promise = Promise.reject(new Error('another “Measure it” run on this page is still going: one run at a time, so wait for it to end or cancel it'));
-    return { promise, cancel: () => {} };
+    const busy = new Error('another “Measure it” run on this page is still going (one run at a time); wait for it to end or cancel it, then press Run again');
+    busy.code = 'busy';
+    return { promise: Promise.reject(busy), cancel: () => {} };
   }
   const id = nextJobId++;
   let stepsDone = 0;

@@ -6,6 +6,9 @@ import { createStore } from './store.js';
 import { bootLab, probeStorage, showFailure } from './embed/boot.js';
 import { takeAddress, sessionOf } from './url-handoff.js';
 
+// The module runs: boot-watchdog.js (a classic script, for when it cannot) stays quiet.
+document.documentElement.dataset.started = 'true';
+
 async function boot() {
   // Writes to storage and the URL are coalesced (both cost milliseconds in Chromium) and flushed
   // when the page is hidden; a reload reads the address before that flush, so the address due is
@@ -15,7 +18,9 @@ async function boot() {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') store.flush(); });
   // A change made just before a reload is in the address handed over when the page was left.
   const search = takeAddress(sessionOf(window), window.location.search);
-  const lab = await bootLab({ doc: document, win: window, store, search });
+  // Acts switch in place, as history entries: progress kept in memory (storage blocked, or saving
+  // failed) survives a switch, and Back/Forward move between acts.
+  const lab = await bootLab({ doc: document, win: window, store, search, inPlace: true });
   if (!lab) return;
   document.documentElement.dataset.ready = 'true';
   performance.mark('lab-interactive');

@@ -122,8 +122,15 @@ export function setAside(storage, key, text, note) {
   }
 }
 
+// Why a write failed after start-up: 'full' (the storage quota) or 'refused' (storage revoked, blocked).
+export function saveFailure(err) {
+  return err && err.name === 'QuotaExceededError' ? 'full' : 'refused';
+}
+
 export function createStore({ storage = null, key = STORAGE_KEY, defer = null } = {}) {
   let persistent = Boolean(storage);
+  let failed = null; // set by a write that failed: saveFailure()'s answer
+  const watchers = new Set();
   const notes = [];
   let state = defaultState();
   if (storage) {
@@ -149,11 +156,14 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
     if (!persistent) return;
     try {
       storage.setItem(key, JSON.stringify(state));
-    } catch {
+    } catch (err) {
+      // The state stays in memory; the page is told at once (watchStatus), so nothing is lost silently.
       persistent = false;
-      notes.push('Saving stopped working, so progress from now on lives only in this page.');
+      failed = saveFailure(err);
+      for (const fn of watchers) fn(status());
     }
   }
+  const status = () => ({ persistent, failed, notes: [...notes] });
   function persist() {
     if (!persistent) return;
     if (!defer) { write(); return; }
@@ -172,7 +182,10 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
       for (const fn of listeners) fn(state, prev);
     },
     subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); },
-    status: () => ({ persistent, notes: [...notes] }),
+    // persistent: saved to storage; failed: null, or why saving stopped after start-up (then
+    // persistent is false). watchStatus(fn) calls fn(status()) when saving stops.
+    status,
+    watchStatus(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     flush() { if (writePending) write(); },
     reset() {
       const prev = state;

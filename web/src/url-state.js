@@ -279,3 +279,12 @@ export function withFlags(href, { hide = [], lock = [] } = {}) {
   if (lock.length) p.set('lock', lock.join(','));
   return `?${p.toString().replace(/%2C/g, ',')}`;
 }
+
+// The part of the lab an address names (`?act=2`): one of `available` (ids as in acts/index.js), or
+// null when there is none, or more than one. Back and Forward switch to it (embed/boot.js).
+export function actOf(search, available) {
+  const values = new URLSearchParams(search).getAll('act');
+  if (values.length !== 1) return null;
+  const found = available.find((id) => String(id) === values[0]);
+  return found === undefined ? null : found;
+}

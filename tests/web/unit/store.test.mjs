@@ -2,7 +2,7 @@
 // migrations from unversioned (v0) states, and refusal of unreadable or newer states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore, defaultState, migrate, validateState, withConfig, withAct1, withConfig2, withAct2, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS } from '../../../web/src/store.js';
+import { createStore, defaultState, migrate, validateState, withConfig, withAct1, withConfig2, withAct2, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS, saveFailure } from '../../../web/src/store.js';
 
 class MemoryStorage {
   constructor(init = {}) { this.data = new Map(Object.entries(init)); }
@@ -51,14 +51,40 @@ test('no storage at all is the same as storage that throws', () => {
   assert.equal(store.getState().acts.act1.prediction.choice, 'b');
 });
 
-test('storage that starts failing on write switches to memory with a note', () => {
+test('storage that starts failing on write keeps the state in memory and tells its watchers why, once', () => {
   const storage = new MemoryStorage();
   const store = createStore({ storage });
+  assert.equal(store.status().failed, null);
+  const told = [];
+  store.watchStatus((st) => told.push(st));
   storage.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
-  store.update((s) => withConfig(s, { batch_size: 16 }));
+  store.update((s) => answered(withConfig(s, { batch_size: 16 })));
   assert.equal(store.status().persistent, false);
+  assert.equal(store.status().failed, 'full');
   assert.equal(store.getState().config.batch_size, 16);
-  assert.match(store.status().notes[0], /only in this page/);
+  assert.equal(store.getState().acts.act1.prediction.choice, 'b', 'the prediction is kept in memory');
+  store.update((s) => withConfig(s, { batch_size: 32 }));
+  assert.deepEqual(told.map((st) => [st.persistent, st.failed]), [[false, 'full']], 'told once, when saving stopped');
+  // A deferred write fails the same way; storage that is revoked (not full) is told apart.
+  const revoked = new MemoryStorage();
+  let pending = null;
+  const later = createStore({ storage: revoked, defer: (fn) => { pending = fn; } });
+  const unwatch = later.watchStatus((st) => told.push(st));
+  revoked.setItem = () => { throw new DOMException('The operation is insecure.', 'SecurityError'); };
+  later.update((s) => answered(s));
+  assert.equal(later.status().failed, null, 'nothing written yet');
+  pending();
+  assert.equal(later.status().failed, 'refused');
+  assert.equal(later.getState().acts.act1.prediction.choice, 'b');
+  unwatch();
+  assert.equal(told.length, 2);
+});
+
+test('saveFailure tells a full storage from one that refused', () => {
+  assert.equal(saveFailure(new DOMException('x', 'QuotaExceededError')), 'full');
+  assert.equal(saveFailure(new DOMException('x', 'SecurityError')), 'refused');
+  assert.equal(saveFailure(new TypeError('x')), 'refused');
+  assert.equal(saveFailure(undefined), 'refused');
 });
 
 test('an unversioned (v0) state keeps its valid config fields and act record', () => {

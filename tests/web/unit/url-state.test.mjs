@@ -2,7 +2,7 @@
 // messages without losing the rest of the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls, withFlags } from '../../../web/src/url-state.js';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls, withFlags, actOf } from '../../../web/src/url-state.js';
 import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/scenario.js';
 
 const deviceIds = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb', 'rtx4090-24gb', 'rtx4060-laptop-8gb'];
@@ -251,4 +251,17 @@ test('links to another part of the lab carry the instructor’s hide and lock li
   // What it writes parses back to the same lists.
   const back = parseUrlState(withFlags('?act=1', flags), { deviceIds: ['v100-sxm2-32gb'] });
   assert.deepEqual([back.hide, back.lock], [flags.hide, flags.lock]);
+});
+
+test('actOf: the part of the lab an address names, for Back and Forward', () => {
+  const acts = [1, 2, 'measure', 'ledger'];
+  assert.equal(actOf('?act=2&opt=sgd&hide=ckpt', acts), 2);
+  assert.equal(actOf('?act=1', acts), 1);
+  assert.equal(actOf('?opt=sgd&act=ledger', acts), 'ledger');
+  assert.equal(actOf('?act=measure', acts), 'measure');
+  assert.equal(actOf('', acts), null, 'no act named');
+  assert.equal(actOf('?act=3', acts), null, 'not a part of this lab');
+  assert.equal(actOf('?act=1&act=2', acts), null, 'named twice');
+  assert.equal(actOf('?act=02', acts), null, 'not written as the lab writes it');
+  assert.equal(actOf('?act=ledger', [1, 2]), null, 'not available here');
 });

@@ -13,12 +13,17 @@ function lazyMount(load, what) {
     const note = document.createElement('p');
     note.className = 'boot__status';
     note.setAttribute('role', 'status');
+    // Focus after a switch waits here (app.js), and moves on to the act's heading once it is mounted.
+    note.setAttribute('tabindex', '-1');
+    note.dataset.loading = '';
     note.textContent = `Loading ${what}…`;
     ctx.root.append(note);
     load().then((mod) => {
       if (destroyed) return;
+      const focused = note.getRootNode().activeElement === note;
       note.remove();
       mounted = mod.mount(ctx);
+      if (focused) mounted.focus();
     }, (err) => {
       note.setAttribute('role', 'alert');
       // Usually a file that did not arrive (network off on a hosted copy): say that first, in words.

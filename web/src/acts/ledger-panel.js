@@ -14,6 +14,7 @@ import { checkLedger, tooLargeMessage } from '../ledger-check.js';
 import { fixAnswerKey } from '../ledger-rescore.js';
 import '../ledger-panel.css';
 import { withFlags } from '../url-state.js';
+import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -44,10 +45,15 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   // The file is the record: it holds the engine's answers even before a Reveal (an instructor's check
   // needs them). Said before a student exports or checks it, as the page holds them back (walk 6).
   const unrevealedNote = h('p', { class: 'panel__note', 'data-note': 'unrevealed', hidden: true });
+  // Where the file cannot be saved or copied from here (a sandboxed frame, a refused clipboard): the
+  // ledger's text, selected, to copy by hand.
+  const copyId = uid('ledger-copy');
+  const copyBox = h('textarea', { id: copyId, class: 'ledger-copy__text', readonly: true, rows: '10', spellcheck: 'false', 'data-copy': 'ledger' });
+  const copyPart = h('div', { class: 'ledger-copy', hidden: true }, h('label', { for: copyId, text: 'Your design ledger (JSON), to copy' }), copyBox);
   const exportPanel = panel('Export',
     h('p', { class: 'panel__lead', text: 'You can export at any point; the file records your settings, answers and the engine’s values as they are now.' }),
     unrevealedNote,
-    h('div', { class: 'ledger-actions' }, download, copyJson), exportStatus,
+    h('div', { class: 'ledger-actions' }, download, copyJson), exportStatus, copyPart,
     h('details', { class: 'ledger-readable' }, h('summary', { text: 'A readable summary to paste into a report' }),
       h('label', { for: summaryId, text: 'Summary (plain text)' }), summaryBox, copySummary));
 
@@ -75,17 +81,38 @@ export function mount({ root, engine, store, announce, flags = {} }) {
     exportStatus.className = 'ledger-status ledger-status--bad';
     setText(exportStatus, `✕ ${message}`);
   }
+  function showCopy(text, status, cls = 'ledger-status') {
+    copyBox.value = text;
+    copyPart.hidden = false;
+    copyBox.focus();
+    copyBox.select();
+    exportStatus.className = cls;
+    setText(exportStatus, status);
+  }
+  const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
   function doDownload() {
     let text;
     try { text = JSON.stringify(build(), null, 2); } catch (err) { fail(`The ledger could not be built: ${err.message}`); return; }
+    const name = `lab08-design-ledger-${current.timestamp.slice(0, 10)}.json`;
+    // A sandboxed frame drops a download without a word to the page: never claim one that cannot be seen.
+    const outlook = downloadOutlook(frameChain(window));
+    if (outlook === 'no') {
+      showCopy(text, `✕ This embedded lab may not save files (its course page does not allow downloads). The ledger is selected in the box below: ${COPY_HOW}, then paste it into a new file named ${name}.`, 'ledger-status ledger-status--bad');
+      return;
+    }
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    const a = h('a', { href: url, download: `lab08-design-ledger-${current.timestamp.slice(0, 10)}.json` });
+    const a = h('a', { href: url, download: name });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
+    if (outlook === 'unknown') {
+      showCopy(text, `⚠ Your browser was asked to save ${name}, but this embedded lab cannot tell whether its course page allows downloads. If no file arrived, the ledger is selected in the box below: ${COPY_HOW}, then paste it into a new file with that name.`);
+      return;
+    }
+    copyPart.hidden = true;
     exportStatus.className = 'ledger-status';
-    setText(exportStatus, `✓ Downloaded ${a.download} (${text.length.toLocaleString('en-US')} characters).`);
+    setText(exportStatus, `✓ Downloaded ${name} (${text.length.toLocaleString('en-US')} characters).`);
   }
   async function doCopy(kind) {
     let text;
@@ -96,11 +123,12 @@ export function mount({ root, engine, store, announce, flags = {} }) {
       setText(exportStatus, kind === 'json' ? '✓ The ledger is on the clipboard.' : '✓ The summary is on the clipboard.');
     } catch {
       // Clipboard refused (permissions, some iframes): show the text selected so Ctrl+C / ⌘C copies it.
-      summaryBox.value = text;
+      const refused = `This page may not use the clipboard here; the text is selected in the box below: ${COPY_HOW}.`;
+      if (kind === 'json') { showCopy(text, `✕ ${refused}`, 'ledger-status ledger-status--bad'); return; }
       summaryBox.closest('details').open = true;
       summaryBox.focus();
       summaryBox.select();
-      fail('This page may not use the clipboard here; the text is selected in the box below: press Ctrl+C (⌘C on a Mac) to copy it.');
+      fail(refused);
     }
   }
 

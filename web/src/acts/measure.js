@@ -246,8 +246,9 @@ function mountPanel({ root, engine, store }, storage, kept) {
     statusOf[kind].message('Cancelling after the current step…');
   }
   const refused = (e) => `The engine refused this run: ${e.field ? `${e.field}: ` : ''}${e.message}`;
-  // A sandboxed frame refuses the worker for good: reloading cannot help, so that case says only what can.
-  const broken = (err, stepsDone = 0) => (err && err.code === 'sandboxed'
+  // A sandboxed frame refuses the worker for good, and a run elsewhere on the page ('busy') would be
+  // stopped by a reload: those cases say only what can help.
+  const broken = (err, stepsDone = 0) => (err && (err.code === 'sandboxed' || err.code === 'busy')
     ? `The training engine could not start, so nothing ran: ${err.message}.`
     : `${stepsDone ? `The training engine stopped after ${formatInt(stepsDone)} steps.` : 'The training engine could not start, so nothing ran.'} `
       + `Try reloading the page (it needs WebAssembly and Web Workers). Details: ${err && err.message ? err.message : err}`);

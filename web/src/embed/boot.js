@@ -3,21 +3,23 @@
 // (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
-import { withConfig, withConfig2 } from '../store.js';
-import { parseUrlState } from '../url-state.js';
+import { withConfig, withConfig2, saveFailure } from '../store.js';
+import { parseUrlState, actOf } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
 
-// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes).
+// localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes). A full one is
+// still read (saved progress comes back); its first write fails and the page says so (app.js).
 export function probeStorage(win) {
+  let s = null;
   try {
-    const s = win.localStorage;
+    s = win.localStorage;
     const key = 'lab08-model-train/probe';
     s.setItem(key, '1');
     s.removeItem(key);
     return s;
-  } catch {
-    return null;
+  } catch (err) {
+    return s && saveFailure(err) === 'full' ? s : null;
   }
 }
 
@@ -38,10 +40,12 @@ export function showFailure(root, err) {
 // Resolves with { engine, app(), navigate(actId) } once the first act is on screen, or null when the
 // engine could not start (the failure is then shown in place of the loading line).
 // root: the Document or ShadowRoot holding #boot, #act-root, #notices, #announcer, #header-tools, #act-nav.
-// inPlace: act links switch the act without loading a page (the element; the iframe page, where a
-// reload would lose progress kept in memory). onNavigate(actId): after such a switch.
+// inPlace: act links switch the act without loading a page, so progress kept in memory (storage
+// blocked, or saving failed) survives. With syncUrl too (the page; the element and the iframe page
+// never write an address) each switch is a history entry with the address a page load would have,
+// and Back/Forward switch back. memoryChosen: the course page asked for memory.
 export async function bootLab({ doc, root = doc, win, store, search, inPlace = false, syncUrl = true, share = true,
-  settingsSource, extraNotices = [], onNavigate = null }) {
+  settingsSource, extraNotices = [], memoryChosen = false }) {
   const slow = win.setTimeout(() => {
     const status = root.getElementById('boot-status');
     if (status && status.lastChild) status.lastChild.textContent = ' Still loading the engine…';
@@ -65,17 +69,24 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };
   const notes = store.status().notes;
   let app = null;
-  const start = (act) => {
+  const start = (act, pushAddress = false) => {
     app = startApp({ doc, root, win, engine, store, urlState: act === undefined ? urlState : { ...urlState, act }, notes, arrival,
-      navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices });
+      navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices, memoryChosen, pushAddress });
   };
-  function navigate(actId) {
+  const historyEntries = inPlace && syncUrl;
+  function navigate(actId, push = historyEntries) {
     app.destroy();
-    start(actId);
+    start(actId, push);
     app.focus();
-    if (onNavigate) onNavigate(actId);
   }
   start();
+  if (historyEntries) {
+    // Back and Forward between entries of this page: the act the address names, settings as they are now.
+    win.addEventListener('popstate', () => {
+      const actId = actOf(win.location.search, availableActs());
+      if (actId !== null && actId !== app.act.id) navigate(actId, false);
+    });
+  }
   const footer = root.getElementById('footer-engine');
   if (footer) footer.textContent = `Every number in this lab is computed by the lab's C++ engine (version ${engine.version()}, compiled to WebAssembly) for the scenario on screen. Sources: the chapter “Model Training”; Korthikanti et al. 2022; Rajbhandari et al. 2019 (ZeRO); Micikevicius et al. 2017.`;
   return { engine, app: () => app, navigate };

@@ -116,7 +116,7 @@ export class LabModelTrain extends HTMLElement {
     if (suffix) uniqueRegionNames(root, suffix);
     const emit = (type, detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
     bootLab({ doc: document, root, win: window, store, search, inPlace: true, syncUrl: false, share: false,
-      settingsSource: 'of this embedded lab (its attributes)', extraNotices })
+      settingsSource: 'of this embedded lab (its attributes)', extraNotices, memoryChosen: storage === 'memory' })
       .then((lab) => {
         if (!lab) return;
         this.setAttribute('data-ready', 'true');

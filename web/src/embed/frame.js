@@ -13,6 +13,7 @@ import { createReporter } from './reporter.js';
 import * as M from './messages.js';
 
 const win = window;
+document.documentElement.dataset.started = 'true'; // the module runs: boot-watchdog.js stays quiet
 const params = new URLSearchParams(win.location.search);
 const { origin: parentOrigin, error: originError } = M.parseParentOrigin(params.getAll('parentOrigin'));
 const { instance, error: instanceError } = M.parseInstance(params.getAll('instance'));
