@@ -121,6 +121,12 @@ export function regimeReached(pipeline) {
   return s.data_loading <= REGIME.max_data_share + 1e-9 && s.compute >= REGIME.min_compute_share - 1e-9;
 }
 
+// Whether settings reach the tuned regime as the design challenge counts it: the chapter's shares,
+// in a step that fits, with the chapter calibration on (act2-design.js; the ledger check re-computes it).
+export function regimeReachedAt(config, result) {
+  return regimeReached(result.pipeline) && Boolean(result.memory.fits) && Boolean(config.replay);
+}
+
 // The best configuration reached so far (higher MFU wins; only states that fit count).
 export function betterBest(best, config, result) {
   if (!result.memory.fits || !result.memory.numerically_valid) return best;
@@ -147,13 +153,16 @@ export function designCounts(act2, nothingToExplore = false, fromLink = false) {
 }
 
 // The design record after the settings on screen: the same object when nothing changes (or nothing
-// counts yet), else { regime_reached, best }. reached: regimeReached() and the other conditions.
+// counts yet), else { regime_reached, best, regime_config }. reached: regimeReachedAt(config, result).
+// regime_config keeps the settings that first reached the regime, so a ledger check can re-compute
+// that the regime was reached (records made before it was kept have none).
 export function designRecord(design, { counts, reached, config, result }) {
   if (!counts) return design;
   const best = betterBest(design.best, config, result);
   const regime = Boolean(design.regime_reached || reached);
   if (best === design.best && regime === design.regime_reached) return design;
-  return withNotAsked({ ...design, regime_reached: regime, best }, regime ? null : design.not_asked || null);
+  const first = regime && !design.regime_reached ? { regime_config: { ...config } } : {};
+  return withNotAsked({ ...design, regime_reached: regime, best, ...first }, regime ? null : design.not_asked || null);
 }
 
 // The design record saying why the lab did not ask for the tuned regime (act2-design.js notAsked:

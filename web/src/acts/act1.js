@@ -19,6 +19,7 @@ import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, controlsOff, LABELS
 import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
+import { act1Complete } from '../completion.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
@@ -136,15 +137,15 @@ export function mount({ root, engine, store, flags, announce }) {
     onSubmit: (ratioChoice, reasonChoice) => {
       const values = T.REFLECTION.ratioOptions.map((o) => o.value);
       const best = T.REFLECTION.ratioOptions[nearestOption(values, n.replayRatio)].id;
-      store.update((s) => withAct1(s, {
-        reflection: {
+      store.update((s) => {
+        const reflection = {
           ratio_choice: ratioChoice, reason_choice: reasonChoice,
           ratio_correct: ratioChoice === best, reason_correct: reasonChoice === T.REFLECTION.correctReason,
           engine_ratio: n.replayRatio, attempts: (s.acts.act1.reflection?.attempts || 0) + 1,
           answered_at: new Date().toISOString(),
-        },
-        completed: true,
-      }));
+        };
+        return withAct1(s, { reflection, completed: act1Complete({ ...s.acts.act1, reflection }) });
+      });
     },
   });
   const currentRatio = h('p', { class: 'panel__note' });

@@ -21,6 +21,7 @@ import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
+import { act2Complete } from '../completion.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
@@ -340,7 +341,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a);
-    const complete = Boolean(a.revealed && (a.design.regime_reached || !design.asked()) && a.laptop.finished && a.reflection_fix && a.reflection_ckpt);
+    const complete = act2Complete(a, { asked: design.asked() });
     // The record keeps why the regime was not asked, so a ledger completed under an instructor's
     // locks says so (regime_reached false beside completed true, explained).
     const notAsked = design.notAsked();
