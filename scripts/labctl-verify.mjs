@@ -28,13 +28,21 @@ function planCell(key, v) {
   return (key === 'final_mfu_pct' || key === 'baseline_mfu_estimate_pct') && typeof v === 'number' ? Number(v.toFixed(2)) : v;
 }
 
-// Every *.json under a folder (sub-folders too), and every other entry with why it was skipped.
-function scan(target, files, skipped) {
-  const st = statSync(target);
-  if (!st.isDirectory()) { files.push(target); return; }
-  for (const e of readdirSync(target, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+// Every *.json under a folder (sub-folders too), and every other entry with why it was skipped. A
+// sub-folder that cannot be read is an unreadable entry of its own; the rest of the scan goes on.
+function scan(target, files, skipped, unreadable, top = true) {
+  let entries;
+  try {
+    if (!statSync(target).isDirectory()) { files.push(target); return; }
+    entries = readdirSync(target, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  } catch (err) {
+    if (top) throw err;
+    unreadable.push({ file: target, status: 'unreadable', error: { field: 'file', message: `cannot read ${target}: ${err.code || err.message}` } });
+    return;
+  }
+  for (const e of entries) {
     const p = path.join(target, e.name);
-    if (e.isDirectory()) scan(p, files, skipped);
+    if (e.isDirectory()) scan(p, files, skipped, unreadable, false);
     else if (!e.isFile()) skipped.push({ file: p, reason: 'not a regular file (a link, device or socket): not read' });
     else if (e.name.toLowerCase().endsWith('.json')) files.push(p);
     else skipped.push({ file: p, reason: 'its name does not end in .json: not read' });
@@ -143,14 +151,16 @@ export async function verifyCommand(args, { fail, usage }) {
   for (const target of targets) {
     const files = [];
     const skippedHere = [];
+    const unreadable = [];
     try {
-      if (target === '-') files.push('-'); else scan(target, files, skippedHere);
+      if (target === '-') files.push('-'); else scan(target, files, skippedHere, unreadable);
     } catch (err) {
       read.push({ result: { file: target, status: 'unreadable', error: { field: 'file', message: `cannot read ${target}: ${err.code || err.message}` } } });
       continue;
     }
     skipped.push(...skippedHere);
-    if (!files.length) read.push({ result: { file: target, status: 'unreadable', error: { field: 'file', message: `no *.json files under ${target}` } } });
+    read.push(...unreadable.map((result) => ({ result })));
+    if (!files.length && !unreadable.length) read.push({ result: { file: target, status: 'unreadable', error: { field: 'file', message: `no *.json files under ${target}` } } });
     for (const file of files) read.push(readOne(file, verifier));
   }
   const dups = findDuplicates(read.filter((x) => x.text !== undefined).map((x) => ({ file: x.result.file, text: x.text, ledger: x.ledger })));
