@@ -1,6 +1,8 @@
 // Duplicates in a class folder (labctl verify): two ledgers with the same content under different
 // names, or with the same answer times (every prediction and reflection answered at the same
-// millisecond: a copy, perhaps with its answers changed). Each file gets the others it matches.
+// millisecond: a copy, perhaps with its answers changed), or some of them (one act copied). The
+// times come from the student's clock to the millisecond, so a shared one is not chance. Each file
+// gets the others it matches, named once, by the strongest kind.
 import { createHash } from 'node:crypto';
 
 // JSON with its object keys sorted, so reformatting or reordering a copy does not hide it.
@@ -28,7 +30,8 @@ function answers(ledger) {
 }
 
 // items: [{ file, text, ledger }] (ledger: parsed and readable, else null). Returns Map file →
-// [{ file, kind }] with kind 'identical', 'same answers at the same times' or 'same answer times'.
+// [{ file, kind }] with kind 'identical', 'same answers at the same times', 'same answer times' or
+// 'some answers at the same times'.
 export function findDuplicates(items) {
   const groups = new Map(); // key → files
   const add = (key, file) => { if (!groups.has(key)) groups.set(key, []); groups.get(key).push(file); };
@@ -41,6 +44,8 @@ export function findDuplicates(items) {
     if (ans.length) {
       keys.push(['same answers at the same times', digest(canonical(ans))]);
       keys.push(['same answer times', digest(canonical(ans.map((a) => [a.what, a.at])))]);
+      // One answer given at the same millisecond in two files (a copy of one act, the rest redone).
+      for (const a of ans) keys.push(['some answers at the same times', digest(canonical([a.what, a.at]))]);
     }
     keysOf.set(file, keys);
     for (const [kind, key] of keys) add(`${kind}\n${key}`, file);

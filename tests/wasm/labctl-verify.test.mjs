@@ -89,7 +89,7 @@ test('messages name the problem: an array, a wrong type, a file over the limit (
   });
 });
 
-test('usage errors and unreadable input exit 2 with a message naming the problem', () => {
+test('usage errors exit 2 and unreadable input 3, each with a message naming the problem', () => {
   for (const [args, pattern] of [[[], /at least one ledger/], [['--json', '--csv', fx('valid-complete.json')], /one of --json and --csv/],
     [['--xml', fx('valid-complete.json')], /unknown option --xml/]]) {
     const r = labctl(args);
@@ -215,6 +215,10 @@ test('copies are flagged: the same content under another name, reformatted, or t
     changed.reflections.find((r) => r.id === 'act2_fix').answers.choice = 'a';
     write('erin.json', JSON.stringify(changed));
     write('frank.json', c);
+    // Gina copied Frank's Act 1 only and did Act 2 herself: one act's answer times are Frank's.
+    const gina = JSON.parse(classOf(1, 'valid-complete.json', 7)[0]);
+    gina.lab_state.acts.act1 = JSON.parse(c).lab_state.acts.act1;
+    write('gina.json', JSON.stringify(gina));
     const r = labctl(['--json', dir]);
     assert.equal(r.status, 1, r.stderr);
     const by = Object.fromEntries(JSON.parse(r.stdout).ledgers.map((l) => [path.basename(l.file), l]));
@@ -223,9 +227,16 @@ test('copies are flagged: the same content under another name, reformatted, or t
     assert.deepEqual(dups('bob.json'), ['alice.json: identical', 'carol.json: identical']);
     assert.deepEqual(dups('dave.json'), ['erin.json: same answer times']);
     assert.deepEqual(dups('erin.json'), ['dave.json: same answer times']);
-    assert.equal(by['frank.json'].duplicates, undefined);
+    assert.deepEqual(dups('frank.json'), ['gina.json: some answers at the same times']);
     assert.equal(by['frank.json'].status, 'ok');
-    assert.match(r.stderr, /; 5 look like copies of another/);
+    assert.match(r.stderr, /; 7 look like copies of another/);
+    // Each student's own times: nothing flagged.
+    withDir((own) => {
+      classOf(3).forEach((t, i) => writeFileSync(path.join(own, `${i}.json`), t));
+      const clean = labctl(['--json', own]);
+      assert.equal(clean.status, 0);
+      assert.equal(JSON.parse(clean.stdout).counts.duplicates, 0);
+    });
     const lines = labctl([dir]).stdout.trim().split('\n');
     assert.match(lines[0], /^ok {7}.*alice\.json .*; COPY\? identical to .*bob\.json; identical to .*carol\.json$/);
     const csv = labctl(['--csv', dir]).stdout.trim().split('\r\n');
