@@ -1,5 +1,6 @@
 // Guarded JSON boundary: malformed text, bad fields and any internal failure become an error value.
 #include "facade/facade.hpp"
+#include "facade/json_parse.hpp"
 #include <exception>
 #include "model/devices.hpp"
 #include "util/errors.hpp"
@@ -13,18 +14,17 @@ json error_json(const std::string& field, const std::string& message) {
 }
 
 namespace {
+// An error quotes what it was given; a byte that is not UTF-8 becomes U+FFFD rather than a throw.
+std::string safe_dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 template <typename Call>
 std::string guarded(const std::string& request_text, Call&& call) {
   try {
-    if (request_text.size() > (1u << 24)) return error_json("", "request is larger than 16 MiB").dump();
-    json request = json::parse(request_text, nullptr, /*allow_exceptions=*/false);
-    if (request.is_discarded())
-      return error_json("", "malformed JSON: the request is not valid JSON (NaN and Infinity are not JSON)").dump();
-    return call(request);
+    return call(parse_json_text(request_text));
   } catch (const InputError& e) {
-    return error_json(e.field, e.what()).dump();
+    return safe_dump(error_json(e.field, e.message));
   } catch (const std::exception& e) {
-    return error_json("", std::string("internal error: ") + e.what()).dump();
+    return safe_dump(error_json("", std::string("internal error: ") + e.what()));
   } catch (...) {
     return error_json("", "internal error").dump();
   }

@@ -6,6 +6,7 @@
 #include "util/errors.hpp"
 #include "facade/facade.hpp"
 #include "facade/json_fields.hpp"
+#include "facade/json_parse.hpp"
 
 namespace lab::facade {
 using nlohmann::json;
@@ -121,8 +122,7 @@ json verify_ledger_json(const std::string& text) {
       return invalid("", "the file is " + size_text(text.size()) + "; a design ledger is at most 1 MiB (a finished lab's is about 20 KB)");
     if (json_nesting_depth(text, kLedgerMaxDepth) > kLedgerMaxDepth)
       return invalid("", "the file nests arrays or objects more than " + std::to_string(kLedgerMaxDepth) + " levels deep; a design ledger nests about 8");
-    json ledger = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (ledger.is_discarded()) return invalid("", "the file is not valid JSON (it may be truncated or not a ledger at all)");
+    json ledger = parse_json_text(text, kLedgerMaxBytes, "file");
     int migrated_from = 0;
     json checks = verify_parsed(ledger, &migrated_from);
     const std::string recorded_version = ledger["engine_version"].is_string() ? ledger["engine_version"].get<std::string>() : "";
@@ -164,7 +164,7 @@ json verify_ledger_json(const std::string& text) {
     out["timestamp"] = ledger["timestamp"];
     return out;
   } catch (const InputError& e) {
-    return invalid(e.field, e.what());
+    return invalid(e.field, e.message);
   } catch (const std::exception& e) {
     return invalid("", std::string("internal error: ") + e.what());
   } catch (...) {

@@ -91,7 +91,7 @@ json run(json (*fn)(const json&), const json& scenario, const std::string& setti
   try {
     return fn(scenario);
   } catch (const InputError& e) {
-    throw InputError(settings_path, std::string("the recorded settings give no valid scenario (") + e.field + ": " + e.what() + ")");
+    throw InputError(settings_path, std::string("the recorded settings give no valid scenario (") + e.field + ": " + e.message + ")");
   }
 }
 
@@ -138,12 +138,23 @@ const char* const kPipelineKeys[][3] = {
     {"tokens_per_second", "/pipeline/tokens_per_second", "Act 2 settings: tokens per second"},
     {"bottleneck_axis", "/pipeline/bottleneck/axis", "Act 2 settings: the bottleneck"}};
 
+// A plan field for a part the student has not started is null (issue 24): no choice was made. Ledgers
+// written before that rule record the starting setting there; they are read as before, and said so.
+void plan_choice(Checks& c, const char* field, bool started, const json& choice, const char* label) {
+  const json* recorded = find_path(c.ledger(), field);
+  if (!started && recorded && recorded->is_null()) {
+    c.value(field, nullptr, label);
+    return;
+  }
+  if (!started) c.skip(field, "the part was not started: the value is its starting setting, not a choice (a ledger from before such fields were left blank)");
+  c.value(field, choice, label);
+}
+
 void act1_checks(Checks& c, const json& state, json& scenarios) {
   const json r = run(evaluate_json, act1_scenario(need(state, "config", "lab_state"), "lab_state.config"), "lab_state.config");
   scenarios["act1"] = r["scenario"];
   for (const auto& k : kMemoryKeys) c.value(std::string("result_snapshot.act1.") + k[0], r.at(json::json_pointer(k[1])), k[2]);
   c.value("knob_settings.act1", state["config"], "Act 1 settings, as recorded in the lab state");
-  c.value("optimizer_chosen", state["config"]["optimizer"], "optimizer chosen: Act 1's optimizer");
   if (const int b = c.entry("binding_constraints", "act1"); b >= 0) binding_values(c, b, r["memory"]["binding"], "Act 1");
 
   // Act 1's fixed numbers (act1-numbers.js): GPT-2 XL at batch 1; the chapter replay at batch 32.
@@ -154,6 +165,7 @@ void act1_checks(Checks& c, const json& state, json& scenarios) {
   };
   const json& act1 = need(need(state, "acts", "lab_state"), "act1", "lab_state.acts");
   const json& pred = need(act1, "prediction", "lab_state.acts.act1");
+  plan_choice(c, "optimizer_chosen", !pred.is_null(), state["config"]["optimizer"], "optimizer chosen: Act 1's optimizer");
   if (pred.is_null()) {
     c.skip("lab_state.acts.act1.prediction", "no Act 1 prediction recorded yet");
   } else {
@@ -345,8 +357,12 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   }
   const json& chosen = best ? *best : has_act2 ? state["config2"] : state["config"];
   const std::string cp = best ? "lab_state.acts.act2.design.best.config" : has_act2 ? "lab_state.config2" : "lab_state.config";
-  c.value("precision_chosen", need(chosen, "precision", cp), "precision chosen: the best design's (else the current) precision");
-  c.value("gradient_checkpointing", need(chosen, "checkpointing", cp) != "none", "gradient checkpointing chosen: the best design's (else the current)");
+  // Act 2 is started once its prediction is locked in (a best design needs one); a version-1 ledger
+  // records Act 1's settings here, as it always did.
+  const json* pred2 = has_act2 && acts["act2"].is_object() ? find_path(acts["act2"], "prediction") : nullptr;
+  const bool started = !has_act2 || best || (pred2 && !pred2->is_null());
+  plan_choice(c, "precision_chosen", started, need(chosen, "precision", cp), "precision chosen: the best design's (else the current) precision");
+  plan_choice(c, "gradient_checkpointing", started, need(chosen, "checkpointing", cp) != "none", "gradient checkpointing chosen: the best design's (else the current)");
   if (!has_act2) {
     c.skip("lab_state.acts.act2", "this ledger has no Act 2 record (ledger version 1 was made before Act 2)");
     return;

@@ -12,6 +12,7 @@
 #include <vector>
 #include "util/errors.hpp"
 #include "facade/facade.hpp"
+#include "facade/json_parse.hpp"
 #include "refengine/task.hpp"
 #include "refengine/trainer.hpp"
 
@@ -207,12 +208,14 @@ struct TrainSession::Impl {
 };
 
 namespace {
+constexpr std::size_t kTrainRequestMaxBytes = 1u << 20;  // a TrainSession request is ~200 bytes
+
 template <class F>
 json guarded(F&& f) {
   try {
     return f();
   } catch (const InputError& e) {
-    return error_json(e.field, e.what());
+    return error_json(e.field, e.message);
   } catch (const std::bad_alloc&) {
     return error_json("", "out of memory while running the reference engine");
   } catch (const std::exception& e) {
@@ -224,17 +227,8 @@ json guarded(F&& f) {
 }  // namespace
 
 TrainSession::TrainSession(const std::string& request_json) : impl_(std::make_unique<Impl>()) {
-  if (request_json.size() > (1u << 20)) {
-    impl_->error = error_json("", "request is larger than 1 MiB");
-    return;
-  }
-  const json request = json::parse(request_json, nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded()) {
-    impl_->error = error_json("", "malformed JSON: the request is not valid JSON (NaN and Infinity are not JSON)");
-    return;
-  }
   impl_->error = guarded([&] {
-    impl_->init(request);
+    impl_->init(parse_json_text(request_json, kTrainRequestMaxBytes));
     return json();
   });
   if (!impl_->error.is_null()) impl_->trainer.reset();

@@ -9,9 +9,10 @@
 namespace lab {
 
 struct InputError : std::runtime_error {
-  std::string field;  // dotted path, e.g. "model.hidden" or "batch_size"
-  InputError(std::string field_path, const std::string& message)
-      : std::runtime_error(message), field(std::move(field_path)) {}
+  std::string field;    // dotted path, e.g. "model.hidden" or "batch_size"
+  std::string message;  // the whole message: what() stops at a NUL a quoted value may hold
+  InputError(std::string field_path, const std::string& text)
+      : std::runtime_error(text), field(std::move(field_path)), message(text) {}
 };
 
 }  // namespace lab

@@ -61,3 +61,18 @@ for (const [name, input, field] of bad) {
     assert.equal(evaluate(good).memory.static_bytes, 24921779200);
   });
 }
+
+// Issue 24: the JSON boundary through the built module (core/facade/json_parse.cpp).
+test('through WASM: byte positions, a NUL kept in the message, duplicate keys named, the size limit', () => {
+  assert.equal(evaluate('').error.message, 'malformed JSON at byte 0 of 0: the request is empty');
+  assert.match(evaluate('{"model": "gpt2-xl",').error.message, /^malformed JSON at byte 20 of 20: .*unexpected end of input/);
+  assert.match(evaluate('{"model": "\\ud800"}').error.message, /^malformed JSON at byte \d+ of 19: .*surrogate/);
+  const nul = evaluate('{"model": "gpt2\\u0000tail"}').error;
+  assert.equal(nul.field, 'model');
+  assert.ok(nul.message.includes('gpt2\u0000tail'), JSON.stringify(nul.message));
+  const dup = evaluate('{"model": {"layers": 2, "layers": 3}}').error;
+  assert.deepEqual([dup.field, dup.message], ['model.layers', "duplicate key 'layers': each key may appear once in an object"]);
+  const big = `{"a":"${'x'.repeat(1 << 24)}"}`;
+  assert.equal(evaluate(big).error.message, `request too large: ${big.length} bytes; a request is at most 16 MiB (16777216 bytes)`);
+  assert.equal(evaluate(good).model.parameters, 1557611200, 'the module keeps answering');
+});

@@ -337,3 +337,35 @@ test('the rebuilt calibration line agrees with itself whichever copy of an answe
   r = checkLedger(JSON.stringify(ledger), engine);
   assert.match(phraseOf(r), /you chose 60–70%, the engine says 25\.7% \(the nearer end, 60%, is 2\.3× too high\)/);
 });
+
+// Issue 24: flags the record decides, derived again (web/src/ledger-derived.js, the page's completion.js).
+test('flags set by hand differ from what the record holds: completion, the tuned regime, a finished laptop challenge, decisions', () => {
+  const differing = (edit) => { const l = complete(); edit(l); return checkLedger(JSON.stringify(l), engine).differing_fields; };
+  assert.deepEqual(differing(() => {}), []);
+  assert.deepEqual(differing((l) => { l.lab_state.acts.act2.completed = false; }), ['lab_state.acts.act2.completed']);
+  // Act 2 without its checkpointing answer is not complete, however the flag reads.
+  assert.deepEqual(differing((l) => { l.lab_state.acts.act2.laptop.finished = false; }), ['lab_state.acts.act2.completed', 'decisions']);
+  assert.deepEqual(differing((l) => { l.lab_state.acts.act2.laptop.floor_bytes = null; }), ['lab_state.acts.act2.laptop.finished']);
+  // The regime's settings outside the regime; or the record says not reached while those settings reach it.
+  assert.deepEqual(differing((l) => { l.lab_state.acts.act2.design.regime_config.data_workers = 0; }), ['lab_state.acts.act2.design.regime_reached']);
+  assert.ok(differing((l) => { l.lab_state.acts.act2.design.regime_reached = false; }).includes('lab_state.acts.act2.design.regime_reached'));
+  // A regime reached needs a design that counted.
+  assert.ok(differing((l) => { l.lab_state.acts.act2.design.best = null; }).includes('lab_state.acts.act2.design.regime_reached'));
+  assert.deepEqual(differing((l) => { l.decisions.pop(); }), ['decisions']);
+  // Act 1 is complete with its reflection answered, and only then.
+  const act1 = JSON.parse(fixtureText('valid-act1-only.json'));
+  act1.lab_state.acts.act1.completed = false;
+  assert.deepEqual(checkLedger(JSON.stringify(act1), engine).differing_fields, ['lab_state.acts.act1.completed']);
+});
+
+test('a regime recorded before its settings were kept, with the best design outside it: listed as not re-computed, honestly', () => {
+  const l = complete();
+  delete l.lab_state.acts.act2.design.regime_config;
+  const r = checkLedger(JSON.stringify(l), engine);
+  assert.equal(r.status, 'ok', r.summary);
+  assert.match(r.not_recomputed.find((n) => n.field === 'lab_state.acts.act2.design.regime_reached').reason, /recorded before the lab kept the settings/);
+  // Its best design inside the regime re-computes it even so.
+  l.lab_state.acts.act2.design.best.config = { ...l.lab_state.acts.act2.prediction.scenario };
+  const best = row(checkLedger(JSON.stringify(l), engine), 'lab_state.acts.act2.design.regime_reached');
+  assert.deepEqual([best.recorded, best.recomputed], [true, true]);
+});

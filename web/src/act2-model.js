@@ -159,6 +159,12 @@ export function regimeReached(pipeline) {
   return s.data_loading <= REGIME.max_data_share + 1e-9 && s.compute >= REGIME.min_compute_share - 1e-9;
 }
 
+// Whether settings reach the tuned regime as the design challenge counts it: the chapter's shares,
+// in a step that fits, with the chapter calibration on (act2-design.js; the ledger check re-computes it).
+export function regimeReachedAt(config, result) {
+  return regimeReached(result.pipeline) && Boolean(result.memory.fits) && Boolean(config.replay);
+}
+
 // The best configuration reached so far: the fastest step (most tokens/s; only states that fit and
 // train count). Issue 23: "highest MFU" rewarded FP32 with full recomputation, 4.7× slower than
 // mixed precision, because FP32's MFU is measured against a peak eight times lower. MFU is kept beside
@@ -184,16 +190,6 @@ export function betterBest(best, config, result) {
 // that fits beats it, so the record moves to the new goal on the next change).
 const bestTokens = (best) => (typeof best.tokens_per_second === 'number' ? best.tokens_per_second : -1);
 
-// Whether Act 2 is complete, from its record alone (no DOM; the ledger derives completion through it
-// too): revealed, the design challenge done (the tuned regime reached, or not asked here, see
-// act2-design.js notAsked, recorded as design.not_asked), the laptop challenge finished and both
-// reflections answered. designAsked: false where the page knows the regime is not asked before the
-// record says so.
-export function act2Complete(a, designAsked = !(a.design && a.design.not_asked)) {
-  return Boolean(a && a.revealed && a.design && (a.design.regime_reached || !designAsked) && a.laptop && a.laptop.finished
-    && a.reflection_fix && a.reflection_ckpt);
-}
-
 // The design challenge counts only settings the student reached: after the prediction is locked and
 // after a change of their own (a link's or the defaults' settings on arrival do not count, walk
 // finding MAJOR-2). nothingToExplore: an instructor locked every control, so what is shown counts.
@@ -206,13 +202,16 @@ export function designCounts(act2, nothingToExplore = false, fromLink = false) {
 }
 
 // The design record after the settings on screen: the same object when nothing changes (or nothing
-// counts yet), else { regime_reached, best }. reached: regimeReached() and the other conditions.
+// counts yet), else { regime_reached, best, regime_config }. reached: regimeReachedAt(config, result).
+// regime_config keeps the settings that first reached the regime, so a ledger check can re-compute
+// that the regime was reached (records made before it was kept have none).
 export function designRecord(design, { counts, reached, config, result }) {
   if (!counts) return design;
   const best = betterBest(design.best, config, result);
   const regime = Boolean(design.regime_reached || reached);
   if (best === design.best && regime === design.regime_reached) return design;
-  return withNotAsked({ ...design, regime_reached: regime, best }, regime ? null : design.not_asked || null);
+  const first = regime && !design.regime_reached ? { regime_config: { ...config } } : {};
+  return withNotAsked({ ...design, regime_reached: regime, best, ...first }, regime ? null : design.not_asked || null);
 }
 
 // The design record saying why the lab did not ask for the tuned regime (act2-design.js notAsked:

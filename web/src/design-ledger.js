@@ -105,7 +105,7 @@ function reflectionsOf(state) {
   return out;
 }
 
-function decisionsOf(state) {
+export function decisionsOf(state) {
   const a2 = state.acts.act2;
   if (!a2) return [];
   const out = [];
@@ -128,6 +128,9 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
   const a2 = state.acts.act2;
   const best = a2.design.best;
   const chosen = best ? best.config : state.config2;
+  // A part the student never opened has no choice in it: its plan fields are null (issue 24), not
+  // the starting settings. "Opened": the act's prediction is locked in (as ledgerText words it).
+  const act2Started = Boolean(best || a2.prediction);
   let laptop = null;
   if (laptopStarted(a2)) {
     const floor = must(engine.solve({ model: MODEL_ID, device: LAPTOP_DEVICE }), 'laptop floor').floor;
@@ -141,9 +144,9 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
     engine_version: engine.version(),
     timestamp: now.toISOString(),
     chapter: CHAPTER,
-    optimizer_chosen: state.config.optimizer,
-    precision_chosen: chosen.precision,
-    gradient_checkpointing: chosen.checkpointing !== 'none',
+    optimizer_chosen: state.acts.act1.prediction ? state.config.optimizer : null,
+    precision_chosen: act2Started ? chosen.precision : null,
+    gradient_checkpointing: act2Started ? chosen.checkpointing !== 'none' : null,
     final_mfu_pct: best ? best.mfu * 100 : null,
     // The design challenge's goal, the fastest step (issue 23), with the peaks the two are measured
     // against; left out for a best recorded before throughput was the goal.
@@ -359,8 +362,12 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   const from = best ? 'your best design' : st.acts.act2 && st.acts.act2.prediction ? 'your current Act 2 settings' : 'Act 2’s starting settings: Act 2 not started';
   // Walk 10: 'chapter 8' was unexplained, and a default read as the student's choice.
   const act1From = st.acts.act1.prediction ? 'Act 1' : 'Act 1’s starting setting: Act 1 not started';
-  lines.push('', `Your choices (Model Training, chapter ${ledger.chapter}): optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (${act1From}); `
-    + `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and activation checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from}); `
+  // A null plan field (a part not started, issue 24) reads as such; older ledgers recorded the start.
+  const act1Choice = ledger.optimizer_chosen === null ? 'no optimizer chosen yet (Act 1 not started)'
+    : `optimizer ${LABELS.optimizer[ledger.optimizer_chosen] || ledger.optimizer_chosen} (${act1From})`;
+  const act2Choice = ledger.precision_chosen === null ? 'no precision or activation checkpointing chosen yet (Act 2 not started)'
+    : `precision ${LABELS.precision[ledger.precision_chosen] || ledger.precision_chosen} and activation checkpointing ${ledger.gradient_checkpointing ? 'on' : 'off'} (${from})`;
+  lines.push('', `Your choices (Model Training, chapter ${ledger.chapter}): ${act1Choice}; ${act2Choice}; `
     + `${typeof ledger.final_tokens_per_second === 'number' ? `fastest step in the design challenge ${formatInt(ledger.final_tokens_per_second)} tokens/s at MFU ${pct(ledger.final_mfu_pct)}` : `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}`}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);
   return plainText(lines.join('\n')); // a report's plain text: no no-break spaces

@@ -63,7 +63,7 @@ const TYPE_WORDS = { object: 'an object ({…})', array: 'an array ([…])', str
 function valueAt(root, path) {
   let cur = root;
   for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
-    if (cur === null || typeof cur !== 'object' || !(part in cur)) return undefined;
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined;
     cur = cur[part];
   }
   return cur;
@@ -75,7 +75,7 @@ function schemaAt(schema, path) {
   let node = schema;
   for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
     if (node && node.oneOf) node = node.oneOf.find((alt) => alt.properties || alt.items) || node;
-    node = node && (/^\d+$/.test(part) ? node.items : node.properties && node.properties[part]);
+    node = node && (/^\d+$/.test(part) ? node.items : node.properties && Object.hasOwn(node.properties, part) ? node.properties[part] : null);
     if (!node) return null;
   }
   return node;
@@ -145,7 +145,7 @@ export function readLedger(text) {
   let raw;
   try { raw = JSON.parse(text); } catch { return fail('', 'the file is not valid JSON (it may be truncated or not a ledger at all)'); }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('', `a design ledger is a JSON object; this file holds ${typeName(raw).replace(/ \(.*$/, '')}`);
-  if (!('lab_id' in raw) && !('ledger_schema_version' in raw)) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
+  if (!Object.hasOwn(raw, 'lab_id') && !Object.hasOwn(raw, 'ledger_schema_version')) return fail('', "this is not a design ledger: it has neither 'lab_id' nor 'ledger_schema_version'");
   if (raw.lab_id !== LAB_ID) return fail('lab_id', `this ledger belongs to ${typeof raw.lab_id === 'string' ? `'${raw.lab_id.slice(0, 60)}'` : 'no lab'}, not to Lab 08 ("${LAB_ID}")`);
   const v = raw.ledger_schema_version;
   if (v === undefined) return fail('ledger_schema_version', 'is missing: a design ledger records its version, a whole number (1 or more)');
@@ -156,7 +156,7 @@ export function readLedger(text) {
   if (!Number.isInteger(v) || v < 1) return fail('ledger_schema_version', `must be a whole number (1 or more); it is ${typeName(v)}`);
   if (v > LEDGER_SCHEMA_VERSION) return fail('ledger_schema_version', `written by a newer version of the lab (ledger version ${v}); this version of the lab reads ${LEDGER_SCHEMA_VERSION === 2 ? 'versions 1 and 2' : `versions 1 to ${LEDGER_SCHEMA_VERSION}`}`);
   // A version-2 file relabelled 1 would be read as Act 1 only, its Act 2 records silently dropped.
-  const newer = v === 1 ? VERSION_2_ONLY.filter((k) => k in raw) : [];
+  const newer = v === 1 ? VERSION_2_ONLY.filter((k) => Object.hasOwn(raw, k)) : [];
   if (newer.length) return fail('ledger_schema_version', `says 1, but the file has ${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', …' : ''}, which only version 2 writes: the version number was changed; it should be 2`);
   let ledger = raw;
   try {
@@ -179,7 +179,7 @@ const SETTINGS_FIELD = /^knob_settings\.act[12]$/;
 const CANNOT_PROVE_SCORING = /Whether a multiple-choice answer was scored right[^.]*\.\s*/;
 // What this check cannot prove: the engine's words, with its sentence on scores replaced by what the
 // check adds (it re-scores them). The same for every file, valid or not, on the page and in labctl.
-const cannotProveText = (engineText) => `${String(engineText || '').replace(CANNOT_PROVE_SCORING, '')} Each multiple-choice answer is re-scored from the re-computed engine values and the calibration sentence is rebuilt, so a flipped score or an edited sentence is flagged; that an answer is the student's own is not provable.`.replace(/\s+/g, ' ').trim();
+const cannotProveText = (engineText) => `${String(engineText || '').replace(CANNOT_PROVE_SCORING, '')} Each multiple-choice answer is re-scored from the re-computed engine values, the calibration sentence is rebuilt, and the flags that follow from the record (each act completed, the tuned regime reached, the list of decisions) are derived again, so a flipped score, an edited sentence or a flag set by hand is flagged. Answers rewritten consistently (every copy changed together) cannot be told from the student's own: no check of the file can detect that.`.replace(/\s+/g, ' ').trim();
 
 // The whole check, as the page and `labctl verify` both run it: the schema (readLedger), the engine's
 // re-computation (verify_ledger), then the calibration sentence and the answers' scores re-built from
@@ -203,6 +203,7 @@ export function checkLedger(text, engine) {
   }
   if (verified.status === 'invalid') return { ...verified, cannot_prove: cannotProveText(verified.cannot_prove) };
   const { rows, notRecomputed } = rescore(read.ledger, verified, engine);
+
   // An edited setting makes every result computed from it differ too: the settings come first, and the
   // cause says so, so an instructor does not read the results as the edit (walk 4).
   const fields = [...verified.fields, ...rows].sort((a, b) => Number(SETTINGS_FIELD.test(b.field) && b.differs) - Number(SETTINGS_FIELD.test(a.field) && a.differs));

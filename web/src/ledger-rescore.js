@@ -12,6 +12,7 @@ import { nearestByRatio, rangeError } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
 import { savedCalibration, must } from './design-ledger.js';
 import { fieldLabel } from './ledger-verify-view.js';
+import { derivedRows } from './ledger-derived.js';
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -111,6 +112,8 @@ export function rescore(ledger, verified, engine) {
   const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
 
   predictionRows(ledger, engine, row, skip);
+  // Flags derived from the record (completion, the tuned regime, decisions): a flag set by hand differs.
+  derivedRows(ledger, engine, row, skip);
 
   // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
   // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
@@ -192,8 +195,8 @@ export function rescore(ledger, verified, engine) {
   // What nobody can re-compute: the student's own choices and clock, and progress flags.
   skip('predictions and reflections (the options chosen)', 'the student’s own choices, with nothing to re-compute; they are scored, and checked against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
-  skip('decisions, laptop move names', 'a record of what the student did; the engine values each move led to are re-computed');
-  skip('lab_state progress (explored, revealed, completed, attempts, current act, units)', 'where the student is in the lab, with nothing to re-compute');
+  skip('decisions, laptop move names', 'their wording: a record of what the student did; which decisions were made is rebuilt from the saved progress, and the engine values each move led to are re-computed');
+  skip('lab_state progress (explored, revealed, attempts, current act, units)', 'where the student is in the lab, with nothing to re-compute (each act’s completion is derived from the record, above)');
   return { rows, notRecomputed };
 }
 

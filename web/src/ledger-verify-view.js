@@ -92,6 +92,11 @@ const LABEL_RULES = [
   [/^result_snapshot\.laptop\.floor_peak_bytes$/, () => 'Laptop floor: the least memory that can train GPT-2 XL at all'],
   [/^result_snapshot\.laptop\.static_floor_bytes$/, () => 'Laptop floor: of which weights, gradients and optimizer state'],
   [/^result_snapshot\.laptop\.floor_text$/, () => 'Laptop floor: how the engine derives it'],
+  // Flags derived from the record (ledger-derived.js).
+  [/^lab_state\.acts\.(act[12])\.completed$/, (m) => `${ACT_OF[m[1]]} complete (derived from what the record holds)`],
+  [/^lab_state\.acts\.act2\.design\.regime_reached$/, () => 'Design challenge: tuned regime reached (re-computed from the settings that reached it)'],
+  [/^lab_state\.acts\.act2\.laptop\.finished$/, () => 'Laptop challenge: finished (a finished challenge records the floor)'],
+  [/^decisions$/, () => 'Decisions made (rebuilt from the saved progress)'],
   [/^calibration\.sentence$/, () => 'Calibration sentence (rebuilt from the predictions)'],
   [/^calibration\.items\[(\d+)\]\.phrase$/, (m, c) => {
     const items = c.ledger && c.ledger.calibration && Array.isArray(c.ledger.calibration.items) ? c.ledger.calibration.items : [];

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
-  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, withNotAsked, floorRoundedSum, act2Complete,
+  describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, regimeReachedAt, withNotAsked, floorRoundedSum,
 } from '../../../web/src/act2-model.js';
+import { act2Complete } from '../../../web/src/completion.js';
 import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
 import { formatPercent } from '../../../web/src/format.js';
 
@@ -192,6 +193,15 @@ test('the design challenge records nothing before the prediction, nor for settin
   assert.equal(designRecord(rec, { ...args, counts: true }), rec, 'the same settings again change nothing');
   const lower = designRecord(rec, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
   assert.equal(lower, rec, 'a lower MFU keeps the best and the regime');
+  // Issue 24: the settings that first reached the regime are kept, so a ledger check can re-compute it.
+  assert.deepEqual(rec.regime_config, CHAPTER_TUNED2);
+  assert.notEqual(rec.regime_config, CHAPTER_TUNED2, 'a copy');
+  assert.equal(regimeReachedAt(CHAPTER_TUNED2, tuned), true);
+  assert.equal(regimeReachedAt({ ...CHAPTER_TUNED2, replay: false }, tuned), false, 'the challenge counts with the calibration on');
+  assert.equal(regimeReachedAt(DEFAULT_CONFIG2, baseline), false);
+  const noRegime = designRecord(empty, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
+  assert.equal('regime_config' in noRegime, false, 'a best design outside the regime keeps no regime settings');
+  assert.deepEqual(designRecord(noRegime, { ...args, counts: true }).regime_config, CHAPTER_TUNED2);
 });
 
 test('the design record says why the regime was not asked, only while it is not reached', () => {
@@ -232,5 +242,5 @@ test('Act 2 is complete once revealed, the regime reached or not asked, the lapt
   const notReached = { ...done, design: { regime_reached: false, best: null } };
   assert.equal(act2Complete(notReached), false);
   assert.equal(act2Complete({ ...notReached, design: { ...notReached.design, not_asked: 'out_of_reach' } }), true, 'not asked: the record says why');
-  assert.equal(act2Complete(notReached, false), true, 'not asked: the page knows before the record does');
+  assert.equal(act2Complete(notReached, { asked: false }), true, 'not asked: the page knows before the record does');
 });

@@ -36,6 +36,8 @@ test('a fresh lab’s ledger validates, with the plan’s fields blank where not
   assert.equal(l.timestamp, '2026-01-02T03:04:05.000Z');
   assert.equal(l.engine_version, raw.version());
   assert.deepEqual([l.final_mfu_pct, l.baseline_mfu_estimate_pct, l.laptop_minimum_memory_gb, l.laptop_floor_derivation], [null, null, null, null]);
+  // Issue 24: no part opened, so no choice in it (not the starting settings).
+  assert.deepEqual([l.optimizer_chosen, l.precision_chosen, l.gradient_checkpointing], [null, null, null]);
   assert.equal(l.laptop_fit_achieved, false);
   assert.deepEqual([l.predictions, l.reflections, l.decisions], [[], [], []]);
   assert.equal(l.result_snapshot.laptop, null);
@@ -321,8 +323,12 @@ test('walk 2: the readable summary ends with the student’s choices in words, n
   const text = ledgerText(buildDesignLedger(pageState(), engine), 'gb', { devices });
   const last = text.split('\n').at(-1);
   assert.match(last, /^Your choices \(Model Training, chapter 8\): optimizer [^;]+ \(Act 1\); /);
-  // Walk 10: before Act 1's prediction the optimizer is its starting setting, not a choice.
-  assert.match(ledgerText(buildDesignLedger(defaultState(), engine)).split('\n').at(-1), /optimizer Adam\(W\) \(Act 1’s starting setting: Act 1 not started\); /);
+  // Walk 10, issue 24: before an act's prediction nothing is chosen in it; the ledger records null.
+  const fresh = buildDesignLedger(defaultState(), engine);
+  assert.match(ledgerText(fresh).split('\n').at(-1), /: no optimizer chosen yet \(Act 1 not started\); no precision or activation checkpointing chosen yet \(Act 2 not started\); /);
+  // A ledger from before that rule records the starting settings: they read as such, not as choices.
+  const older = { ...fresh, optimizer_chosen: 'adam', precision_chosen: 'mixed', gradient_checkpointing: true };
+  assert.match(ledgerText(older).split('\n').at(-1), /optimizer Adam\(W\) \(Act 1’s starting setting: Act 1 not started\); precision Mixed[^;]+ \(Act 2’s starting settings: Act 2 not started\); /);
   assert.doesNotMatch(text, /Plan:|final MFU|the plan/);
   assert.doesNotMatch(last, JARGON);
 });

@@ -78,3 +78,66 @@ test('the design-ledger schema carries the lab state by reference, and the setti
     assert.ok(/^[a-z0-9_]+$/.test(key[1]), `unsupported schema keyword ${key[1]}`);
   }
 });
+
+// Issue 24: `schema.properties[key]` found Object.prototype's members, so a key named like one
+// passed. Every object inside the lab state and the ledger's knob_settings gets each such key (an
+// own property, as JSON.parse makes it): refused where the schema allows no extra keys, named.
+const BUILT_IN_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', 'isPrototypeOf', '__defineGetter__'];
+const withOwnKey = (obj, key) => Object.defineProperty(obj, key, { value: 1, enumerable: true, writable: true, configurable: true });
+// Every path to an object in `value` (arrays' items too), with the schema node that governs it.
+function objectPaths(node, value, path, out) {
+  if (!node || value === null || typeof value !== 'object') return out;
+  if (node.oneOf) node = node.oneOf.find((alt) => alt.type === (Array.isArray(value) ? 'array' : 'object')) || node;
+  if (Array.isArray(value)) { value.forEach((v, i) => objectPaths(node.items, v, [...path, i], out)); return out; }
+  out.push({ path, closed: node.additionalProperties === false });
+  for (const [k, v] of Object.entries(value)) objectPaths(node.properties && Object.hasOwn(node.properties, k) ? node.properties[k] : null, v, [...path, k], out);
+  return out;
+}
+const at = (root, path) => path.reduce((o, k) => o[k], root);
+
+test('keys named like built-in object members are refused at every level of the lab state and knob settings', async () => {
+  const { LEDGER_SCHEMA } = await import('../../../web/src/design-ledger.js');
+  const { readLedger } = await import('../../../web/src/ledger-check.js');
+  const ledger = JSON.parse(readFileSync(new URL('../../fixtures/ledger/valid-complete.json', import.meta.url), 'utf8'));
+  assert.deepEqual(validate(LEDGER_SCHEMA, ledger), []);
+  const paths = [...objectPaths(LEDGER_SCHEMA.properties.lab_state, ledger.lab_state, ['lab_state'], []),
+    ...objectPaths(LEDGER_SCHEMA.properties.knob_settings, ledger.knob_settings, ['knob_settings'], [])];
+  assert.ok(paths.length >= 20, `${paths.length} objects`);
+  let refused = 0;
+  for (const { path, closed } of paths) {
+    for (const key of BUILT_IN_NAMES) {
+      const l = structuredClone(ledger);
+      withOwnKey(at(l, path), key);
+      const where = `$.${path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
+      const errors = validate(LEDGER_SCHEMA, l);
+      if (closed) {
+        // Inside a oneOf (null or a record) the validator says no alternative matched; the page's and
+        // labctl's reader (readLedger) then names the key itself.
+        assert.equal(errors.length, 1, `${where}.${key}: ${errors}`);
+        const [errWhere, errText] = errors[0].split(': ');
+        assert.ok(errors[0] === `${where}: unexpected property '${key}'`
+          || (where.startsWith(errWhere) && errText === 'must match exactly one alternative (matched 0)'), errors[0]);
+        const read = readLedger(JSON.stringify(l));
+        assert.equal(read.error && read.error.field, `${path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}.${key}`, `${where}.${key}`);
+        assert.match(read.error.message, /is not part of a design ledger/);
+        refused += 1;
+      } else assert.deepEqual(errors, [], `${where} allows any key (${key})`);
+    }
+  }
+  assert.ok(refused >= 20 * BUILT_IN_NAMES.length);
+  // Through JSON text, as a file arrives: JSON.parse makes "__proto__" an own key.
+  const text = JSON.stringify(ledger).replace('"acts":{', '"acts":{"__proto__":{"completed":true},');
+  assert.match(validate(LEDGER_SCHEMA, JSON.parse(text)).join('\n'), /\$\.lab_state\.acts: unexpected property '__proto__'/);
+});
+
+test('a required key is found only as an own property, never inherited', () => {
+  const s = structuredClone(defaultState());
+  const proto = { units: 'gb' };
+  const config = Object.create(proto);
+  Object.assign(config, s.config);
+  delete config.units;
+  s.config = config;
+  assert.match(validate(schema, s).join('\n'), /\$\.config: missing required 'units'/);
+  const nulls = Object.assign(Object.create(null), structuredClone(defaultState()).config);
+  assert.deepEqual(validate(schema, { ...structuredClone(defaultState()), config: nulls }), []);
+});

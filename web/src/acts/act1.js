@@ -19,6 +19,7 @@ import { OPTIMIZERS, toScenario, REPLAY_DEVICE, frameworkOf, controlsOff, LABELS
 import { scenarioFacts } from '../sentences.js';
 import { errorRatio, describeError, nearestOption, withTry, lastTry, firstAnswerNote } from '../scoring.js';
 import { withConfig, withAct1 } from '../store.js';
+import { act1Complete } from '../completion.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
@@ -143,14 +144,14 @@ export function mount({ root, engine, store, flags, announce }) {
       const values = T.REFLECTION.ratioOptions.map((o) => o.value);
       const best = T.REFLECTION.ratioOptions[nearestOption(values, n.replayRatio)].id;
       // The answering rule (scoring.js withTry): the first answer is scored, every try is kept.
-      store.update((s) => withAct1(s, {
-        reflection: withTry(s.acts.act1.reflection, {
+      store.update((s) => {
+        const reflection = withTry(s.acts.act1.reflection, {
           ratio_choice: ratioChoice, reason_choice: reasonChoice,
           ratio_correct: ratioChoice === best, reason_correct: reasonChoice === T.REFLECTION.correctReason,
           engine_ratio: n.replayRatio, answered_at: new Date().toISOString(),
-        }),
-        completed: true,
-      }));
+        });
+        return withAct1(s, { reflection, completed: act1Complete({ ...s.acts.act1, reflection }) });
+      });
     },
   });
   const currentRatio = h('p', { class: 'panel__note' });

@@ -6,7 +6,7 @@
 import { h, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { LABELS, BATCH_SIZES2 } from '../scenario.js';
-import { regimeReached, designCounts, designRecord, REGIME } from '../act2-model.js';
+import { regimeReachedAt, designCounts, designRecord, REGIME } from '../act2-model.js';
 import { formatBytes, formatCount } from '../format.js';
 import { withAct2 } from '../store.js';
 import * as T from './act2-text.js';
@@ -35,7 +35,7 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
     // constants the loader is fast enough from the start) and in a step that fits, and only for
     // settings the student reached after the prediction (designCounts). The best design is the
     // fastest step reached (act2-model.js betterBest).
-    const reached = regimeReached(r.pipeline) && r.memory.fits && state.config2.replay;
+    const reached = regimeReachedAt(state.config2, r);
     const counts = designCounts(a, nothingToExplore, Boolean(arrival.act2FromLink));
     const next = designRecord(a.design, { counts, reached, config: state.config2, result: r });
     if (next !== a.design) {

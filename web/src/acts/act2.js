@@ -16,11 +16,12 @@ import { TimelineChart } from '../charts/timeline-chart.js';
 import { GaugeScale } from '../charts/gauge-scale.js';
 import { DataTable } from '../charts/data-table.js';
 import { DEVICES2, CHAPTER_TUNED2, BATCH_SIZES2, WORKERS, toScenario2 } from '../scenario.js';
-import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS, withNotAsked, act2Complete } from '../act2-model.js';
+import { stepBar, timelineLanes, gauges, rangeError, PHASE_WORDS, withNotAsked } from '../act2-model.js';
 import { smallestStep, memoryOptions } from './act2-best.js';
 import { createAct2Search } from './act2-search.js';
 import { formatBytes, formatRatio } from '../format.js';
 import { withConfig2, withAct2 } from '../store.js';
+import { act2Complete } from '../completion.js';
 import { openControls, withFlags } from '../url-state.js';
 import { fixedNumbers } from './act2-numbers.js';
 import { renderReference, renderMathPeek } from './act2-panels.js';
@@ -360,7 +361,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     refLocked.hidden = a.revealed;
     if (a.revealed) renderReference(refBody, n.reference, u);
     reflect.update(a, u);
-    const complete = act2Complete(a, design.asked()); // one DOM-free rule (act2-model.js)
+    const complete = act2Complete(a, { asked: design.asked() }); // one DOM-free rule (completion.js)
     // The record keeps why the regime was not asked, so a ledger completed under an instructor's
     // locks says so (regime_reached false beside completed true, explained).
     const notAsked = design.notAsked();

@@ -15,11 +15,16 @@ const typeOk = (t, v) => {
   }
 };
 
+// Own properties only: a key named like a built-in ("constructor", "toString", "__proto__") must not
+// find Object.prototype's member, in the schema or in the value (issue 24).
+const own = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+const ownValue = (obj, key) => (obj && own(obj, key) ? obj[key] : undefined);
+
 // Returns a list of "path: message" strings; empty when value conforms.
 export function validate(schema, value, path = '$') {
   const errors = [];
   const fail = (msg) => errors.push(`${path}: ${msg}`);
-  if ('const' in schema && value !== schema.const) fail(`must be ${JSON.stringify(schema.const)}`);
+  if (own(schema, 'const') && value !== schema.const) fail(`must be ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) fail(`must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
   if (schema.type) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -43,9 +48,9 @@ export function validate(schema, value, path = '$') {
     if (passing !== 1) fail(`must match exactly one alternative (matched ${passing})`);
   }
   if (typeOk('object', value) && (schema.properties || schema.required)) {
-    for (const key of schema.required || []) if (!(key in value)) fail(`missing required '${key}'`);
+    for (const key of schema.required || []) if (!own(value, key)) fail(`missing required '${key}'`);
     for (const [key, v] of Object.entries(value)) {
-      const sub = schema.properties && schema.properties[key];
+      const sub = ownValue(schema.properties, key);
       if (sub) errors.push(...validate(sub, v, `${path}.${key}`));
       else if (schema.additionalProperties === false) fail(`unexpected property '${key}'`);
     }
