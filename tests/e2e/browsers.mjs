@@ -1,5 +1,6 @@
 // Firefox and WebKit for the cross-browser end-to-end file, behind one small interface: goto(url),
-// run(fn, arg) (fn runs in the page; a returned promise is awaited), until(fn, arg, what), close().
+// run(fn, arg) (fn runs in the page; a returned promise is awaited; return plain data, not DOM nodes,
+// which Firefox over BiDi answers as undefined), until(fn, arg, what), errors(), close().
 // Firefox: Debian's firefox-esr, headless, over WebDriver BiDi (puppeteer-core). WebKit: WebKitGTK's
 // MiniBrowser under Xvfb through WebKitWebDriver (W3C WebDriver, selenium-webdriver). No tool downloads
 // a browser. Console errors are recorded in Firefox; WebKitWebDriver has no console log, so page
@@ -24,11 +25,13 @@ const freePort = () => new Promise((resolve) => {
 });
 
 async function until(run, fn, arg, what, ms = 60000) {
+  let last = '';
   for (const end = Date.now() + ms; Date.now() < end; await sleep(150)) {
-    const v = await run(fn, arg).catch(() => null); // a page in the middle of loading answers nothing
+    // A page in the middle of loading answers nothing; the last error is kept for the message.
+    const v = await run(fn, arg).catch((err) => { last = String(err && err.message).slice(0, 300); return null; });
     if (v) return v;
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last})` : ''}`);
 }
 
 export async function openFirefox() {
