@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
 #include "refengine/clock.hpp"
 #include "refengine/gemm.hpp"
 #include "refengine/step_timer.hpp"
@@ -13,8 +16,15 @@
 using namespace lab::ref;
 
 namespace {
-// This thread's CPU time where the platform has it (native), else the steady clock (WASM): CPU time
-// does not run while other processes hold the core, so a busy shared machine slows no span.
+// CPU time, which does not run while other processes hold the core, so a busy shared machine slows
+// no span: this thread's natively, Node's process.cpuUsage() in WASM (Emscripten has no CPU clock).
+#ifdef __EMSCRIPTEN__
+EM_JS(double, node_cpu_seconds, (), { return typeof process === 'object' && process.cpuUsage ? process.cpuUsage().user / 1e6 : -1; });
+Clock fine_clock() {
+  if (node_cpu_seconds() < 0) return steady_clock_seconds();
+  return [] { return node_cpu_seconds(); };
+}
+#else
 Clock fine_clock() {
   timespec ts{};
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return steady_clock_seconds();
@@ -24,6 +34,7 @@ Clock fine_clock() {
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
   };
 }
+#endif
 // The fine clock rounded down to whole ticks of `tick` seconds.
 Clock rounded(double tick) {
   const Clock fine = fine_clock();
