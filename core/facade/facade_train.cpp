@@ -212,9 +212,8 @@ struct TrainSession::Impl {
                                 : json()}}}};
     if (peak.flops_per_s > 0)
       out["peak"] = {{"flops_per_s", peak.flops_per_s},
-                     {"method", "best rate of this engine's float32 matmul kernel on 256x256x256, measured on this CPU, "
-                                "timing batches of repetitions that each last at least 100 ticks of the clock, before training and again after it "
-                                "(the better of the two: a JIT may speed the kernel up only after a while)"},
+                     {"method", "best rate of this engine's float32 matmul kernel on 256x256x256 on this CPU, timed over batches of "
+                                "repetitions lasting at least 100 clock steps, before training and again after it (the better of the two)"},
                      {"clock_resolution_seconds", peak.resolution_seconds},
                      {"repetitions_per_span", peak.repetitions_per_span},
                      {"spans", peak.spans},
