@@ -99,7 +99,8 @@ for (const [key, open] of [['firefox', openFirefox], ['webkit', openWebKit]].fil
       assert.ok(peak > 1e9 && peak < 1e12, `peak ${peak}`);
       // Firefox: below 80% (issue 30's target; its 1 ms clock once gave 84-99.7%). WebKit runs the plain
       // build, whose kernel JavaScriptCore ran at 2-21 GFLOP/s here from run to run on a loaded machine,
-      // and an MFU of 28-86%: there only the physics' bound (at most 100%) is asserted.
+      // and an MFU of 28-97%: there only the physics' bound (below 100%) is asserted. Above it, the
+      // peak was timed too low: the bug issue 30 asks the tests to catch.
       assert.ok(mfu > 0.05 && mfu < (key === 'firefox' ? 0.8 : 1), `MFU ${mfu}`);
       assert.ok(Math.abs(mfu - Number(speed.model_flops_per_s.value) / peak) < 1e-9);
       const tick = Number(speed.clock_resolution.value);
