@@ -3,7 +3,8 @@
 # `npm install --no-audit --no-fund` (not `npm ci`: see scripts/README.md). Idempotent and
 # quick when everything is present. The default is what building and serving the lab needs;
 # `--tests` (scripts/test.sh) adds what only the tests need: doctest, clang with its libFuzzer/ASan/
-# UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh) and Debian's Chromium (the e2e tests).
+# UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh), Debian's Chromium (the e2e tests), and
+# Firefox ESR, WebKitGTK's WebDriver and Xvfb (tests/e2e/cross-browser.test.mjs).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_tests=0
@@ -26,6 +27,10 @@ if (( want_tests )); then
   command -v clang++ >/dev/null || pkgs+=(clang)
   compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' >/dev/null || pkgs+=(libclang-rt-14-dev)
   [[ -x /usr/bin/chromium ]] || pkgs+=(chromium)
+  # The cross-browser e2e file: Firefox ESR, and WebKitGTK's MiniBrowser + WebKitWebDriver under Xvfb.
+  [[ -x /usr/bin/firefox-esr ]] || pkgs+=(firefox-esr)
+  [[ -x /usr/bin/WebKitWebDriver ]] || pkgs+=(webkit2gtk-driver)
+  [[ -x /usr/bin/Xvfb ]] || pkgs+=(xvfb)
 fi
 
 if (( ${#pkgs[@]} )); then

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <nlohmann/json.hpp>
+#include "refengine/clock.hpp"
 
 namespace lab::facade {
 
@@ -15,6 +16,8 @@ nlohmann::json train_json(const nlohmann::json& request);  // also declared in f
 class TrainSession {
  public:
   explicit TrainSession(const std::string& request_json);  // parses, checks limits, allocates, initialises
+  // The same, timing with `clock` instead of the steady clock (tests give it a coarse one).
+  TrainSession(const std::string& request_json, ref::Clock clock);
   ~TrainSession();
   TrainSession(const TrainSession&) = delete;
   TrainSession& operator=(const TrainSession&) = delete;

@@ -4,6 +4,7 @@
 // register tile is 5x8 (gemm.cpp says why; larger tiles spill in WASM SIMD). No threads, no I/O.
 #pragma once
 #include <cstdint>
+#include "refengine/clock.hpp"
 #include "refengine/dtype.hpp"
 
 namespace lab::ref {
@@ -52,9 +53,19 @@ void gemm(KernelCtx& ctx, const MatView& a, const MatView& b, const OutView& c, 
 // else "mul+add" (two roundings; native and the other WASM modules).
 const char* gemm_arithmetic();
 
-// The best rate (FLOP/s) of this gemm on a 256x256x256 float32 product, repeated for about
-// `seconds`: the "measured peak" that MFU is reported against (peak.cpp). Uses its own buffers,
-// outside any training inventory.
-double measure_matmul_peak_flops(double seconds);
+// The "measured peak" that MFU is reported against (peak.cpp): the best rate (FLOP/s) of this gemm
+// on a 256x256x256 float32 product, over batches of repetitions each timed across at least
+// kSpanTicks ticks of `clock` (whose tick is `resolution_seconds`) and kPeakMinSpanSeconds, for
+// about `seconds` and at least kPeakSpans batches. Uses its own buffers, outside any training inventory.
+struct PeakMeasurement {
+  double flops_per_s = 0.0;
+  double resolution_seconds = 0.0;    // the clock's tick the spans were sized by
+  std::int64_t repetitions_per_span = 0;
+  std::int64_t spans = 0;             // timed batches of that many repetitions
+  double best_span_seconds = 0.0;     // the span the best rate came from
+};
+constexpr std::int64_t kPeakSpans = 3;
+constexpr double kPeakMinSpanSeconds = 0.1;
+PeakMeasurement measure_matmul_peak(double seconds, const Clock& clock, double resolution_seconds);
 
 }  // namespace lab::ref

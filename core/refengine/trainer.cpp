@@ -2,7 +2,6 @@
 // loss scaler: static scaling multiplies the loss gradient by a constant; dynamic scaling halves the
 // scale and skips the update on overflow, doubles it after `growth_interval` clean steps (GradScaler).
 #include "refengine/trainer.hpp"
-#include <chrono>
 #include <cstring>
 #include "refengine/task.hpp"
 
@@ -52,7 +51,6 @@ double Trainer::compute_gradients(std::int64_t batch_step) {
 }
 
 StepStats Trainer::step() {
-  const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t flops0 = kctx_.matmul_flops;
   StepStats s;
   s.loss_scale = scale_;
@@ -83,7 +81,6 @@ StepStats Trainer::step() {
   }
   ++steps_;
   s.matmul_flops = kctx_.matmul_flops - flops0;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }
 

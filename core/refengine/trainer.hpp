@@ -1,6 +1,7 @@
 // A training session of the reference engine: owns the inventory, the tagged arena (parameters,
 // gradients, master copy, optimizer state live in it from construction), the loss scaler and the
-// step counter. step() = data → forward → backward → optimizer, timed with a steady clock.
+// step counter. step() = data → forward → backward → optimizer. It is not timed here: the facade's
+// session times steps in spans a coarse clock can resolve (step_timer.hpp).
 // The facade (facade_train.cpp) turns sessions into JSON; nothing here does I/O.
 #pragma once
 #include <cstdint>
@@ -14,7 +15,6 @@ namespace lab::ref {
 
 struct StepStats {
   double loss = 0.0;            // mean cross-entropy of the step's batch (nats), before the update
-  double seconds = 0.0;         // wall time of the whole step
   bool skipped = false;         // non-finite gradients: update skipped (loss scaler backs off)
   double loss_scale = 1.0;      // the scale this step's backward used
   std::int64_t matmul_flops = 0;        // executed, including recomputation

@@ -4,6 +4,7 @@
 // ratios of engine values happen here; every byte, FLOP and second comes from the report.
 // Tested against the real lab_train module in tests/web/unit/measure-model.test.mjs.
 import { formatSmallBytes, formatFlopRate, formatPercent, formatInt } from './format.js';
+import { clockRow } from './measure-clock.js';
 
 export const CHOICES = {
   precision: ['fp32', 'mixed', 'fp16', 'bf16'],
@@ -223,6 +224,8 @@ export function speedRows(report) {
   if (report.flops.executed_per_step !== report.flops.model_per_step) add('hfu', 'HFU (executed FLOP/s ÷ measured peak)', tp.hfu, formatPercent(tp.hfu, 1));
   const arithmetic = MATMUL_ARITHMETIC[report.flops.matmul_arithmetic];
   if (arithmetic) rows.push({ key: 'matmul_arithmetic', label: 'Matmul arithmetic in this browser', value: report.flops.matmul_arithmetic, text: arithmetic.short });
+  const clock = clockRow(report);
+  if (clock) rows.push(clock);
   return rows;
 }
 

@@ -37,6 +37,9 @@ export async function runTraining(TrainSession, request, {
     if (status.error) { post({ type: 'error', error: status.error }); return; }
     post({ type: 'started', status });
     const total = status.steps_total;
+    // A chunk lasts long enough for the engine to time its steps over 100 ticks of its clock (1 ms in
+    // Firefox and Safari): spans never cross chunks, since the time between two is not training.
+    const chunkFor = Math.max(chunkMs, 120 * 1000 * (status.clock_resolution_seconds || 0));
     let done = 0;
     let steps = 1;
     let reported = false;
@@ -53,7 +56,7 @@ export async function runTraining(TrainSession, request, {
       done = out.steps_done;
       post({ type: 'progress', stepsDone: done, stepsTotal: total, losses: out.losses, seconds: out.seconds });
       if (!reported && done < total) { post({ type: 'report', report: parse(session.report()) }); reported = true; }
-      steps = nextChunkSteps(ran, ms, chunkMs);
+      steps = nextChunkSteps(ran, ms, chunkFor);
       if (ran <= 0) break;
       await yieldNow(); // lets a 'cancel' message in
     }

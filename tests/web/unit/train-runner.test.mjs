@@ -71,3 +71,21 @@ test('chunks are sized from the last chunk’s time per step, between 1 and the 
   assert.equal(nextChunkSteps(2, 0.001, 120), MAX_CHUNK_STEPS);
   assert.equal(nextChunkSteps(0, 0, 120), 1);
 });
+
+test('under a coarse clock chunks last at least 120 of its ticks, so the engine can time spans of 100', async () => {
+  const coarse = (tick) => function Coarse(json) {
+    const session = new engine.TrainSession(json);
+    const status = session.status.bind(session);
+    session.status = () => JSON.stringify({ ...JSON.parse(status()), clock_resolution_seconds: tick });
+    return session;
+  };
+  const chunks = async (tick) => {
+    let t = 0;
+    const messages = [];
+    await runTraining(coarse(tick), { ...request, steps: 20 }, { post: (m) => messages.push(m), yieldNow: async () => {}, now: () => (t += 10), chunkMs: 120 });
+    return messages.filter((m) => m.type === 'progress').map((m) => m.stepsDone);
+  };
+  // Each chunk reads 10 ms per call pair here: one step first, then 120 ms (12 steps) or 240 ms (24, capped by the run).
+  assert.deepEqual(await chunks(1e-4), [1, 13, 20]);
+  assert.deepEqual(await chunks(2e-3), [1, 20]);
+});

@@ -21,6 +21,7 @@ import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
 } from '../stall-model.js';
 import { bytesTable, timelineTable, seriesTable, fractionText } from '../measure-tables.js';
+import { clockSentence } from '../measure-clock.js';
 import { formatInt } from '../format.js';
 import { loadKept, saveKept, forgetKept, keptTrainStatus, keepStorageOf } from '../measure-keep.js';
 import { runRecord, withMeasureRun } from '../measure-record.js';
@@ -181,7 +182,7 @@ function mountPanel({ root, engine, store }, storage, kept) {
     }
     bytes.table.update(bytesTable(pairs));
     setText(peakMethod, r.peak ? `How the peak was measured (the engine’s words): ${r.peak.method}.` : '');
-    setText(arithmeticNote, arithmeticSentence(r));
+    setText(arithmeticNote, [arithmeticSentence(r), clockSentence(r)].filter(Boolean).join(' '));
   }
 
   // The speed cards follow every chunk while a run goes (the median of the steps so far), and the
