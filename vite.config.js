@@ -94,7 +94,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     resolve: { alias: { '@engine': wasmDir } },
-    build: { outDir: '../dist', emptyOutDir: true, target: 'es2020', assetsInlineLimit: 0, sourcemap: false,
+    // terser, not esbuild: 2.3 KB smaller gzipped on the first load's script, which is at its budget.
+    build: { outDir: '../dist', emptyOutDir: true, target: 'es2020', assetsInlineLimit: 0, sourcemap: false, minify: 'terser',
       rollupOptions: { input: { index: path.join(web, 'index.html'), embed: path.join(web, 'embed.html') } } },
     worker: { format: 'es' },
     server: { host: '127.0.0.1', fs: { allow: ['.'] } },
