@@ -3,6 +3,7 @@
 // a reason. Used by embed/frame.js (postMessage to the parent window) and embed/element.js (DOM events).
 // Tested in tests/web/unit/embed-messages.test.mjs.
 import { LAB_ID } from '../store.js';
+import { act1Complete, act2Complete } from '../completion.js';
 
 export { LAB_ID };
 export const MAX_INSTANCE_LENGTH = 64;
@@ -52,16 +53,17 @@ export function parseInstance(given) {
   return { instance: null, error: `instance: use up to ${MAX_INSTANCE_LENGTH} letters, digits, '-', '_', '.' or ':'; it was ignored.` };
 }
 
-// Progress in a few booleans per act (no answers): safe to post to any host.
+// Progress in a few booleans per act (no answers): safe to post to any host. Completion is derived
+// from the record (completion.js), as the ledger check derives it, never read from the stored flag.
 export function progressSummary(state) {
   const a1 = state.acts.act1;
   const a2 = state.acts.act2;
   const acts = {
     act1: { predicted: Boolean(a1.prediction), explored: Boolean(a1.explored), revealed: Boolean(a1.revealed),
-      reflected: Boolean(a1.reflection), completed: Boolean(a1.completed) },
+      reflected: Boolean(a1.reflection), completed: act1Complete(a1) },
     act2: { predicted: Boolean(a2.prediction), explored: Boolean(a2.explored), revealed: Boolean(a2.revealed),
       regime_reached: Boolean(a2.design && a2.design.regime_reached), laptop_fit_achieved: Boolean(a2.laptop && a2.laptop.fit_achieved),
-      reflected: Boolean(a2.reflection_fix && a2.reflection_ckpt), completed: Boolean(a2.completed) },
+      reflected: Boolean(a2.reflection_fix && a2.reflection_ckpt), completed: act2Complete(a2) },
   };
   return { current_act: state.current_act, acts, completed_acts: Object.values(acts).filter((a) => a.completed).length, total_acts: 2 };
 }
