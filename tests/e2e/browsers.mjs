@@ -80,7 +80,7 @@ export async function openWebKit() {
       await run(() => {
         if (window.__errors) return;
         window.__errors = [];
-        addEventListener('error', (e) => window.__errors.push(`pageerror: ${e.message}`));
+        addEventListener("error", (e) => window.__errors.push(`pageerror: ${e.message} (at ${location.pathname}${location.search})`));
         addEventListener('unhandledrejection', (e) => window.__errors.push(`rejection: ${e.reason}`));
       });
     },

@@ -131,8 +131,10 @@ for (const [key, open] of [['firefox', openFirefox], ['webkit', openWebKit]].fil
       const verdict = await b.until(() => { const r = document.querySelector('.ledger-result'); return r && !r.hidden && /Verified|differ|invalid/i.test(r.textContent) && r.textContent; }, null, 'the check');
       assert.match(verdict, /✓ Verified/);
       // Copy: written where the browser allows it, else the page says how to copy by hand.
+      // The status line still holds the download's words: wait for the copy's own (it is async).
+      const before = await b.run(() => document.querySelector('.ledger-status')?.textContent || '');
       await b.run(() => document.querySelector('.ledger-actions .btn:not(.btn--primary)').click());
-      const copied = await b.until(() => document.querySelector('.ledger-status')?.textContent, null, 'the copy status');
+      const copied = await b.until((prev) => { const s = document.querySelector('.ledger-status')?.textContent; return s && s !== prev && s; }, before, 'the copy status');
       t.diagnostic(`${b.name} copy: ${copied}`);
       assert.match(copied, /on the clipboard|press Ctrl\+C/);
     });

@@ -1,6 +1,7 @@
 // Drawing a chart at its box's own width (issue 10: fit, don't scroll). The "Measure it" charts
 // measure their box like the Act 1 ledger chart does, redraw when it changes size, and wrap or
 // shorten their words on narrow boxes. No DOM beyond the box's width and a ResizeObserver.
+import { afterResize } from '../ui/after-paint.js';
 
 export const CHAR_PX = 6.4; // average glyph width at the 11–12 px chart fonts
 export const NARROW = 520; // below this a chart uses its narrow layout
@@ -18,7 +19,7 @@ export function redrawOnResize(container, chart) {
   const ro = new ResizeObserver((entries) => {
     const box = entries[entries.length - 1].contentRect;
     if (box && box.width > 0) chart.observedWidth = Math.floor(box.width);
-    if (chart.last && chart.width() !== chart.drawnWidth) chart.update(...chart.last);
+    afterResize(chart, () => { if (chart.last && chart.width() !== chart.drawnWidth) chart.update(...chart.last); });
   });
   ro.observe(container);
   return ro;

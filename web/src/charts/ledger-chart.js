@@ -14,6 +14,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
 import { formatAmount, formatBytes, unitOf } from '../format.js';
 import { SHORT_LABELS } from '../ledger-model.js';
+import { afterResize } from '../ui/after-paint.js';
 
 const H = 400;
 const WIDE = 560; // below this the budget label moves to the top margin and names get shorter
@@ -137,7 +138,9 @@ export class LedgerChart {
     this.gOverlay = this.svg.append('g').attr('class', 'overlay');
     // Redraw at the new width when the box changes size (phone rotation, zoom, sidebar).
     if (typeof ResizeObserver === 'function') {
-      this.resizer = new ResizeObserver(() => { if (this.last && this.width() !== this.drawnWidth) this.update(...this.last); });
+      // In the next frame, not inside the observer: a redraw there changes the size it observes, and
+      // WebKit then reports "ResizeObserver loop completed with undelivered notifications" as an error.
+      this.resizer = new ResizeObserver(() => afterResize(this, () => { if (this.last && this.width() !== this.drawnWidth) this.update(...this.last); }));
       this.resizer.observe(container);
     }
   }

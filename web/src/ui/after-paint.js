@@ -17,3 +17,11 @@ export function createAfterPaint(root) {
     }));
   };
 }
+
+// Runs redraw in the next animation frame, once however many reports arrive before it. A redraw inside
+// a ResizeObserver callback changes the size being observed, and browsers then report "ResizeObserver
+// loop completed with undelivered notifications" as a page error (WebKit and Firefox do, to the page).
+export function afterResize(owner, redraw) {
+  if (owner.resizeFrame) return;
+  owner.resizeFrame = requestAnimationFrame(() => { owner.resizeFrame = 0; redraw(); });
+}

@@ -7,6 +7,7 @@ import { h, replaceChildren, scrollBox, setText } from './dom.js';
 import { formatBytes, formatInt, formatMultiple, unitOf } from '../format.js';
 import { OPTIMIZERS, LABELS } from '../scenario.js';
 import { CONVERGENCE } from '../acts/act1-text.js';
+import { afterResize } from './after-paint.js';
 
 const VECTOR_NAMES = { momentum: 'momentum', adam_m: 'm', adam_v: 'v' };
 
@@ -44,7 +45,8 @@ export class OptimizerTable {
     container.append(this.box);
     if (typeof ResizeObserver === 'function') {
       this.boxWidth = -1;
-      this.resizer = new ResizeObserver(() => { if (this.box.clientWidth !== this.boxWidth) this.fit(); });
+      // In the next frame (see after-paint.js afterResize): fit() changes the box it observes.
+      this.resizer = new ResizeObserver(() => afterResize(this, () => { if (this.box.clientWidth !== this.boxWidth) this.fit(); }));
       this.resizer.observe(this.box);
     }
   }
