@@ -241,7 +241,25 @@ test('a checkpointing record without its settings: the reason is re-scored, rati
   for (const f of ['lab_state.acts.act2.reflection_ckpt.ratio_correct', 'lab_state.acts.act2.reflection_ckpt.overhead_correct', 'reflections[2].correct'])
     assert.ok(r.not_recomputed.some((n) => n.field === f), f);
   l.lab_state.acts.act2.reflection_ckpt.reason_choice = 'b';
-  assert.deepEqual(checkLedger(JSON.stringify(l), engine).differing_fields, ['lab_state.acts.act2.reflection_ckpt.reason_correct']);
+  // The progress's answer is re-scored, and the reflections list's copy no longer agrees with it.
+  assert.deepEqual(checkLedger(JSON.stringify(l), engine).differing_fields, ['reflections[2].answers', 'lab_state.acts.act2.reflection_ckpt.reason_correct']);
+});
+
+test('an answer edited in the reflections list alone differs (the list is rebuilt from the saved progress)', () => {
+  const l = complete();
+  const a1 = l.reflections.findIndex((r) => r.id === 'act1');
+  const other = ['a', 'b', 'c', 'd', 'e'].find((x) => x !== l.reflections[a1].answers.ratio_choice);
+  l.reflections[a1].answers.ratio_choice = other; // the walk's forgery: a wrong answer left marked right
+  const r = checkLedger(JSON.stringify(l), engine);
+  assert.equal(r.status, 'differs');
+  assert.deepEqual(r.differing_fields, [`reflections[${a1}].answers`]);
+  const fix = l.reflections.findIndex((x) => x.id === 'act2_fix');
+  const m = complete();
+  m.reflections[fix].answers.choice = m.reflections[fix].answers.choice === 'a' ? 'b' : 'a';
+  assert.deepEqual(checkLedger(JSON.stringify(m), engine).differing_fields, [`reflections[${fix}].answers`]);
+  const gone = complete();
+  gone.reflections.splice(fix, 1);
+  assert.ok(checkLedger(JSON.stringify(gone), engine).differing_fields.includes('reflections (which questions were answered)'));
 });
 
 test('a UTF-8 byte-order mark is accepted by the page’s reader and the full check alike', () => {

@@ -85,7 +85,7 @@ function triesOf(record, answersOf, correctOf) {
   return record.tries ? { tries: record.tries.map((t) => ({ answers: answersOf(t), correct: correctOf(t), answered_at: t.answered_at })) } : {};
 }
 
-function reflectionsOf(state) {
+export function reflectionsOf(state) {
   const out = [];
   const r1 = state.acts.act1.reflection;
   const a1 = (r) => ({ ratio_choice: r.ratio_choice, reason_choice: r.reason_choice });

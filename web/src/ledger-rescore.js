@@ -10,7 +10,7 @@ import { fixedNumbers } from './acts/act1-numbers.js';
 import { nearestOption, errorRatio } from './scoring.js';
 import { nearestByRatio, rangeError } from './act2-model.js';
 import { scoreFixes } from './acts/act2-numbers.js';
-import { savedCalibration, must } from './design-ledger.js';
+import { savedCalibration, must, reflectionsOf } from './design-ledger.js';
 import { fieldLabel } from './ledger-verify-view.js';
 import { derivedRows } from './ledger-derived.js';
 
@@ -123,6 +123,17 @@ export function rescore(ledger, verified, engine) {
   ledger.calibration.items.forEach((it, i) => {
     const rebuilt = cal.items.find((c) => c.id === it.id);
     row(`calibration.items[${i}].phrase`, it.phrase, rebuilt ? rebuilt.phrase : null);
+  });
+
+  // The reflections list is a copy of the saved progress (design-ledger.js reflectionsOf): rebuilt from
+  // it, an answer or a try edited in the list alone differs (the scores below are re-scored from the
+  // progress, so an answer must agree in both places to count).
+  const rebuilt = reflectionsOf(st);
+  row('reflections (which questions were answered)', ledger.reflections.map((r) => r.id), rebuilt.map((r) => r.id));
+  ledger.reflections.forEach((r, i) => {
+    const b = rebuilt.find((x) => x.id === r.id);
+    row(`reflections[${i}].answers`, r.answers, b ? b.answers : null);
+    if (r.tries !== undefined || (b && b.tries !== undefined)) row(`reflections[${i}].tries`, r.tries ?? null, b ? b.tries ?? null : null);
   });
 
   // Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
