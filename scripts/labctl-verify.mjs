@@ -104,7 +104,10 @@ function readOne(file, verifier) {
   let text = null;
   let size = 0;
   try {
-    size = file === '-' ? 0 : statSync(file).size;
+    const st = file === '-' ? null : statSync(file);
+    // A FIFO or device named on the command line would block the read for ever (instructor walk).
+    if (st && !st.isFile()) return { result: { file, status: 'unreadable', error: { field: 'file', message: `cannot read ${file}: not a regular file (a pipe, device or socket)` } } };
+    size = st ? st.size : 0;
     if (size <= LEDGER_MAX_BYTES) text = readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (err) {
     return { result: { file, status: 'unreadable', error: { field: 'file', message: `cannot read ${file}: ${err.code || err.message}` } } };

@@ -53,6 +53,10 @@ json parse_json_text(const std::string& text, std::size_t max_bytes, const char*
   // A ledger file keeps the words the page uses for it (ledger-check.js readLedger), with the position.
   const std::string head = name == "file" ? "the file is not valid JSON (it may be truncated or not a ledger at all)" : "malformed JSON";
   const auto at = [&](std::size_t byte) { return head + " at byte " + std::to_string(byte) + " of " + std::to_string(text.size()) + ": "; };
+  // A raw NUL byte is never valid JSON (inside a string it must be written \u0000), and nlohmann's lexer
+  // takes it for the end of the input, so `{...}\0garbage` would be read as `{...}` (instructor walk).
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError("", at(nul + 1) + "a NUL byte, which JSON text cannot hold (inside a string write it \\u0000)");
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError("", at(text.size()) + "the " + name + " is empty" + (text.empty() ? "" : " (blank space only)"));
   std::vector<Frame> frames;

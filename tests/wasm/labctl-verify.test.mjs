@@ -282,3 +282,13 @@ test('plan fields of a part not started are blank; a ledger from before that rul
     assert.deepEqual(b.differing_fields, ['precision_chosen']);
   });
 });
+
+test('a pipe named on the command line is unreadable at once (exit 3), not a read that never ends', () => withDir((dir) => {
+  const fifo = path.join(dir, 'ledger.json');
+  const made = spawnSync('mkfifo', [fifo]);
+  assert.equal(made.status, 0, 'mkfifo');
+  const r = spawnSync(path.join(root, 'scripts', 'labctl'), ['verify', fifo, fx('valid-complete.json')], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.error, undefined, 'labctl returned (it used to wait for a writer for ever)');
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stdout, /unreadable.*not a regular file/);
+}));

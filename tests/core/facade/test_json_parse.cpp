@@ -50,6 +50,12 @@ TEST_CASE("a NUL inside a value does not cut the message short") {
   CHECK(k["message"].get<std::string>().find(std::string("a") + '\0' + "b") != std::string::npos);
 }
 
+TEST_CASE("a raw NUL byte is refused with its position, not read as the end of the input") {
+  const std::string text = std::string(R"({"model":"gpt2-xl"})") + std::string(1, '\0') + "garbage{{{";
+  CHECK(message_of(text) == "malformed JSON at byte 20 of 30: a NUL byte, which JSON text cannot hold (inside a string write it \\u0000)");
+  CHECK(message_of(std::string("{\"model\":\"gpt2") + std::string(1, '\0') + "-xl\"}").rfind("malformed JSON at byte 15 of 20: a NUL byte", 0) == 0);
+}
+
 TEST_CASE("duplicate keys are refused with the key and its path named, at any depth") {
   json e = error_of(R"({"batch_size": 1, "batch_size": 64})");
   CHECK(e["field"] == "batch_size");
