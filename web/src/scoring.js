@@ -60,5 +60,7 @@ export const lastTry = (record) => (record && record.tries && record.tries.lengt
 // The few words the rule adds to the feedback: said once the first answer was wrong.
 export function firstAnswerNote(firstRight, attempts) {
   if (firstRight) return null;
-  return attempts > 1 ? 'Your first answer is the one scored.' : 'Your first answer is the one scored; you may try again.';
+  // One wording everywhere (fill-in.js says it before the first answer); after more tries it says
+  // plainly that the scored answer was not right, even when the latest one is (student walk).
+  return attempts > 1 ? 'Your first answer, the one scored, was not right.' : 'Your first answer is the one scored; you may answer again.';
 }

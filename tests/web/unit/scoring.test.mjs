@@ -55,7 +55,7 @@ test('the first answer is the one scored and every try is kept in order', () => 
   assert.equal(second.attempts, 2);
   assert.deepEqual(second.tries.map((t) => [t.choice, t.correct, t.answered_at]), [['a', false, 't1'], ['c', true, 't2']]);
   assert.deepEqual(lastTry(second), { choice: 'c', correct: true, answered_at: 't2' });
-  assert.equal(firstAnswerNote(second.correct, second.attempts), 'Your first answer is the one scored.');
+  assert.equal(firstAnswerNote(second.correct, second.attempts), 'Your first answer, the one scored, was not right.');
   assert.equal(firstAnswerNote(true, 3), null, 'nothing to say after a right first answer');
 });
 

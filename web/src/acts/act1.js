@@ -326,7 +326,7 @@ export function mount({ root, engine, store, flags, announce }) {
     replaceChildren(feedbackMore, r ? h('p', { text: T.reasonMore(r.reason_choice, n, u) }) : []);
     // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
     const reflectionRight = Boolean(r && r.ratio_correct && r.reason_correct);
-    replaceChildren(done, a.completed ? [`Act 1 complete. ${store.status().persistent ? 'Your answers are saved with your progress' : 'Your answers are kept in this tab only: export your design ledger to keep them'}${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer it again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);
+    replaceChildren(done, a.completed ? [`Act 1 complete. ${store.status().persistent ? 'Your answers are saved with your progress' : 'Your answers are kept in this tab only: export your design ledger to keep them'}${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 
   function render(state) {

@@ -89,7 +89,8 @@ const FIX_REASONS = {
 export function fixFeedback(correct, scored, chosenId) {
   const best = scored.find((s) => s.best);
   const chosen = scored.find((s) => s.id === chosenId);
-  const mine = `On the engine, “${chosen.label}” makes ${rate(chosen.tokens)}, against ${rate(scored.baseline)} for the chapter’s baseline.`;
+  // The chosen option is checked just above, so it is not quoted again (issue 23's words budget).
+  const mine = `Your choice makes ${rate(chosen.tokens)} on the engine, against ${rate(scored.baseline)} for the chapter’s baseline.`;
   if (correct) return `Right. ${mine}`;
   return `Not quite. ${mine} The fastest single change is “${best.label}” at ${rate(best.tokens)}.`;
 }
@@ -310,7 +311,7 @@ export function ckptFormulaText(n) {
 }
 
 export const LAPTOP = {
-  lead: 'Make GPT-2 XL training fit the 8 GB laptop GPU, starting from the chapter’s baseline (FP32, Adam, batch 32, no checkpointing).',
+  lead: 'Make GPT-2 XL training fit the 8 GB laptop GPU, starting from FP32, Adam, batch 32 and no checkpointing.',
   physics: 'These numbers come from the physics model: the exact parameter count and every activation a straightforward implementation stores, attention scores included. That is why the start is far above the chapter’s 89 GB, which uses the chapter’s own 65 GB activation figure (see the reference panel).',
   stallText: 'Fits, but cannot train: without an FP32 master copy, most updates are smaller than the gap between neighbouring 16-bit numbers and round away, so the weights stop changing (updates stall).',
   stallLink: 'See it happen in “Measure it”',

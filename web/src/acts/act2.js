@@ -368,7 +368,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
     if (complete !== a.completed || withNotAsked(a.design, notAsked) !== a.design) {
       queueMicrotask(() => store.update((s) => withAct2(s, { completed: complete, design: withNotAsked(s.acts.act2.design, notAsked) })));
     }
-    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a step’s time goes, how far MFU sits below busy time, and where one GPU’s memory runs out. ',
+    replaceChildren(done, complete ? ['Act 2 complete: you have seen where a step’s time goes, why MFU sits below busy time, and where one GPU runs out of memory. ',
       h('a', { href: withFlags('?act=ledger', flags), text: 'Compare your predictions and export your design ledger' }), '.'] : []);
   }
 
