@@ -205,9 +205,12 @@ export function designCounts(act2, nothingToExplore = false, fromLink = false) {
 // counts yet), else { regime_reached, best, regime_config }. reached: regimeReachedAt(config, result).
 // regime_config keeps the settings that first reached the regime, so a ledger check can re-compute
 // that the regime was reached (records made before it was kept have none).
-export function designRecord(design, { counts, reached, config, result }) {
+// bestCounts: whether these settings may be the fastest step (the page passes: with the chapter
+// calibration on, as the regime counts, unless the lab fixes it off; a step timed by the physics
+// model is not compared with the chapter's calibrated ones, student walk). Default: counts.
+export function designRecord(design, { counts, reached, config, result, bestCounts = counts }) {
   if (!counts) return design;
-  const best = betterBest(design.best, config, result);
+  const best = bestCounts ? betterBest(design.best, config, result) : design.best;
   const regime = Boolean(design.regime_reached || reached);
   if (best === design.best && regime === design.regime_reached) return design;
   const first = regime && !design.regime_reached ? { regime_config: { ...config } } : {};

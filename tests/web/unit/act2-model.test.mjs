@@ -202,6 +202,12 @@ test('the design challenge records nothing before the prediction, nor for settin
   const noRegime = designRecord(empty, { reached: false, config: DEFAULT_CONFIG2, result: baseline, counts: true });
   assert.equal('regime_config' in noRegime, false, 'a best design outside the regime keeps no regime settings');
   assert.deepEqual(designRecord(noRegime, { ...args, counts: true }).regime_config, CHAPTER_TUNED2);
+  // Student walk: a faster step timed by the physics model (calibration off) is not the fastest step.
+  const physics = { ...CHAPTER_TUNED2, replay: false, device: 'h100-sxm-80gb' };
+  const physicsResult = evaluate(toScenario2(physics, { schedule_steps: 0 }));
+  assert.ok(physicsResult.memory.fits && physicsResult.pipeline.tokens_per_second > rec.best.tokens_per_second, 'the physics step is faster');
+  assert.equal(designRecord(rec, { reached: false, counts: true, config: physics, result: physicsResult, bestCounts: false }), rec, 'it leaves the record as it was');
+  assert.equal(designRecord(rec, { reached: false, counts: true, config: physics, result: physicsResult }).best.config.replay, false, 'counted by default');
 });
 
 test('the design record says why the regime was not asked, only while it is not reached', () => {
