@@ -79,10 +79,17 @@ function gradeCells(ledger) {
     if (p.direction === 'zero') return 'expected none';
     return `${Number(p.error_ratio).toFixed(2)}x ${p.direction === 'under' ? 'too low' : 'too high'}`;
   };
+  const acts = (ledger.lab_state && ledger.lab_state.acts) || {};
   return { acts_completed: `${completedActs(ledger.lab_state)} of 2`,
     reflections_right: `${refl.filter((r) => r.correct).length} of ${refl.length}`,
-    act1_prediction_error: pred('act1'), act2_prediction_error: pred('act2') };
+    act1_prediction_error: pred('act1'), act2_prediction_error: pred('act2'),
+    started: { act1: Boolean(acts.act1 && acts.act1.prediction), act2: Boolean(acts.act2 && acts.act2.prediction) } };
 }
+
+// A plan choice of a part the student never started is left blank in the gradebook: an older ledger
+// (or an edited one) records the starting setting there, which is not a choice (instructor walk).
+const PLAN_PART = { optimizer_chosen: 'act1', precision_chosen: 'act2', gradient_checkpointing: 'act2' };
+const planOf = (r, k) => (r.grades && PLAN_PART[k] && !r.grades.started[PLAN_PART[k]] ? '' : planCell(k, r.plan_fields[k]));
 
 async function loadVerifier() {
   const mod = await loadEngine();
@@ -124,7 +131,7 @@ function write(format, version, results, skipped, counts) {
   } else if (format === 'csv') {
     const header = ['file', 'status', ...GRADES, ...PLAN_FIELDS, 'engine_version', 'engine_version_differs', 'differing_fields', 'timestamp', 'duplicate_of', 'error'];
     const rows = results.map((r) => [r.file, r.status, ...GRADES.map((k) => (r.grades ? r.grades[k] : '')),
-      ...PLAN_FIELDS.map((k) => (r.plan_fields ? planCell(k, r.plan_fields[k]) : '')),
+      ...PLAN_FIELDS.map((k) => (r.plan_fields ? planOf(r, k) : '')),
       r.engine_version ? r.engine_version.recorded : '', r.engine_version ? r.engine_version.differs : '',
       (r.differing_fields || []).join('; '), r.timestamp || '', r.duplicates ? dupWords(r.duplicates) : '',
       r.error ? `${r.error.field ? `${r.error.field}: ` : ''}${r.error.message}` : '']);

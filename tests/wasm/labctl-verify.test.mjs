@@ -292,3 +292,13 @@ test('a pipe named on the command line is unreadable at once (exit 3), not a rea
   assert.equal(r.status, 3, r.stderr);
   assert.match(r.stdout, /unreadable.*not a regular file/);
 }));
+
+test('--csv leaves the plan choice of a part never started blank, even where an older ledger records the starting setting', () => {
+  const r = labctl(['--csv', fx('older-plan-fields.json')]);
+  assert.equal(r.error, undefined);
+  const [header, row] = r.stdout.trim().split('\r\n').map((l) => l.split(','));
+  const cell = (k) => row[header.indexOf(k)];
+  assert.equal(cell('status'), 'ok');
+  assert.equal(cell('precision_chosen'), '', 'Act 2 was not started');
+  assert.equal(cell('gradient_checkpointing'), '');
+});
