@@ -217,9 +217,11 @@ export function loaderAdvice(config, open, maxWorkers, limiter = 'data_loading')
 }
 
 // Out of memory (the engine: precision, optimizer, checkpointing, batch): this act keeps Adam; of the
-// rest, what can still make a step fit (act2-best.js memoryOptions: fitsHere, otherGpus as names,
-// tickFits). Every-1-layer checkpointing keeps as little as full recompute.
-export function memoryAdvice(config, open, { fitsHere, otherGpus, tickFits, smallestBatch }) {
+// rest, what can still make a step fit (act2-best.js memoryOptions: fitsHere, otherGpus as names).
+// Ticking the chapter calibration is not among them (student walk): it changes how the activations
+// are counted, not what the step holds; nothingFitsText says it where nothing else is left.
+// Every-1-layer checkpointing keeps as little as full recompute.
+export function memoryAdvice(config, open, { fitsHere, otherGpus, smallestBatch }) {
   const stepLevers = [
     lever(open, 'prec', 'the precision', 'mixed precision', config.precision === 'mixed' ? 'the precision is already mixed' : null),
     lever(open, 'ckpt', 'checkpointing', 'more checkpointing',
@@ -234,7 +236,6 @@ export function memoryAdvice(config, open, { fitsHere, otherGpus, tickFits, smal
   return ` This act keeps Adam.${leversLeft([
     ...stepLevers.filter((l) => l.status === 'fixed'), ...stuck,
     lever(open, 'dev', 'the GPU', `another GPU (${wordList(otherGpus.map((n) => `the ${n}`), 'or')})`, otherGpus.length ? null : 'no other GPU here fits it'),
-    ...(tickFits ? [{ status: 'try', try: 'ticking the chapter calibration' }] : []),
   ])}`;
 }
 
