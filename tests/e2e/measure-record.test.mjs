@@ -51,6 +51,8 @@ test('a finished run comes back in a new tab and is in the exported design ledge
     // The design ledger carries the record, and it is valid against the ledger's schema.
     await openLab(tab.page, `${srv.origin}/?act=ledger`);
     await tab.page.waitForSelector('[data-act="ledger"]');
+    // The ledger page says so on screen, not only in the file (student walk).
+    assert.match(await tab.page.locator('[data-note="measure-runs"]').textContent(), /^Measure it: 1 run recorded; the last: FP32, Adam/);
     const [download] = await Promise.all([tab.page.waitForEvent('download'), tab.page.getByRole('button', { name: 'Download the ledger (.json)' }).click()]);
     const ledger = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.deepEqual(ledger.lab_state.measure_runs, [run]);

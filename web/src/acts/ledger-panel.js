@@ -15,6 +15,7 @@ import { fixAnswerKey } from '../ledger-rescore.js';
 import '../ledger-panel.css';
 import { withFlags } from '../url-state.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
+import { measureRunsText } from '../measure-record.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -33,7 +34,9 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   const calSentence = h('p', { class: 'ledger-cal__sentence' });
   const calList = h('ul', { class: 'ledger-cal__list' });
   const calReflections = h('p', { class: 'panel__note' });
-  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections);
+  // Measure it's runs are in the file too (lab_state.measure_runs): the last one said here (student walk).
+  const calMeasured = h('p', { class: 'panel__note', 'data-note': 'measure-runs', hidden: true });
+  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections, calMeasured);
 
   // ---- export
   const exportStatus = h('p', { class: 'ledger-status', role: 'status' });
@@ -256,6 +259,9 @@ export function mount({ root, engine, store, announce, flags = {} }) {
     // The answering rule (scoring.js withTry): any question may be answered again; the first answer counts.
     const again = refl.some((r) => (r.attempts || 1) > 1);
     setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${again ? ' (your first answer to each is the one scored)' : ''}.` : 'No reflections answered yet.');
+    const measured = measureRunsText(state.measure_runs, units);
+    calMeasured.hidden = !measured;
+    setText(calMeasured, measured || '');
     try {
       summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
     } catch (err) {
