@@ -78,3 +78,27 @@ test('refuses a file that is not WebAssembly', () => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /wasm-relaxed-madd: /);
 });
+
+// Two functions () -> v128: the first holds the instruction, the second only the same three bytes
+// inside a constant (as a -Oz-built solver function did). Only the first is renamed.
+function twoFunctions(first, second) {
+  const bodies = [first, second].map((ins) => [0x00, ...ins, 0x0b]);
+  const code = [0x02, ...bodies.flatMap((b) => [b.length, ...b])];
+  const sections = [
+    [0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b],
+    [0x03, 0x03, 0x02, 0x00, 0x00],
+    [0x0a, code.length, ...code],
+  ];
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...sections.flat()]);
+}
+
+test('renames only inside the functions that hold the instruction: the same bytes in another function’s constant stay', () => {
+  const input = twoFunctions(fma, v128Const(OLD));
+  const r = run(input);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(count(r.out, NEW), 1);
+  assert.equal(count(r.out, OLD), 1, 'the constant in the second function keeps its bytes');
+  const diff = [...input].map((b, i) => (b !== r.out[i] ? i : -1)).filter((i) => i >= 0);
+  assert.equal(diff.length, 2);
+  assert.ok(diff[0] < input.length - 20, 'the change is in the first function');
+});
