@@ -53,6 +53,11 @@ test('exit 0 when every ledger verifies, 1 when one differs, 3 when one is inval
   // The codes are documented where a script writer looks.
   const help = spawnSync(path.join(root, 'scripts', 'labctl'), ['--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
+  for (const args of [['verify', '--help'], ['verify', '-h'], ['evaluate', '--help']]) {
+    const r = spawnSync(path.join(root, 'scripts', 'labctl'), args, { encoding: 'utf8' });
+    assert.equal(r.status, 0, args.join(' '));
+    assert.equal(r.stdout, help.stdout, `${args.join(' ')} prints the same help`);
+  }
   assert.match(help.stdout, /0 every ledger verifies; 1 some differ[^;]*; 3 some are invalid or unreadable; 2 usage errors only; 4 the engine/);
 });
 
