@@ -221,9 +221,14 @@ export async function scrollsSideways(page) {
 }
 
 // What a student must read: the words rendered in `selector` (default: the open act), from the
-// browser's innerText, which leaves out closed <details>, hidden elements and display:none parts.
+// browser's innerText, which leaves out closed <details>, hidden elements and display:none parts;
+// text kept for screen readers only (.visually-hidden, e.g. a step's "(done)") is left out too.
 // A word is a run of non-space characters holding a letter or a digit ("—" and "×" alone are not).
 export async function visibleWords(page, selector = 'main') {
-  const text = await page.locator(selector).first().evaluate((el) => el.innerText);
+  const text = await page.locator(selector).first().evaluate((el) => {
+    const hidden = [...el.querySelectorAll('.visually-hidden')].filter((x) => x.style.display !== 'none');
+    for (const x of hidden) x.style.display = 'none';
+    try { return el.innerText; } finally { for (const x of hidden) x.style.display = ''; }
+  });
   return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }

@@ -67,7 +67,9 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
         `${T.rate(r.pipeline.tokens_per_second)}, MFU ${T.mfuOfPeak(r.pipeline.mfu, r.device.name, r.scenario.precision, r.flops.peak_flops_per_s)}.`),
       best ? h('p', { 'data-best-tokens': String(best.tokens_per_second ?? ''), 'data-best-mfu': String(best.mfu) }, h('strong', { text: bestIsHere ? 'This step, your fastest so far: ' : 'Your fastest so far: ' }),
         typeof best.tokens_per_second === 'number'
-          ? `${T.rate(best.tokens_per_second)}, MFU ${T.mfuOfPeak(best.mfu, deviceOf(best.config.device).name, best.config.precision, best.peak_flops_per_s)}${bestIsHere ? '' : `, with ${describe2(best.config)}`}.`
+          // The peak is named once: the line above names it when both steps share it.
+          ? `${T.rate(best.tokens_per_second)}, MFU ${!bestIsHere && best.peak_flops_per_s === r.flops.peak_flops_per_s ? T.pct(best.mfu)
+            : T.mfuOfPeak(best.mfu, deviceOf(best.config.device).name, best.config.precision, best.peak_flops_per_s)}${bestIsHere ? '' : `, with ${describe2(best.config)}`}.`
           : `recorded before the goal was the fastest step (MFU ${T.pct(best.mfu)}); change any setting to record one.`) : null,
       solverSlots[0],
       h('p', { class: 'control__note', 'data-why-mfu': '' }, T.whyFp32MfuHigher(deviceOf(state.config2.device) || r.device)),
@@ -112,7 +114,7 @@ export function createDesignPanel({ evaluate, store, search, devices, arrival, n
 
   function describe2(c) {
     const ck = c.checkpointing === 'every_k' ? `checkpoint every ${formatCount(c.every_k, 'layer')}` : c.checkpointing === 'none' ? 'no checkpointing' : LABELS.checkpointing[c.checkpointing].toLowerCase();
-    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch depth ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${T.shortGpu(devices.find((d) => d.id === c.device).name)}${c.replay ? ' (chapter calibration)' : ''}`;
+    return `${c.precision === 'mixed' ? 'mixed precision' : 'FP32'}, ${ck}, batch ${c.batch_size}, ${formatCount(c.data_workers, 'worker')}${c.prefetch && c.data_workers > 0 ? `, prefetch depth ${c.prefetch_depth}` : ''}${c.pinned_memory ? ', pinned' : ''}, ${T.shortGpu(devices.find((d) => d.id === c.device).name)}${c.replay ? '' : ' (physics model)'}`; // a best counts with the calibration on unless the lab fixes it off
   }
 
   return {

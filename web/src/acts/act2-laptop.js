@@ -153,7 +153,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
       h('h4', { text: lapFitText() }),
       h('p', { text: `The least memory that trains is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}); its static part alone, ${formatBytes(staticFloor, u)}, exceeds the laptop’s ${formatBytes(budget, u)}.` }),
       h('p', { text: LAPTOP.beyond }),
-      whyDetails(`Why? Where the ${formatBytes(floor.peak_bytes, u)} floor comes from`, h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
+      whyDetails('Why? The floor, term by term', h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
         scrollBox(h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),
         h('thead', {}, h('tr', {}, ['Component', 'Bytes per parameter', 'Bytes', u === 'gib' ? 'GiB' : 'GB'].map((t) => h('th', { scope: 'col', text: t })))),

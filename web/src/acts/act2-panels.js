@@ -24,14 +24,13 @@ export function renderReference(box, r, units) {
     ['MFU of the tuned loop', `not stated; ${rate(CHAPTER.tokens_per_s)} implies ${pct(r.chapterMfu)}`, pct(r.after.mfu)],
   ];
   replaceChildren(box,
-    h('p', { class: 'panel__lead', text: 'The chapter’s two loops, run by the engine with the chapter calibration.' }),
     scrollBox(h('table', { class: 'data-table reference-table' },
-      h('caption', { text: 'The chapter and the engine, same loops' }),
+      h('caption', { text: 'The chapter’s two loops, and the engine’s for the same settings (chapter calibration)' }),
       h('thead', {}, h('tr', {}, ['Quantity', 'Chapter says', 'Engine computes'].map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows.map(([q, c, e], i) => h('tr', { 'data-row': String(i) }, h('th', { scope: 'row', text: q }),
         h('td', { 'data-label': 'Chapter says', text: c }), h('td', { 'data-label': 'Engine computes', text: e }))))), 'Chapter and engine table (scrolls sideways on narrow screens)'),
     // The settings and the reconciliation with the chapter, one click away (issue 23).
-    whyDetails('Why? The settings, and how the two fit together', h('p', { text: 'Both loops: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. Memory: the FP32 baseline has no checkpointing; the tuned loop is the mixed-precision step above.' }),
+    whyDetails('Why? The two loops, reconciled', h('p', { text: 'Both loops: GPT-2 XL on a V100, mixed precision, Adam, checkpointing every 4 layers, batch 32; the baseline loads data in the training process, the tuned loop uses 8 workers, pinned memory and prefetching. Memory: the FP32 baseline has no checkpointing; the tuned loop is the mixed-precision step above.' }),
       reconciliation(r, units).map((t) => h('p', { text: t }))));
 }
 

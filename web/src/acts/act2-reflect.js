@@ -32,7 +32,7 @@ export function createAct2Reflections({ evaluate, store, fixes, lockedHint }) {
   const oi = nearestByRatio(T.CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), chapter.overhead);
   const ckptNow = h('p', { class: 'panel__note' });
   const ckptFormula = h('p', { class: 'panel__note' });
-  const ckptWhy = whyDetails('Why? Other ways to count it', ckptFormula, ckptNow);
+  const ckptWhy = whyDetails('Why? Other counts', ckptFormula, ckptNow);
   const ckpt = createFillIn({
     name: 'ckpt',
     prompt: `${T.CKPT_QUESTION.intro} ${T.CKPT_QUESTION.prompt} ___× at the cost of ___% extra compute, because ___.`,

@@ -85,6 +85,9 @@ const FIX_REASONS = {
   half_batch: (f) => `Half the batch moves half the data but also trains half the tokens per step, and the smaller matrix multiplications run at ${pct(f.kernel)} of peak: data loading is still ${pct(f.shares.data_loading)} of the step.`,
 };
 
+// Each change in a few words, for the feedback (the option's full text is on screen just above).
+const FIX_SHORT = { faster_gpu: 'the faster GPU', sgd: 'SGD', prefetch: 'prefetching in background workers', half_batch: 'half the batch' };
+
 // The feedback on the screen: right or not, with the engine's throughputs (one or two sentences).
 export function fixFeedback(correct, scored, chosenId) {
   const best = scored.find((s) => s.best);
@@ -92,7 +95,7 @@ export function fixFeedback(correct, scored, chosenId) {
   // The chosen option is checked just above, so it is not quoted again (issue 23's words budget).
   const mine = `Your choice makes ${rate(chosen.tokens)} on the engine, against ${rate(scored.baseline)} for the chapter’s baseline.`;
   if (correct) return `Right. ${mine}`;
-  return `Not quite. ${mine} The fastest single change is “${best.label}” at ${rate(best.tokens)}.`;
+  return `Not quite. ${mine} The fastest single change is ${FIX_SHORT[best.change] || `“${best.label}”`}, at ${rate(best.tokens)}.`;
 }
 
 // Why, behind the feedback's disclosure: the chosen change's reason and, when wrong, the fastest's.
@@ -316,7 +319,7 @@ export const LAPTOP = {
   physics: 'These numbers come from the physics model: the exact parameter count and every activation a straightforward implementation stores, attention scores included. That is why the start is far above the chapter’s 89 GB, which uses the chapter’s own 65 GB activation figure (see the reference panel).',
   stallText: 'Fits, but cannot train: without an FP32 master copy, most updates are smaller than the gap between neighbouring 16-bit numbers and round away, so the weights stop changing (updates stall).',
   stallLink: 'See it happen in “Measure it”',
-  beyond: 'Beyond one device, the static memory itself must be split across GPUs (ZeRO, fully sharded data parallel) or offloaded to CPU memory: the subject of distributed training.',
+  beyond: 'Past this floor, the memory itself must be split across GPUs (ZeRO, fully sharded data parallel) or offloaded to the CPU.',
 };
 
 // Section 2's lead, naming only what the student can change (an instructor may lock or hide some).

@@ -354,7 +354,7 @@ export function mount({ root, engine, store, flags, announce, arrival = {} }) {
       const errText = err.direction === 'exact' ? 'That is inside the range you chose: right.' : `The nearer end of your range is off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too low' : 'too high'}).`;
       const lines = T.revealLines(n, `${String.fromCharCode(65 + i)} (${labels[a.prediction.choice]})`, errText);
       replaceChildren(revealBody, h('p', { class: 'reveal__key', text: lines[0] }), h('p', { text: lines[1] }),
-        whyDetails('Why? What each number counts', lines.slice(2).map((t) => h('p', { text: t }))));
+        whyDetails('Why? The three numbers', lines.slice(2).map((t) => h('p', { text: t }))));
       revealBody.dataset.revealed = 'true';
     } else { revealBody.replaceChildren(); delete revealBody.dataset.revealed; }
     setLocked(refBody, !a.revealed);
