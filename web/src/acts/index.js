@@ -45,6 +45,8 @@ export const ACTS = [
     status: (state) => (state.acts.act2.completed ? ' (complete)' : state.acts.act2.prediction ? ' (in progress)' : '') },
   { id: 'measure', nav: 'Measure it', shortTitle: 'Measure it', progress: false,
     mount: lazyMount(() => import('./measure.js'), 'the “Measure it” panel') },
+  { id: 'workbench', nav: 'Workbench', shortTitle: 'Workbench', progress: false,
+    mount: lazyMount(() => import('./workbench.js'), 'the workbench') },
   { id: 'ledger', nav: 'Design ledger', shortTitle: 'Design ledger', progress: false, mount: lazyMount(() => import('./ledger-panel.js'), 'the design ledger') },
 ];
 
