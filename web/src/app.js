@@ -157,7 +157,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   };
   if (syncUrl) win.addEventListener('pagehide', onPageHide);
   function sync(state, prev) {
-    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
+    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, workbench: state.workbench, hide: flags.hide, lock: flags.lock });
     if (syncUrl) {
       address.want(query);
       // An act switched in place is a new history entry, with the address a page load would have.

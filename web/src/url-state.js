@@ -9,6 +9,7 @@ import {
   CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH, FRAMEWORKS, frameworkOf,
 } from './scenario.js';
 import { wordList } from './format.js';
+import { WORKBENCH_PARAMS, parseWorkbenchParams, serializeWorkbench } from './workbench-url.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
 export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'fw', 'workers', 'prefetch', 'pin'];
@@ -29,8 +30,8 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const visible = (v) => v.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
 const echo = (v) => visible(v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
-const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
-  'workers', 'prefetch', 'depth', 'pin'];
+const KNOWN = [...new Set(['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
+  'workers', 'prefetch', 'depth', 'pin', ...WORKBENCH_PARAMS])];
 const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
 // The controls of `keys` an instructor has neither locked nor hidden: what a student can still explore.
@@ -171,7 +172,7 @@ function parseAct2(params, config, bad, current) {
 // checkpointing and prefetch when the link does not set them.
 // Returns { act, config, config2, hide, lock, errors, hasConfig }: config holds the Act 1 knobs the
 // URL set validly (and `units`, which both acts share), config2 the Act 2 knobs.
-export function parseUrlState(search, { deviceIds = [], availableActs = [1], current = null } = {}) {
+export function parseUrlState(search, { deviceIds = [], modelIds = [], availableActs = [1], current = null } = {}) {
   const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
   const config = {};
   const config2 = {};
@@ -213,12 +214,20 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
     }
   }
   const isAct2 = act === 2;
-  for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
-    if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+  let workbench = null;
+  if (act === 'workbench') { // the workbench reads its own parameters (workbench-url.js); the acts' are not its
+    for (const name of [...ACT1_ONLY, ...ACT2_ONLY, 'dev', 'replay']) if (usable.has(name) && !WORKBENCH_PARAMS.includes(name)) bad(name, 'a setting of Act 1 or Act 2, not of the workbench');
+    const wb = parseWorkbenchParams(usable, { modelIds, deviceIds, current: current && current.workbench ? current.workbench : null, echo });
+    workbench = wb.workbench;
+    errors.push(...wb.errors);
+  } else {
+    for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
+      if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+    }
+    const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
+    if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
+    else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   }
-  const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
-  if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
-  else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   if (usable.has('units')) {
     const v = usable.get('units');
     if (UNIT_IDS.includes(v)) config.units = v;
@@ -227,14 +236,15 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
   const hide = parseFlagList(usable, 'hide', errors);
   const lock = parseFlagList(usable, 'lock', errors);
   return {
-    act, config, config2, hide, lock, errors,
-    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0,
+    act, config, config2, workbench, hide, lock, errors,
+    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0 || workbench !== null,
   };
 }
 
 // The query string for a state (always the whole configuration of the act shown, so a copied URL
 // reproduces it). Pass config2 for Act 2.
-export function serializeUrlState({ act = 1, config, config2 = null, hide = [], lock = [] }) {
+export function serializeUrlState({ act = 1, config, config2 = null, workbench = null, hide = [], lock = [] }) {
+  if (act === 'workbench') return serializeWorkbench(workbench, { units: config.units, hide, lock });
   const p = new URLSearchParams();
   p.set('act', String(act));
   if (act === 2 && config2) {
