@@ -1,0 +1,216 @@
+// The workbench's shell in headless Chromium (issue 25): choose a preset, edit a field, paste a model
+// (a real config.json where the engine reads them), change the run, share the link and open it in a
+// new browser (the same view); bad input of each kind said in words with the text kept and the last
+// good model on screen; bad link parameters named; 390 px, dark, keyboard only and axe-core.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, watchedPage, freshLab, openLab, nodeEvaluate, addressSettled, axeViolations, tabTo, focusIsVisible, scrollsSideways } from './helpers.mjs';
+import { formatInt } from '../../web/src/format.js';
+import { STORAGE_KEY } from '../../web/src/store.js';
+
+let srv;
+let evaluate;
+before(async () => { srv = await startServer(); evaluate = await nodeEvaluate(); });
+after(async () => { await srv?.close(); });
+
+const LLAMA2_7B = { layers: 32, hidden: 4096, heads: 32, vocab: 32000, context: 4096, mlp_hidden: 11008, mlp: 'swiglu', norm: 'rmsnorm', biases: false, tied_head: false, learned_positions: false };
+// TinyLlama 1.1B's config.json as released (Hugging Face TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T).
+const TINYLLAMA = { architectures: ['LlamaForCausalLM'], attention_bias: false, bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu', hidden_size: 2048,
+  initializer_range: 0.02, intermediate_size: 5632, max_position_embeddings: 2048, model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 22,
+  num_key_value_heads: 4, pretraining_tp: 1, rms_norm_eps: 1e-05, rope_scaling: null, rope_theta: 10000.0, tie_word_embeddings: false,
+  torch_dtype: 'bfloat16', transformers_version: '4.35.0', use_cache: true, vocab_size: 32000 };
+const engineReadsConfigs = () => !(evaluate({ model: { hf_config: { model_type: 'gpt2' } } }).error?.message || '').includes("unknown field 'hf_config'");
+
+const params = (page) => page.locator('[data-testid="wb-parameters"]').textContent();
+const modelError = (page) => page.locator('[data-testid="wb-model-error"]');
+const runError = (page) => page.locator('[data-testid="wb-run-error"]');
+const results = (page) => page.locator('.workbench__results').innerText();
+// The store's workbench choices once saved (the store writes a moment after a change), waiting until
+// the scenario's `key` is of type `type` (or equals `value`).
+async function stored(page, key, { type = null, value = undefined } = {}) {
+  const handle = await page.waitForFunction(([k, field, t, v]) => {
+    const w = JSON.parse(localStorage.getItem(k) || '{}').workbench;
+    const x = w && w.scenario ? w.scenario[field] : undefined;
+    return (t ? typeof x === t : x === v) ? w : null;
+  }, [STORAGE_KEY, key, type, value]);
+  return handle.jsonValue();
+}
+const countOf = (model) => `${formatInt(evaluate({ model }).model.parameters)} parameters`;
+async function openWorkbench(page, query = '?act=workbench') {
+  await page.waitForSelector('[data-testid="wb-parameters"]');
+  return query;
+}
+async function openBox(page, testid) {
+  const box = page.locator(`[data-testid="${testid}"]`);
+  if (!(await box.evaluate((d) => d.open))) await box.locator('summary').click();
+  return box;
+}
+async function pasteText(page, text) {
+  await openBox(page, 'wb-paste-box');
+  await page.locator('[data-testid="wb-paste"]').evaluate((el, t) => { el.value = t; }, text);
+  await page.getByRole('button', { name: 'Use this config' }).click();
+}
+async function editField(page, label, value) {
+  const editor = await openBox(page, 'wb-editor');
+  await editor.getByLabel(label, { exact: true }).fill(value);
+}
+
+test('choose a preset, edit a field, paste a model, change the run; the shared link opens the same view in a new browser', async () => {
+  const b = await launch();
+  let link;
+  let view;
+  try {
+    const { page, problems } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench');
+    await openWorkbench(page);
+    assert.equal(await params(page), countOf('gpt2-small'));
+    // A preset: its exact count, in the URL and in the store.
+    await page.locator('[data-control="model"]').selectOption('gpt2-medium');
+    assert.equal(await params(page), countOf('gpt2-medium'));
+    assert.match(await addressSettled(page), /model=gpt2-medium/);
+    // Edit a field: the model becomes "Your model" with the engine's count for the edited spec.
+    await editField(page, 'Layers', '12');
+    const edited = await stored(page, 'model', { type: 'object' }).then((w) => w.scenario.model);
+    assert.equal(typeof edited, 'object');
+    assert.equal(edited.layers, 12);
+    assert.equal(await params(page), countOf(edited));
+    assert.match(await page.locator('[data-control="model"] option:checked').textContent(), /^Your model/);
+    // Paste a Llama-style model; where the engine reads config.json, TinyLlama's real config instead.
+    const hf = engineReadsConfigs();
+    await pasteText(page, JSON.stringify(hf ? TINYLLAMA : LLAMA2_7B, null, 2));
+    assert.equal(await modelError(page).isHidden(), true, await modelError(page).textContent());
+    assert.equal(await params(page), hf ? countOf({ hf_config: TINYLLAMA }) : '6,738,415,616 parameters');
+    // The run: GPU, micro-batch, the textbook layout with full checkpointing.
+    await page.locator('[data-control="gpu"]').selectOption('rtx4060-laptop-8gb');
+    await page.locator('input[data-control="batch"]').fill('2');
+    await page.getByLabel('Textbook layout').check();
+    await page.locator('select[data-control="ckpt"]').selectOption('full');
+    const url = await addressSettled(page);
+    assert.match(url, /model=custom&layers=\d+&hidden=\d+/);
+    assert.doesNotMatch(url, /%7B|architectures/, 'the link carries spec fields, not the config');
+    assert.match(url, /gpu=rtx4060-laptop-8gb&prec=autocast_bf16|gpu=rtx4060-laptop-8gb&prec=mixed/);
+    assert.match(url, /batch=2&.*ckpt=full&count=textbook/);
+    const w = await stored(page, 'checkpointing', { value: 'full' });
+    assert.equal(w.scenario.framework, 'textbook');
+    assert.equal(w.scenario.checkpointing, 'full');
+    link = await page.locator('.share__url').inputValue();
+    view = { params: await params(page), results: await results(page), url };
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+  } finally { await b.close(); }
+  // A new browser (no stored state): the link alone reproduces the view.
+  const b2 = await launch();
+  try {
+    const { page, problems } = await watchedPage(b2.context, srv.origin);
+    await openLab(page, link);
+    await openWorkbench(page);
+    assert.equal(await params(page), view.params);
+    assert.equal(await results(page), view.results);
+    assert.equal(await addressSettled(page), view.url);
+    assert.equal(await page.locator('#notices [data-notice="url"]').count(), 0);
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+  } finally { await b2.close(); }
+});
+
+test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the lab does not model, bad run values; each named, the text kept, the last good model shown', async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench');
+    await openWorkbench(page);
+    const good = { params: await params(page), results: await results(page), url: await addressSettled(page) };
+    const unchanged = async (what) => {
+      assert.equal(await params(page), good.params, what);
+      assert.equal(await results(page), good.results, what);
+      assert.equal(await page.locator('.share__url').inputValue().then((u) => new URL(u).search), new URL(good.url).search, what);
+    };
+    const notJson = '{"num_hidden_layers": 22, "hidden_size": 2048,';
+    await pasteText(page, notJson);
+    assert.match(await modelError(page).textContent(), /^This is not valid JSON \(.+\)\. A config\.json starts with \{/);
+    assert.equal(await page.locator('[data-testid="wb-paste"]').inputValue(), notJson, 'the pasted text stays in the box');
+    await unchanged('not JSON');
+    await page.locator('[data-testid="wb-paste"]').evaluate((el) => { el.value = `{"pad": "${'x'.repeat(10 * 1024 * 1024)}"}`; });
+    await page.getByRole('button', { name: 'Use this config' }).click();
+    assert.match(await modelError(page).textContent(), /^This text is 10\.49\sMB; a config\.json is a few kB, so it was not read/);
+    await unchanged('10 MB');
+    // An architecture the lab does not model (a mixture of experts), or, before the engine reads
+    // config.json, the engine saying it cannot read one yet.
+    await page.locator('[data-testid="wb-paste"]').fill(JSON.stringify({ ...TINYLLAMA, model_type: 'mixtral', num_local_experts: 8 }));
+    await page.getByRole('button', { name: 'Use this config' }).click();
+    assert.match(await modelError(page).textContent(), engineReadsConfigs() ? /num_local_experts/ : /cannot read config\.json files yet/);
+    await unchanged('mixture of experts');
+    // Negative and absurd sizes in the field editor.
+    await editField(page, 'Layers', '-3');
+    assert.match(await modelError(page).textContent(), /^Layers must be a whole number \(got “-3”\)\. The last model that worked is still shown\.$/);
+    await unchanged('negative layers');
+    await editField(page, 'Layers', '5000');
+    assert.match(await modelError(page).textContent(), /^Layers must be an integer from 1 to 1000 \(got 5000\)\./);
+    await editField(page, 'Vocabulary', '99999999999');
+    assert.match(await modelError(page).textContent(), /^Vocabulary/);
+    await unchanged('absurd sizes');
+    await editField(page, 'Layers', '12');
+    await editField(page, 'Vocabulary', '50257');
+    assert.equal(await modelError(page).isHidden(), true);
+    // The run: a micro-batch that is not a positive whole number, a custom GPU without memory.
+    await page.locator('input[data-control="batch"]').fill('-1');
+    assert.match(await runError(page).textContent(), /^The micro-batch must be a whole number from 1 to 65,536/);
+    await page.locator('input[data-control="batch"]').fill('8');
+    await page.locator('[data-control="gpu"]').selectOption('custom');
+    await page.locator('input[data-control="mem"]').fill('0');
+    assert.match(await runError(page).textContent(), /^Memory must be a positive number/);
+    // With PyTorch counting, checkpointing is off and says why.
+    assert.equal(await page.locator('select[data-control="ckpt"]').isDisabled(), true);
+    assert.match(await page.locator('[data-testid="wb-ckpt-off"]').textContent(), /PyTorch counting models no checkpointing/);
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+    // A link's bad parameters: named in the notices and ignored; the good ones applied.
+    await openLab(page, `${srv.origin}/?act=workbench&model=gpt5&batch=-1&seq=512&ckpt=full&count=pytorch`);
+    await openWorkbench(page);
+    const notices = await page.locator('#notices [data-notice="url"] li').evaluateAll((li) => li.map((x) => x.dataset.param));
+    assert.deepEqual(notices.sort(), ['batch', 'ckpt', 'model']);
+    assert.equal(await page.locator('input[data-control="seq"]').inputValue(), '512');
+  } finally { await b.close(); }
+});
+
+test('a change is computed and drawn in the same task as the input (no later frame)', async () => {
+  const b = await launch();
+  try {
+    const { page } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench');
+    await openWorkbench(page);
+    const same = await page.evaluate(() => {
+      const before = document.querySelector('.workbench__results').textContent;
+      const input = document.querySelector('input[data-control="batch"]');
+      input.value = '3';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      return { before, after: document.querySelector('.workbench__results').textContent };
+    });
+    assert.notEqual(same.after, same.before);
+  } finally { await b.close(); }
+});
+
+test('at 390 px in dark mode: nothing scrolls sideways, axe-core finds nothing with every part open, and the keyboard alone chooses', async () => {
+  const b = await launch({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
+  try {
+    const { page, problems } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench');
+    await openWorkbench(page);
+    assert.equal(await scrollsSideways(page), false);
+    assert.deepEqual(await axeViolations(page), []);
+    for (const box of ['wb-paste-box', 'wb-editor', 'wb-pytorch']) await openBox(page, box);
+    await page.locator('[data-control="gpu"]').selectOption('custom');
+    await pasteText(page, '{oops');
+    assert.equal(await scrollsSideways(page), false);
+    assert.deepEqual(await axeViolations(page), []);
+    // Keyboard only: the model chooser, then the micro-batch.
+    await page.locator('#act-title').focus();
+    await tabTo(page, '[data-control="model"]');
+    assert.equal(await focusIsVisible(page), true);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await params(page), countOf('gpt2-medium'));
+    await tabTo(page, 'input[data-control="batch"]');
+    assert.equal(await focusIsVisible(page), true);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.locator('input[data-control="batch"]').inputValue(), '9');
+    assert.match(await addressSettled(page), /batch=9/);
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+  } finally { await b.close(); }
+});
