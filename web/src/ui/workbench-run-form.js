@@ -125,7 +125,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
     ckpt.disabled = pytorch;
     setHidden(everyK, ckpt.value !== 'every');
     if (ckpt.value === 'every' && !typing(everyK)) everyK.value = String(s.checkpointing.every_k_layers);
-    setText(ckptNote, pytorch ? 'Off: PyTorch counting models no checkpointing. Count with the textbook layout to use it.' : '');
+    setText(ckptNote, pytorch ? 'Off: PyTorch counting models no checkpointing (the textbook layout does).' : '');
     setHidden(ckptNote, !pytorch);
     for (const c of counts) c.input.checked = c.c === s.framework;
     setHidden(pytorchBox, !pytorch);
