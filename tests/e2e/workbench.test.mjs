@@ -159,7 +159,7 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     assert.match(await runError(page).textContent(), /^Memory must be a positive number/);
     // With PyTorch counting, checkpointing is off and says why.
     assert.equal(await page.locator('select[data-control="ckpt"]').isDisabled(), true);
-    assert.match(await page.locator('[data-testid="wb-ckpt-off"]').textContent(), /PyTorch counting models no checkpointing/);
+    assert.match(await page.locator('[data-testid="wb-ckpt-off"]').textContent(), /^Off: PyTorch counting models no checkpointing/);
     assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
     // A link's bad parameters: named in the notices and ignored; the good ones applied.
     await openLab(page, `${srv.origin}/?act=workbench&model=gpt5&batch=-1&seq=512&ckpt=full&count=pytorch`);
@@ -167,6 +167,22 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     const notices = await page.locator('#notices [data-notice="url"] li').evaluateAll((li) => li.map((x) => x.dataset.param));
     assert.deepEqual(notices.sort(), ['batch', 'ckpt', 'model']);
     assert.equal(await page.locator('input[data-control="seq"]').inputValue(), '512');
+  } finally { await b.close(); }
+});
+
+test('a model with a shorter learned context caps the sequence length, and the run says so', async () => {
+  const b = await launch();
+  try {
+    const { page } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench&model=custom&layers=32&hidden=4096&heads=32&vocab=32000&context=4096&mlp_hidden=11008&mlp=swiglu&norm=rmsnorm&tied_head=0&learned_positions=0&biases=0&seq=2048');
+    await openWorkbench(page);
+    assert.equal(await page.locator('input[data-control="seq"]').inputValue(), '2048');
+    await page.locator('[data-control="model"]').selectOption('gpt2-small');
+    assert.equal(await page.locator('input[data-control="seq"]').inputValue(), '1024');
+    assert.equal(await page.locator('[data-testid="wb-run-note"]').textContent(), 'Sequence length set to 1024, this model’s context.');
+    assert.equal(await runError(page).isHidden(), true);
+    await page.locator('input[data-control="batch"]').fill('4');
+    assert.equal(await page.locator('[data-testid="wb-run-note"]').textContent(), '');
   } finally { await b.close(); }
 });
 

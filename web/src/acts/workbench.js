@@ -27,10 +27,21 @@ function engineSupport(evaluate, catalog) {
   return { fields, hfConfig, newer };
 }
 
-// The model's context caps the sequence length where positions are learned (the engine refuses more).
-function fitSeq(scenario, spec) {
-  if (!spec || !spec.learned_positions || scenario.seq_len <= spec.context) return { scenario, note: null };
-  return { scenario: { ...scenario, seq_len: spec.context }, note: `Sequence length set to ${spec.context}, this model’s context.` };
+// What a new model changes in the run: its context caps the sequence length where positions are
+// learned (the engine refuses more), and its layers cap checkpointing every k layers. Said in the run form.
+function fitRun(scenario, spec) {
+  if (!spec) return { scenario, note: null };
+  const s = { ...scenario };
+  const notes = [];
+  if (spec.learned_positions && s.seq_len > spec.context) {
+    s.seq_len = spec.context;
+    notes.push(`Sequence length set to ${spec.context}, this model’s context.`);
+  }
+  if (s.checkpointing && s.checkpointing.every_k_layers > spec.layers) {
+    s.checkpointing = { every_k_layers: spec.layers };
+    notes.push(`Checkpoints set to every ${spec.layers} layers, this model’s depth.`);
+  }
+  return { scenario: s, note: notes.join(' ') || null };
 }
 
 export function mount(ctx) {
@@ -53,17 +64,20 @@ export function mount(ctx) {
   const resultsRoot = h('div', { class: 'workbench__results' });
 
   // Applies a scenario: refused → the error where it belongs, nothing else changes; else it is shown.
-  function apply(next, { modelError = false } = {}) {
+  // from: where a model change came from ('paste', 'editor', 'chooser'), so its error is said there.
+  function apply(next, { from = null } = {}) {
     const normal = normalizeRun(next, support.newer).scenario;
     const r = evaluate(normal);
     if (r.error) {
       const isModel = String(r.error.field).startsWith('model');
-      if (isModel || modelError) modelForm.showError(`${modelErrorText(r.error)} The last model that worked is still shown.`);
+      const text = isModel ? modelErrorText(r.error) : runErrorText(r.error);
+      if (isModel || from) modelForm.showError(`${text} The last model that worked is still shown.`, from);
       else runForm.showError(`${runErrorText(r.error)} The results are for the last settings that worked.`);
       return false;
     }
     modelForm.showError('');
     runForm.showError('');
+    runForm.showNote('');
     scenario = normal;
     show(r);
     store.update((s) => withWorkbench(s, { scenario, gpu_unit: gpuUnit }));
@@ -75,30 +89,30 @@ export function mount(ctx) {
     results.show(scenario);
   }
   // A new model: its context may cap the sequence length (said in the run form).
-  function applyModel(model) {
+  function applyModel(model, from) {
     const spec = specOf(evaluate, model);
-    const fitted = fitSeq({ ...scenario, model }, spec);
-    if (apply(fitted.scenario, { modelError: true }) && fitted.note) runForm.showError(fitted.note);
+    const fitted = fitRun({ ...scenario, model }, spec);
+    if (apply(fitted.scenario, { from }) && fitted.note) runForm.showNote(fitted.note);
   }
 
   const modelForm = createModelForm({
     models: catalog.models, fields: support.fields, hfConfig: support.hfConfig,
-    onPreset: (presetId) => applyModel(presetId),
+    onPreset: (presetId) => applyModel(presetId, 'chooser'),
     onEdit: (values) => {
       const name = typeof scenario.model === 'object' && scenario.model.name ? scenario.model.name : null;
       const made = modelFromFields(support.fields, values, name);
-      if (made.error) modelForm.showError(`${modelErrorText(made.error)} The last model that worked is still shown.`);
-      else applyModel(made.model);
+      if (made.error) modelForm.showError(`${modelErrorText(made.error)} The last model that worked is still shown.`, 'editor');
+      else applyModel(made.model, 'editor');
     },
     onConfig: (text) => {
       const read = readConfigText(text);
-      if (read.error) { modelForm.showError(`${read.error} The last model that worked is still shown.`); return; }
+      if (read.error) { modelForm.showError(`${read.error} The last model that worked is still shown.`, 'paste'); return; }
       const asked = modelFromConfig(read.config);
       const spec = specOf(evaluate, asked);
       // Refused: the engine's reason (the pasted text stays in its box). Accepted: the engine's spec
       // fields become the model, so the URL carries fields, not the config's JSON.
-      if (!spec) { apply({ ...scenario, model: asked }, { modelError: true }); return; }
-      applyModel({ ...spec, name: configName(read.config) });
+      if (!spec) { apply({ ...scenario, model: asked }, { from: 'paste' }); return; }
+      applyModel({ ...spec, name: configName(read.config) }, 'paste');
     },
   });
   const runForm = createRunForm({

@@ -43,7 +43,7 @@ export function createModelForm({ models, fields, hfConfig, onPreset, onEdit, on
     file.value = '';
     if (!chosen) return;
     if (chosen.size > MAX_CONFIG_BYTES) {
-      showError(`${chosen.name} is ${formatSmallBytes(chosen.size)}; a config.json is a few kB, so it was not opened (the limit is ${formatSmallBytes(MAX_CONFIG_BYTES)}).`);
+      showError(`${chosen.name} is ${formatSmallBytes(chosen.size)}; a config.json is a few kB, so it was not opened (the limit is ${formatSmallBytes(MAX_CONFIG_BYTES)}).`, 'paste');
       return;
     }
     paste.value = await chosen.text();
@@ -60,7 +60,11 @@ export function createModelForm({ models, fields, hfConfig, onPreset, onEdit, on
     h('div', { class: 'wb-fields' }, inputs.map((i) => i.row)));
   const values = () => Object.fromEntries(inputs.map(({ f, input }) => [f.key, f.kind === 'bool' ? input.checked : input.value]));
 
-  function showError(text) {
+  // where: 'paste' or 'editor' puts the message inside that box, under what the student was doing;
+  // otherwise it sits under the chooser.
+  function showError(text, where = null) {
+    const home = where === 'paste' ? pasteBox : where === 'editor' ? editor : chooser;
+    if (text && error.parentNode !== home) home.append(error);
     setText(error, text || '');
     setHidden(error, !text);
   }
@@ -79,8 +83,7 @@ export function createModelForm({ models, fields, hfConfig, onPreset, onEdit, on
       else input.value = v === undefined || v === null ? '' : String(v);
     }
   }
-  const el = h('fieldset', { class: 'wb-section', 'data-section': 'model' }, h('legend', { text: 'Model' }),
-    h('div', { class: 'wb-row' }, h('label', { for: selectId, class: 'visually-hidden', text: 'Model' }), select, params),
-    error, pasteBox, editor);
+  const chooser = h('div', {}, h('div', { class: 'wb-row' }, h('label', { for: selectId, class: 'visually-hidden', text: 'Model' }), select, params), error);
+  const el = h('fieldset', { class: 'wb-section', 'data-section': 'model' }, h('legend', { text: 'Model' }), chooser, pasteBox, editor);
   return { el, set, showError, pasteText: () => paste.value };
 }

@@ -4,7 +4,7 @@
 // showError); a value that is not a number is said here and never sent. Pure parts: ../workbench-run.js.
 import { h, uid, setText, setHidden } from './dom.js';
 import {
-  PRECISIONS, PRECISIONS_FOR, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ, MEMORY_UNITS,
+  PRECISIONS, PRECISIONS_FOR, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ,
   customDevice, customValues, positiveNumber, wholeIn, ckptParam, isAutocast,
 } from '../workbench-run.js';
 import { deviceOptionText } from './controls.js';
@@ -19,7 +19,10 @@ const selectOf = (values, words, onchange, attrs = {}) => h('select', { onchange
 // devices: catalog().devices; newer: the newer PyTorch knobs the engine reads.
 export function createRunForm({ devices, newer, onChange, onUnit }) {
   const error = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'wb-run-error', hidden: true });
-  const showError = (text) => { setText(error, text || ''); setHidden(error, !text); };
+  // A change the workbench made for the student (a new model's context caps the sequence): said, not an error.
+  const note = h('p', { class: 'control__note', role: 'status', 'data-testid': 'wb-run-note' });
+  const showNote = (text) => setText(note, text || '');
+  const showError = (text) => { setText(error, text || ''); setHidden(error, !text); if (text) showNote(''); };
   let current = null; // the scenario on screen
   let unit = 'gb';
 
@@ -95,9 +98,9 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   const el = h('fieldset', { class: 'wb-section', 'data-section': 'run' }, h('legend', { text: 'Run' }),
     h('div', { class: 'wb-fields' }, field('GPU', gpu), field('Precision', prec), field('Optimizer', opt),
       field('Micro-batch', batch), field('Sequence length', seq), field('Checkpointing', ckpt, everyK, ckptNote)),
-    custom,
+    custom, error, note,
     h('fieldset', { class: 'wb-count', 'data-control': 'count' }, h('legend', { text: 'Memory counted' }), counts.map((c) => c.el)),
-    pytorchBox, error);
+    pytorchBox);
 
   // Shows a scenario (and the unit of a custom GPU's memory); inputs being typed in keep their text.
   function set(s, gpuUnit) {
@@ -134,5 +137,5 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
       if (k.key === 'autocast_scope') k.sel.disabled = !isAutocast(s.precision);
     }
   }
-  return { el, set, showError, units: MEMORY_UNITS };
+  return { el, set, showError, showNote };
 }
