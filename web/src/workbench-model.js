@@ -11,8 +11,8 @@ export const MODEL_FIELDS = [
   { key: 'layers', label: 'Layers', kind: 'int', min: 1, max: 1000 },
   { key: 'hidden', label: 'Hidden size', kind: 'int', min: 1, max: 131072 },
   { key: 'heads', label: 'Attention heads', kind: 'int', min: 1, max: 131072 },
-  { key: 'kv_heads', label: 'Key/value heads', kind: 'int', min: 1, max: 131072, probe: 'heads' },
-  { key: 'head_dim', label: 'Head size', kind: 'int', min: 1, max: 131072, probe: 'head_dim' },
+  { key: 'kv_heads', label: 'Key/value heads', kind: 'int', min: 1, max: 131072, probe: 'heads', optional: true },
+  { key: 'head_dim', label: 'Head size', kind: 'int', min: 1, max: 131072, probe: 'head_dim', optional: true },
   { key: 'vocab', label: 'Vocabulary', kind: 'int', min: 1, max: 10000000 },
   { key: 'context', label: 'Context length', kind: 'int', min: 1, max: 1048576 },
   { key: 'mlp_hidden', label: 'MLP hidden size', kind: 'int', min: 1, max: 10000000 },
@@ -32,6 +32,8 @@ export const MODEL_FIELDS = [
 export const FIELD_BY_KEY = new Map(MODEL_FIELDS.map((f) => [f.key, f]));
 // Fields every engine version reads (the probe is skipped for them).
 const ALWAYS = new Set(['layers', 'hidden', 'heads', 'vocab', 'context', 'mlp_hidden', 'mlp', 'norm', 'tied_head', 'learned_positions', 'biases']);
+// Family ids (Hugging Face model_type, as the catalogue gives them) in words; others are shown as given.
+const FAMILY_WORDS = { gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2', gemma2: 'Gemma 2', gpt_neox: 'GPT-NeoX', phi3: 'Phi-3', course: 'Course models' };
 
 // The largest config text read (a config.json is 1-5 KB; a tokenizer file pasted by mistake is MBs).
 export const MAX_CONFIG_BYTES = 1000000;
@@ -51,6 +53,8 @@ export function supportedFields(evaluate, baseSpec) {
       if (ok({ [f.key]: sample })) fields.push(f);
     }
   }
+  // Per-projection biases override the `biases` shorthand, so the editor offers one or the other.
+  if (fields.some((f) => f.key === 'qkv_bias')) fields.splice(fields.findIndex((f) => f.key === 'biases'), 1);
   const probe = evaluate({ model: { hf_config: { model_type: 'gpt2' } } });
   const hfConfig = !(probe.error && /unknown field/.test(probe.error.message) && probe.error.field === 'model.hf_config');
   return { fields, hfConfig };
@@ -85,6 +89,17 @@ export function modelFromFields(fields, values, name) {
   }
   if (name) model.name = name;
   return { model };
+}
+
+// Fields that follow others until set on their own: a head size of hidden/heads and as many key/value
+// heads as heads (plain multi-head attention) follow an edit of hidden or heads, as a config that
+// leaves them out would. prev: the spec on screen; values: the editor's (strings). Returns new values.
+export function followDerived(prev, values) {
+  const v = { ...values };
+  if (!prev || (String(v.hidden) === String(prev.hidden) && String(v.heads) === String(prev.heads))) return v;
+  if ('head_dim' in v && prev.head_dim * prev.heads === prev.hidden && String(v.head_dim) === String(prev.head_dim)) v.head_dim = '';
+  if ('kv_heads' in v && prev.kv_heads === prev.heads && String(v.kv_heads) === String(prev.kv_heads)) v.kv_heads = String(v.heads);
+  return v;
 }
 
 // A pasted or loaded config text → { config } (the parsed object) or { error } in words. The text is
@@ -139,7 +154,7 @@ export function modelErrorText(error) {
 export function presetGroups(models) {
   const groups = [];
   for (const m of models) {
-    const family = m.family || 'Models';
+    const family = FAMILY_WORDS[m.family] || m.family || 'Models';
     let g = groups.find((x) => x.family === family);
     if (!g) { g = { family, models: [] }; groups.push(g); }
     g.models.push({ id: m.id, name: m.name, parameters: m.parameters });

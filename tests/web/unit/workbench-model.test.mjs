@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  supportedFields, specOf, modelFromFields, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES,
+  supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES,
 } from '../../../web/src/workbench-model.js';
 import { normalizeRun, defaultScenario, PRECISIONS, COUNTINGS, customDevice, customValues, runErrorText } from '../../../web/src/workbench-run.js';
 
@@ -22,7 +22,9 @@ test('the editor offers every field the engine reads, and each preset’s spec g
   const base = specOf(evaluate, catalog.models[0].id);
   const { fields } = supportedFields(evaluate, base);
   const keys = fields.map((f) => f.key);
-  for (const k of ['layers', 'hidden', 'heads', 'vocab', 'context', 'mlp_hidden', 'mlp', 'norm', 'tied_head', 'learned_positions', 'biases']) assert.ok(keys.includes(k), k);
+  for (const k of ['layers', 'hidden', 'heads', 'vocab', 'context', 'mlp_hidden', 'mlp', 'norm', 'tied_head', 'learned_positions']) assert.ok(keys.includes(k), k);
+  // The `biases` shorthand, or (where the engine reads them) the per-projection biases that override it.
+  assert.ok(keys.includes('biases') !== keys.includes('qkv_bias'), keys.join(' '));
   for (const m of catalog.models) {
     const spec = specOf(evaluate, m.id);
     const values = Object.fromEntries(fields.map((f) => [f.key, f.kind === 'bool' ? spec[f.key] : String(spec[f.key] ?? '')]));
@@ -44,7 +46,18 @@ test('a field that is not a whole number is named before the engine is asked; a 
   assert.equal(r.error.field, 'model.layers');
   assert.match(modelErrorText(r.error), /^Layers must be an integer from 1 to 1000 \(got 5000\)\.$/);
   const heads = evaluate({ model: modelFromFields(fields, { ...values, heads: '7' }).model });
-  assert.match(modelErrorText(heads.error), /^Attention heads .*divisible/);
+  // Today's engine: hidden must be divisible by heads; with key/value heads, they must divide heads.
+  assert.match(modelErrorText(heads.error), /^(Attention heads .*divisible|Key\/value heads .*must divide heads \(7\))/);
+});
+
+test('head size and key/value heads follow an edit of hidden or heads until they are set on their own', () => {
+  const prev = { hidden: 768, heads: 12, head_dim: 64, kv_heads: 12 };
+  assert.deepEqual(followDerived(prev, { hidden: '1024', heads: '16', head_dim: '64', kv_heads: '12' }), { hidden: '1024', heads: '16', head_dim: '', kv_heads: '16' });
+  assert.deepEqual(followDerived(prev, { hidden: '768', heads: '12', head_dim: '128', kv_heads: '4' }), { hidden: '768', heads: '12', head_dim: '128', kv_heads: '4' });
+  const gqa = { hidden: 4096, heads: 32, head_dim: 256, kv_heads: 8 }; // set on their own: they stay
+  assert.deepEqual(followDerived(gqa, { hidden: '2048', heads: '32', head_dim: '256', kv_heads: '8' }), { hidden: '2048', heads: '32', head_dim: '256', kv_heads: '8' });
+  const fields = [{ key: 'hidden', kind: 'int', min: 1, max: 9 }, { key: 'head_dim', kind: 'int', min: 1, max: 9, optional: true }];
+  assert.deepEqual(modelFromFields(fields, { hidden: '8', head_dim: '' }), { model: { hidden: 8 } });
 });
 
 test('pasted text: too large, empty, not JSON and not an object each get their own message; a model object is read as one', () => {

@@ -9,7 +9,7 @@ import { createModelForm } from '../ui/workbench-model-form.js';
 import { createRunForm } from '../ui/workbench-run-form.js';
 import { withWorkbench } from '../store.js';
 import {
-  supportedFields, specOf, modelFromFields, readConfigText, modelFromConfig, configName, modelErrorText, parametersText,
+  supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, configName, modelErrorText, parametersText,
 } from '../workbench-model.js';
 import { PYTORCH_KNOBS, normalizeRun, defaultScenario, runErrorText } from '../workbench-run.js';
 import './workbench.css';
@@ -100,7 +100,7 @@ export function mount(ctx) {
     onPreset: (presetId) => applyModel(presetId, 'chooser'),
     onEdit: (values) => {
       const name = typeof scenario.model === 'object' && scenario.model.name ? scenario.model.name : null;
-      const made = modelFromFields(support.fields, values, name);
+      const made = modelFromFields(support.fields, followDerived(specOf(evaluate, scenario.model), values), name);
       if (made.error) modelForm.showError(`${modelErrorText(made.error)} The last model that worked is still shown.`, 'editor');
       else applyModel(made.model, 'editor');
     },
