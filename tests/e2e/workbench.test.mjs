@@ -186,6 +186,22 @@ test('a model with a shorter learned context caps the sequence length, and the r
   } finally { await b.close(); }
 });
 
+test('switching to the workbench in place writes its whole address (its URL code arrives with it); Back returns to Act 1', async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=1');
+    await page.locator('.act-nav__item', { hasText: 'Workbench' }).click();
+    await openWorkbench(page);
+    await page.locator('[data-control="model"]').selectOption('gpt2-large');
+    assert.match(await addressSettled(page), /\?act=workbench&model=gpt2-large&gpu=rtx4090-24gb&.*&units=gb$/);
+    await page.goBack();
+    await page.waitForSelector('[data-act="1"]');
+    assert.match(page.url(), /act=1/);
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+  } finally { await b.close(); }
+});
+
 test('a change is computed and drawn in the same task as the input (no later frame)', async () => {
   const b = await launch();
   try {

@@ -3,10 +3,13 @@
 // parameter is a message naming it while the rest still applies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState } from '../../../web/src/url-state.js';
-import { parseWorkbenchParams, serializeWorkbench } from '../../../web/src/workbench-url.js';
+import { parseUrlState, serializeUrlState, useWorkbenchUrl } from '../../../web/src/url-state.js';
+import * as workbenchUrl from '../../../web/src/workbench-url.js';
 import { defaultScenario, customDevice } from '../../../web/src/workbench-run.js';
 import { defaultState, validateState, withWorkbench } from '../../../web/src/store.js';
+
+const { parseWorkbenchParams, serializeWorkbench } = workbenchUrl;
+useWorkbenchUrl(workbenchUrl); // as boot.js and the workbench do
 
 const deviceIds = ['v100-sxm2-32gb', 'h100-sxm-80gb', 'rtx4090-24gb', 't4-16gb'];
 const modelIds = ['gpt2-small', 'gpt2-xl', 'llama-3-8b', 'tinyllama-1.1b'];
@@ -35,6 +38,15 @@ test('PyTorch counting with its knobs survives the round trip, and the link name
   const back = parseUrlState(query, ctx);
   assert.deepEqual(back.errors, []);
   assert.deepEqual(back.workbench.scenario, scenario);
+});
+
+test('before the workbench’s URL module has loaded, a workbench address is ?act=workbench and its parameters wait', () => {
+  useWorkbenchUrl(null);
+  try {
+    assert.equal(serializeUrlState({ act: 'workbench', config: { units: 'gb' }, workbench: null, hide: ['opt'] }), '?act=workbench&hide=opt');
+    const r = parseUrlState('?act=workbench&model=gpt2-xl', ctx);
+    assert.deepEqual([r.workbench, r.errors, r.hasConfig], [null, [], false]);
+  } finally { useWorkbenchUrl(workbenchUrl); }
 });
 
 test('the default workbench link is short and readable', () => {

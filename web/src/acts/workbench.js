@@ -8,6 +8,8 @@ import { mountWorkbenchResults } from './workbench-results.js';
 import { createModelForm } from '../ui/workbench-model-form.js';
 import { createRunForm } from '../ui/workbench-run-form.js';
 import { withWorkbench } from '../store.js';
+import { useWorkbenchUrl } from '../url-state.js';
+import * as workbenchUrl from '../workbench-url.js';
 import {
   supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, configName, modelErrorText, parametersText,
 } from '../workbench-model.js';
@@ -46,6 +48,7 @@ function fitRun(scenario, spec) {
 
 export function mount(ctx) {
   const { engine, store } = ctx;
+  useWorkbenchUrl(workbenchUrl); // the address follows the workbench's choices from now on
   const evaluate = (s) => engine.evaluate(s);
   const catalog = engine.catalog();
   const support = engineSupport(evaluate, catalog);

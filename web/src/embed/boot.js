@@ -4,7 +4,7 @@
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
 import { withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
-import { parseUrlState, actOf } from '../url-state.js';
+import { parseUrlState, actOf, useWorkbenchUrl } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
 
@@ -60,6 +60,10 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     win.clearTimeout(slow);
   }
   const catalog = engine.catalog();
+  // A link to the workbench: its URL module first (with the workbench's code, not the first load).
+  if (actOf(search, availableActs()) === 'workbench') {
+    try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+  }
   // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
   const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
   const config2Before = JSON.stringify(store.getState().config2);

@@ -77,7 +77,7 @@ export function createModelForm({ models, fields, hfConfig, onPreset, onEdit, on
     setText(params, paramsText);
     if (!spec) return;
     for (const { f, input } of inputs) {
-      if (input === document.activeElement) continue; // never rewrite what the student is typing
+      if (input === input.getRootNode().activeElement) continue; // never rewrite what the student is typing (in a shadow root too)
       const v = spec[f.key];
       if (f.kind === 'bool') input.checked = Boolean(v);
       else input.value = v === undefined || v === null ? '' : String(v);

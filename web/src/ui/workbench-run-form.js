@@ -106,7 +106,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   function set(s, gpuUnit) {
     current = s;
     unit = gpuUnit;
-    const typing = (input) => input === input.ownerDocument.activeElement;
+    const typing = (input) => input === input.getRootNode().activeElement; // the shadow root's own focus in the element
     const isCustom = typeof s.device === 'object';
     gpu.value = isCustom ? CUSTOM : s.device;
     setHidden(custom, !isCustom);
