@@ -80,6 +80,8 @@ test('choose a preset, edit a field, paste a model, change the run; the shared l
     await pasteText(page, JSON.stringify(hf ? TINYLLAMA : LLAMA2_7B, null, 2));
     assert.equal(await modelError(page).isHidden(), true, await modelError(page).textContent());
     assert.equal(await params(page), hf ? countOf({ hf_config: TINYLLAMA }) : '6,738,415,616 parameters');
+    assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), hf ? 'Your model: llama config' : 'Your model');
+    assert.deepEqual(await axeViolations(page), []);
     // The run: GPU, micro-batch, the textbook layout with full checkpointing.
     await page.locator('[data-control="gpu"]').selectOption('rtx4060-laptop-8gb');
     await page.locator('input[data-control="batch"]').fill('2');

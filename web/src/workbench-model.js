@@ -127,10 +127,10 @@ export function modelFromConfig(config) {
   return isHfConfig(config) ? { hf_config: config } : { ...config };
 }
 
-// A name for a pasted model: the config's own name, or its family.
+// A name for a pasted model: the config's own name, or its family; null when it has neither.
 export function configName(config) {
-  const raw = config.name || config._name_or_path || (config.model_type ? `${config.model_type} config` : 'Pasted model');
-  return String(raw).slice(0, 60);
+  const raw = config.name || config._name_or_path || (config.model_type ? `${config.model_type} config` : null);
+  return raw ? String(raw).slice(0, 60) : null;
 }
 
 // The engine's error for a model, in words: the field named as the student knows it (the editor's

@@ -115,7 +115,10 @@ export function mount(ctx) {
       // Refused: the engine's reason (the pasted text stays in its box). Accepted: the engine's spec
       // fields become the model, so the URL carries fields, not the config's JSON.
       if (!spec) { apply({ ...scenario, model: asked }, { from: 'paste' }); return; }
-      applyModel({ ...spec, name: configName(read.config) }, 'paste');
+      const fields = { ...spec };
+      delete fields.name; // a nameless paste is "Your model", not the engine's placeholder name
+      const name = configName(read.config);
+      applyModel(name ? { ...fields, name } : fields, 'paste');
     },
   });
   const runForm = createRunForm({
