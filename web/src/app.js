@@ -40,8 +40,8 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
     noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
-      h('p', {}, h('strong', { text: act.progress === false
-        // Panels beside the acts keep the acts' settings in the link but do not use them.
+      h('p', {}, h('strong', { text: act.progress === false && !act.ownSettings
+        // Panels beside the acts keep the acts' settings in the link but do not use them (the workbench has its own).
         ? `Some of the acts’ settings ${settingsSource} could not be used (they do not change this page):`
         : `Some settings ${settingsSource} could not be used:` })),
       h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));

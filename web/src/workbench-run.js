@@ -26,7 +26,7 @@ export const PYTORCH_KNOBS = {
 export const LABELS = {
   precision: {
     fp32: 'FP32', autocast_bf16: 'Autocast BF16', autocast_fp16: 'Autocast FP16', bf16: 'Pure BF16',
-    mixed: 'Mixed (the chapter’s: 16-bit + FP32 master)',
+    mixed: 'Mixed (FP32 master)',
   },
   optimizer: { adam: 'Adam(W)', momentum: 'SGD + momentum', sgd: 'SGD' },
   checkpointing: { none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)', every: 'Every k layers' },

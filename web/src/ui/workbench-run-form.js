@@ -77,6 +77,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   };
   const ckpt = selectOf(CHECKPOINTING, LABELS.checkpointing, ckptChanged, { 'data-control': 'ckpt' });
   const everyK = h('input', { type: 'number', min: 1, max: 1000, step: 1, value: 4, 'data-control': 'k', 'aria-label': 'Layers between checkpoints', oninput: ckptChanged });
+  const everyRow = h('span', { class: 'wb-row' }, everyK, h('span', { 'aria-hidden': 'true', text: 'layers apart' }));
   const ckptNote = h('p', { class: 'control__note', 'data-testid': 'wb-ckpt-off' });
 
   const countName = uid('wb-count');
@@ -96,8 +97,8 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
     h('div', { class: 'wb-fields' }, knobs.map((k) => k.row)));
 
   const el = h('fieldset', { class: 'wb-section', 'data-section': 'run' }, h('legend', { text: 'Run' }),
-    h('div', { class: 'wb-fields' }, field('GPU', gpu), field('Precision', prec), field('Optimizer', opt),
-      field('Micro-batch', batch), field('Sequence length', seq), field('Checkpointing', ckpt, everyK, ckptNote)),
+    h('div', { class: 'wb-fields wb-fields--wide' }, field('GPU', gpu), field('Precision', prec), field('Optimizer', opt),
+      field('Micro-batch', batch), field('Sequence length', seq), field('Checkpointing', ckpt, everyRow, ckptNote)),
     custom, error, note,
     h('fieldset', { class: 'wb-count', 'data-control': 'count' }, h('legend', { text: 'Memory counted' }), counts.map((c) => c.el)),
     pytorchBox);
@@ -126,7 +127,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
     if (!typing(seq)) seq.value = String(s.seq_len);
     ckpt.value = ckptParam(s.checkpointing);
     ckpt.disabled = pytorch;
-    setHidden(everyK, ckpt.value !== 'every');
+    setHidden(everyRow, ckpt.value !== 'every');
     if (ckpt.value === 'every' && !typing(everyK)) everyK.value = String(s.checkpointing.every_k_layers);
     setText(ckptNote, pytorch ? 'Off: PyTorch counting models no checkpointing (the textbook layout does).' : '');
     setHidden(ckptNote, !pytorch);
