@@ -248,3 +248,27 @@ test('at 390 px in dark mode: nothing scrolls sideways, axe-core finds nothing w
     assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
   } finally { await b.close(); }
 });
+
+// A closed select shows its choice on one line: at phone width, at 200% zoom (640 px) and at 1280 px
+// every option of every workbench menu fits, in both ways of counting (their precision menus differ).
+for (const width of [390, 640, 1280]) test(`at ${width} px every option of every workbench menu fits its closed select; nothing scrolls sideways`, async () => {
+  const b = await launch({ viewport: { width, height: 800 } });
+  try {
+    const { page } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench&gpu=custom&mem=24&mem_unit=gib&tf16=165&tf32=82&bw=1008');
+    await openWorkbench(page);
+    for (const box of ['wb-editor', 'wb-pytorch']) await openBox(page, box);
+    const overflowing = () => page.locator('[data-act="workbench"] select:visible').evaluateAll((sels) => sels.flatMap((sel) => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      const cs = getComputedStyle(sel);
+      ctx.font = cs.font;
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+      return [...sel.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${o.text} (${Math.round(ctx.measureText(o.text).width)} > ${Math.round(room)} px)`);
+    }));
+    assert.deepEqual(await overflowing(), [], 'PyTorch counting');
+    assert.equal(await scrollsSideways(page), false);
+    await page.getByLabel('Textbook layout').check();
+    assert.deepEqual(await overflowing(), [], 'textbook layout');
+    assert.equal(await scrollsSideways(page), false);
+  } finally { await b.close(); }
+});

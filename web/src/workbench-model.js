@@ -16,7 +16,7 @@ export const MODEL_FIELDS = [
   { key: 'vocab', label: 'Vocabulary', kind: 'int', min: 1, max: 10000000 },
   { key: 'context', label: 'Context length', kind: 'int', min: 1, max: 1048576 },
   { key: 'mlp_hidden', label: 'MLP hidden size', kind: 'int', min: 1, max: 10000000 },
-  { key: 'mlp', label: 'MLP', kind: ['gelu', 'swiglu', 'geglu'], words: { gelu: 'GELU', swiglu: 'SwiGLU', geglu: 'GeGLU (gated GELU)' } },
+  { key: 'mlp', label: 'MLP', kind: ['gelu', 'swiglu', 'geglu'], words: { gelu: 'GELU', swiglu: 'SwiGLU', geglu: 'GeGLU' } },
   { key: 'norm', label: 'Norm', kind: ['layernorm', 'rmsnorm'], words: { layernorm: 'LayerNorm', rmsnorm: 'RMSNorm' } },
   { key: 'norms_per_layer', label: 'Norms per layer', kind: [2, 4], words: { 2: '2', 4: '4 (Gemma 2)' } },
   { key: 'tied_head', label: 'Output head tied to the embedding', kind: 'bool' },

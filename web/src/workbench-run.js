@@ -32,18 +32,20 @@ export const LABELS = {
   checkpointing: { none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)', every: 'Every k layers' },
   counting: { pytorch: 'As PyTorch allocates it', textbook: 'Textbook layout' },
   step: { steady: 'A later step', first: 'The first step' },
-  zero_grad: { set_to_none: 'set_to_none (default)', zero: 'zero (keep, zero-filled)' },
-  optimizer_impl: { foreach: 'foreach (default)', per_parameter: 'for-loop', fused: 'fused' },
-  pytorch_implementation: { nanogpt: 'nanoGPT', hf_llama: 'Hugging Face Llama', from_scratch: 'From scratch (course)' },
+  zero_grad: { set_to_none: 'set_to_none', zero: 'zero' },
+  optimizer_impl: { foreach: 'foreach', per_parameter: 'for-loop', fused: 'fused' },
+  pytorch_implementation: { nanogpt: 'nanoGPT', hf_llama: 'HF Llama', from_scratch: 'From scratch' },
   autocast_scope: { forward: 'The forward pass', step: 'The whole step' },
 };
 
 // One short sentence per PyTorch knob: what it changes.
+// Where the precisions one way of counting lacks are found.
+export const PRECISION_ELSEWHERE = { pytorch: 'The chapter’s mixed: with the textbook layout.', textbook: 'Autocast: with PyTorch counting.' };
 export const KNOB_NOTES = {
   step: 'The first step also creates the optimizer’s state inside optimizer.step(); later steps start with it.',
-  zero_grad: 'set_to_none frees the gradients before the forward; zero keeps them allocated.',
-  optimizer_impl: 'foreach updates all tensors at once with model-sized temporaries; the for-loop needs one tensor’s worth; fused none.',
-  pytorch_implementation: 'How the model’s code is written decides which tensors autograd saves for the backward.',
+  zero_grad: 'set_to_none (the default) frees the gradients before the forward; zero keeps them allocated.',
+  optimizer_impl: 'foreach (the default on GPU) updates all tensors at once with model-sized temporaries; the for-loop needs one tensor’s worth; fused none.',
+  pytorch_implementation: 'How the model’s code is written (nanoGPT, Hugging Face’s Llama, a course’s from-scratch code) decides which tensors autograd saves.',
   autocast_scope: 'Wrapping the whole step in autocast keeps its 16-bit weight copies alive through the backward.',
 };
 

@@ -4,7 +4,7 @@
 // showError); a value that is not a number is said here and never sent. Pure parts: ../workbench-run.js.
 import { h, uid, setText, setHidden } from './dom.js';
 import {
-  PRECISIONS, PRECISIONS_FOR, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ,
+  PRECISIONS, PRECISIONS_FOR, PRECISION_ELSEWHERE, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ,
   customDevice, customValues, positiveNumber, wholeIn, ckptParam, isAutocast,
 } from '../workbench-run.js';
 import { deviceOptionText } from './controls.js';
@@ -57,6 +57,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   }
 
   const prec = selectOf(PRECISIONS, LABELS.precision, () => onChange({ precision: prec.value }), { 'data-control': 'prec' });
+  const precNote = h('p', { class: 'control__note' });
   const opt = selectOf(OPTIMIZERS, LABELS.optimizer, () => onChange({ optimizer: opt.value }), { 'data-control': 'opt' });
   const whole = (name, range, what, key) => {
     const input = h('input', { type: 'number', min: range.min, max: range.max, step: 1, 'data-control': name, oninput: () => {
@@ -97,7 +98,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
     h('div', { class: 'wb-fields' }, knobs.map((k) => k.row)));
 
   const el = h('fieldset', { class: 'wb-section', 'data-section': 'run' }, h('legend', { text: 'Run' }),
-    h('div', { class: 'wb-fields wb-fields--wide' }, field('GPU', gpu), field('Precision', prec), field('Optimizer', opt),
+    h('div', { class: 'wb-fields wb-fields--wide' }, field('GPU', gpu), field('Precision', prec, precNote), field('Optimizer', opt),
       field('Micro-batch', batch), field('Sequence length', seq), field('Checkpointing', ckpt, everyRow, ckptNote)),
     custom, error, note,
     h('fieldset', { class: 'wb-count', 'data-control': 'count' }, h('legend', { text: 'Memory counted' }), counts.map((c) => c.el)),
@@ -117,10 +118,9 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
       for (const [input, x] of [[mem, v.memory], [tf16, v.tflops16], [tf32, v.tflops32], [bw, v.bandwidth]]) if (!typing(input)) input.value = String(x);
     }
     const pytorch = s.framework === 'pytorch';
-    for (const o of prec.options) {
-      o.disabled = !PRECISIONS_FOR[s.framework].includes(o.value);
-      o.textContent = LABELS.precision[o.value] + (o.disabled ? (pytorch ? ' (textbook layout only)' : ' (PyTorch only)') : '');
-    }
+    // The precisions of the other way of counting are not offered here; the note says where they are.
+    for (const o of prec.options) o.hidden = o.disabled = !PRECISIONS_FOR[s.framework].includes(o.value);
+    setText(precNote, PRECISION_ELSEWHERE[s.framework]);
     prec.value = s.precision;
     opt.value = s.optimizer;
     if (!typing(batch)) batch.value = String(s.batch_size);
