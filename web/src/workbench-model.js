@@ -122,7 +122,8 @@ export function readConfigText(text) {
 
 // What the engine is asked for a parsed config: a Hugging Face config.json (model_type or
 // architectures) as {hf_config}, else the lab's own model object (as labctl prints it).
-export const isHfConfig = (config) => 'model_type' in config || 'architectures' in config || 'num_hidden_layers' in config || 'n_layer' in config;
+const HF_KEYS = ['model_type', 'architectures', 'num_hidden_layers', 'hidden_size', 'n_layer', 'n_embd'];
+export const isHfConfig = (config) => HF_KEYS.some((k) => k in config);
 export function modelFromConfig(config) {
   return isHfConfig(config) ? { hf_config: config } : { ...config };
 }

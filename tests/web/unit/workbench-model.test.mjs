@@ -72,6 +72,7 @@ test('pasted text: too large, empty, not JSON and not an object each get their o
   assert.deepEqual(modelFromConfig(read.config), llama);
   assert.equal(evaluate({ model: modelFromConfig(read.config) }).model.parameters, 6738415616);
   assert.deepEqual(Object.keys(modelFromConfig({ model_type: 'llama', num_hidden_layers: 2 })), ['hf_config']);
+  assert.deepEqual(Object.keys(modelFromConfig({ n_layer: 12, n_embd: 768 })), ['hf_config']); // an old GPT-2 config without model_type
 });
 
 test('the engine’s errors read as words: a config’s key is named as the config names it', () => {
@@ -98,6 +99,19 @@ test('every precision under either way of counting, normalized, is a scenario th
       }
     }
   }
+});
+
+test('the newer PyTorch knobs are kept only where the engine reads them, with PyTorch counting, and autocast’s scope only with autocast', () => {
+  const both = ['pytorch_implementation', 'autocast_scope'];
+  const asked = { ...defaultScenario(), pytorch_implementation: 'from_scratch', autocast_scope: 'step' };
+  assert.deepEqual(normalizeRun(asked, both).scenario, { ...asked, step: 'steady', zero_grad: 'set_to_none', optimizer_impl: 'foreach' });
+  assert.equal(normalizeRun({ ...asked, precision: 'fp32' }, both).scenario.autocast_scope, undefined);
+  const older = normalizeRun(asked, []).scenario;
+  assert.equal('pytorch_implementation' in older || 'autocast_scope' in older, false);
+  const textbook = normalizeRun({ ...asked, framework: 'textbook', checkpointing: 'full' }, both);
+  assert.deepEqual(Object.keys(textbook.scenario).filter((k) => ['step', 'zero_grad', 'optimizer_impl', ...both].includes(k)), []);
+  assert.deepEqual([textbook.scenario.precision, textbook.scenario.checkpointing], ['mixed', 'full']);
+  assert.deepEqual(textbook.changed, ['precision: autocast is PyTorch’s, so the chapter’s mixed']);
 });
 
 test('a custom GPU keeps its memory in the unit typed (GB = 1e9 B, GiB = 2^30 B) and the engine uses those bytes', () => {
