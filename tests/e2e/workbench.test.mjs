@@ -4,7 +4,7 @@
 // good model on screen; bad link parameters named; 390 px, dark, keyboard only and axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, freshLab, openLab, nodeEvaluate, addressSettled, axeViolations, tabTo, focusIsVisible, scrollsSideways } from './helpers.mjs';
+import { startServer, startSite, launch, watchedPage, shipPage, freshLab, openLab, nodeEvaluate, addressSettled, axeViolations, tabTo, focusIsVisible, scrollsSideways, STRICT_CSP } from './helpers.mjs';
 import { formatInt } from '../../web/src/format.js';
 import { STORAGE_KEY } from '../../web/src/store.js';
 
@@ -271,4 +271,29 @@ for (const width of [390, 640, 1280]) test(`at ${width} px every option of every
     assert.deepEqual(await overflowing(), [], 'textbook layout');
     assert.equal(await scrollsSideways(page), false);
   } finally { await b.close(); }
+});
+
+test('in <lab-model-train act="workbench"> on a course page (strict CSP): styled, an edit counts, the page’s address untouched, axe clean', async () => {
+  const course = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Week 8</title><link rel="icon" href="./course.svg"><script type="module" src="../../lab-model-train.js"></script></head>
+<body><main><h1>Your model</h1><lab-model-train id="w" act="workbench" storage="memory"></lab-model-train></main></body></html>`;
+  const site = await startSite({ csp: STRICT_CSP, pages: { '/course/w/el.html': course, '/course/w/course.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>' } });
+  const b = await launch();
+  try {
+    const { page, problems } = await shipPage(b.context, [site.origin]);
+    await page.goto(`${site.origin}/course/w/el.html`);
+    const lab = page.locator('#w');
+    await lab.locator('[data-testid="wb-parameters"]').waitFor();
+    assert.equal(await lab.locator('.wb-choices').evaluate((el) => getComputedStyle(el).display), 'grid');
+    await lab.locator('[data-testid="wb-editor"] summary').click();
+    await lab.getByLabel('Layers', { exact: true }).fill('6');
+    const spec = evaluate({ model: 'gpt2-small' }).model.spec || evaluate({ model: { base: 'gpt2-small' } }).scenario.model;
+    const model = Object.fromEntries(Object.entries({ ...spec, layers: 6 }).filter(([k]) => k !== 'name' && k !== 'biases'));
+    assert.equal(await lab.locator('[data-testid="wb-parameters"]').textContent(), countOf(model));
+    assert.equal(await lab.getByLabel('Layers', { exact: true }).inputValue(), '6');
+    assert.equal(new URL(page.url()).search, '');
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  } finally { await b.close(); await site.close(); }
 });
