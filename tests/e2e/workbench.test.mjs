@@ -86,11 +86,12 @@ test('choose a preset, edit a field, paste a model, change the run; the shared l
     await page.locator('[data-control="gpu"]').selectOption('rtx4060-laptop-8gb');
     await page.locator('input[data-control="batch"]').fill('2');
     await page.getByLabel('Textbook layout').check();
+    assert.equal(await page.locator('[data-testid="wb-run-note"]').textContent(), 'Changed: autocast is PyTorch counting’s, so the chapter’s mixed precision is used.');
     await page.locator('select[data-control="ckpt"]').selectOption('full');
     const url = await addressSettled(page);
     assert.match(url, /model=custom&layers=\d+&hidden=\d+/);
     assert.doesNotMatch(url, /%7B|architectures/, 'the link carries spec fields, not the config');
-    assert.match(url, /gpu=rtx4060-laptop-8gb&prec=autocast_bf16|gpu=rtx4060-laptop-8gb&prec=mixed/);
+    assert.match(url, /gpu=rtx4060-laptop-8gb&prec=mixed/);
     assert.match(url, /batch=2&.*ckpt=full&count=textbook/);
     const w = await stored(page, 'checkpointing', { value: 'full' });
     assert.equal(w.scenario.framework, 'textbook');

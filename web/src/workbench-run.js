@@ -67,8 +67,8 @@ export function normalizeRun(scenario, newer = []) {
   const s = { ...scenario };
   const changed = [];
   if (s.framework === 'pytorch') {
-    if (s.precision === 'mixed') { s.precision = 'autocast_bf16'; changed.push('precision: the chapter’s mixed is the textbook layout’s, so autocast BF16'); }
-    if (s.checkpointing && s.checkpointing !== 'none') { s.checkpointing = 'none'; changed.push('checkpointing: off (PyTorch counting models none)'); }
+    if (s.precision === 'mixed') { s.precision = 'autocast_bf16'; changed.push('the chapter’s mixed precision is the textbook layout’s, so autocast BF16 is used'); }
+    if (s.checkpointing && s.checkpointing !== 'none') { s.checkpointing = 'none'; changed.push('checkpointing is off (PyTorch counting models none)'); }
     for (const [key, knob] of Object.entries(PYTORCH_KNOBS)) {
       if (knob.newer && !newer.includes(key)) delete s[key];
       else if (!knob.values.includes(s[key])) { if (knob.default) s[key] = knob.default; else delete s[key]; }
@@ -76,7 +76,7 @@ export function normalizeRun(scenario, newer = []) {
     if (!isAutocast(s.precision)) delete s.autocast_scope;
   } else {
     s.framework = 'textbook';
-    if (isAutocast(s.precision)) { s.precision = 'mixed'; changed.push('precision: autocast is PyTorch’s, so the chapter’s mixed'); }
+    if (isAutocast(s.precision)) { s.precision = 'mixed'; changed.push('autocast is PyTorch counting’s, so the chapter’s mixed precision is used'); }
     for (const key of Object.keys(PYTORCH_KNOBS)) delete s[key];
   }
   return { scenario: s, changed };

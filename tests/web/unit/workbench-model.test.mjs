@@ -111,7 +111,7 @@ test('the newer PyTorch knobs are kept only where the engine reads them, with Py
   const textbook = normalizeRun({ ...asked, framework: 'textbook', checkpointing: 'full' }, both);
   assert.deepEqual(Object.keys(textbook.scenario).filter((k) => ['step', 'zero_grad', 'optimizer_impl', ...both].includes(k)), []);
   assert.deepEqual([textbook.scenario.precision, textbook.scenario.checkpointing], ['mixed', 'full']);
-  assert.deepEqual(textbook.changed, ['precision: autocast is PyTorch’s, so the chapter’s mixed']);
+  assert.deepEqual(textbook.changed, ['autocast is PyTorch counting’s, so the chapter’s mixed precision is used']);
 });
 
 test('a custom GPU keeps its memory in the unit typed (GB = 1e9 B, GiB = 2^30 B) and the engine uses those bytes', () => {

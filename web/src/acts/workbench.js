@@ -69,7 +69,7 @@ export function mount(ctx) {
   // Applies a scenario: refused → the error where it belongs, nothing else changes; else it is shown.
   // from: where a model change came from ('paste', 'editor', 'chooser'), so its error is said there.
   function apply(next, { from = null } = {}) {
-    const normal = normalizeRun(next, support.newer).scenario;
+    const { scenario: normal, changed } = normalizeRun(next, support.newer);
     const r = evaluate(normal);
     if (r.error) {
       const isModel = String(r.error.field).startsWith('model');
@@ -80,7 +80,8 @@ export function mount(ctx) {
     }
     modelForm.showError('');
     runForm.showError('');
-    runForm.showNote('');
+    // What the new way of counting changed (autocast ↔ the chapter's mixed) is said, not done silently.
+    runForm.showNote(changed.length ? `Changed: ${changed.join('; ')}.` : '');
     scenario = normal;
     show(r);
     store.update((s) => withWorkbench(s, { scenario, gpu_unit: gpuUnit }));
