@@ -158,6 +158,10 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     assert.match(await runError(page).textContent(), /^The micro-batch must be a whole number from 1 to 65,536/);
     await page.locator('input[data-control="batch"]').fill('8');
     await page.locator('[data-control="gpu"]').selectOption('custom');
+    // It starts from the RTX 4090 on screen (its driver-reported 25,757,220,864 B: 25.76 GB), then an impossible memory.
+    assert.equal(await page.locator('input[data-control="mem"]').inputValue(), '25.76');
+    assert.equal(await page.locator('select[data-control="mem_unit"]').inputValue(), 'gb');
+    assert.equal((await stored(page, 'device', { type: 'object' })).scenario.device.capacity_bytes, 25760000000);
     await page.locator('input[data-control="mem"]').fill('0');
     assert.match(await runError(page).textContent(), /^Memory must be a positive number/);
     // With PyTorch counting, checkpointing is off and says why.

@@ -4,7 +4,7 @@
 // showError); a value that is not a number is said here and never sent. Pure parts: ../workbench-run.js.
 import { h, uid, setText, setHidden } from './dom.js';
 import {
-  PRECISIONS, PRECISIONS_FOR, PRECISION_ELSEWHERE, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ,
+  PRECISIONS, PRECISIONS_FOR, PRECISION_ELSEWHERE, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ, MEMORY_UNITS,
   customDevice, customValues, positiveNumber, wholeIn, ckptParam, isAutocast,
 } from '../workbench-run.js';
 import { deviceOptionText } from './controls.js';
@@ -16,19 +16,15 @@ const field = (label, control, ...rest) => {
 };
 const selectOf = (values, words, onchange, attrs = {}) => h('select', { onchange, ...attrs }, values.map((v) => h('option', { value: v, text: words[v] })));
 
-// devices: catalog().devices; newer: the newer PyTorch knobs the engine reads.
-export function createRunForm({ devices, newer, onChange, onUnit }) {
-  const error = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'wb-run-error', hidden: true });
-  // A change the workbench made for the student (a new model's context caps the sequence): said, not an error.
-  const note = h('p', { class: 'control__note', role: 'status', 'data-testid': 'wb-run-note' });
-  const showNote = (text) => setText(note, text || '');
-  const showError = (text) => { setText(error, text || ''); setHidden(error, !text); if (text) showNote(''); };
-  let current = null; // the scenario on screen
-  let unit = 'gb';
+const typing = (input) => input === input.getRootNode().activeElement; // the shadow root's own focus in the element
 
-  const gpu = h('select', { 'data-control': 'gpu', onchange: () => pickGpu() },
+// The GPU menu and a custom GPU's fields (memory in GB or GiB, peaks, bandwidth), started from the
+// catalogue GPU on screen. current(): the scenario on screen.
+function gpuPart({ devices, current, onChange, onUnit, showError }) {
+  let unit = 'gb';
+  const gpu = h('select', { 'data-control': 'gpu', onchange: () => pick() },
     devices.map((d) => h('option', { value: d.id, text: deviceOptionText(d.name) })), h('option', { value: CUSTOM, text: 'Custom GPU…' }));
-  const num = (name) => h('input', { type: 'text', inputmode: 'decimal', size: 7, autocomplete: 'off', 'data-control': name, oninput: () => customChanged() });
+  const num = (name) => h('input', { type: 'text', inputmode: 'decimal', size: 7, autocomplete: 'off', 'data-control': name, oninput: () => edited() });
   const mem = num('mem');
   const memUnit = selectOf(['gb', 'gib'], { gb: 'GB (10⁹ bytes)', gib: 'GiB (2³⁰ bytes)' }, () => unitChanged(), { 'data-control': 'mem_unit', 'aria-label': 'Memory unit' });
   const tf16 = num('tf16');
@@ -36,14 +32,16 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   const bw = num('bw');
   const custom = h('div', { class: 'wb-fields', 'data-testid': 'wb-custom-gpu', hidden: true },
     field('Memory', mem, memUnit), field('16-bit peak, TFLOP/s', tf16), field('FP32 peak, TFLOP/s', tf32), field('Memory bandwidth, GB/s', bw));
-  const baseOf = () => (typeof current.device === 'string' ? current.device : current.device.base);
-  function pickGpu() {
+  const baseOf = () => (typeof current().device === 'string' ? current().device : current().device.base);
+  function pick() {
     if (gpu.value !== CUSTOM) { showError(''); onChange({ device: gpu.value }); return; }
     const d = devices.find((x) => x.id === baseOf()) || devices[0];
-    const v = customValues(d, unit);
-    onChange({ device: customDevice({ base: d.id, unit, memory: v.memory, tflops16: v.tflops16, tflops32: v.tflops32, bandwidth: v.bandwidth }) });
+    // Start in the unit the GPU's memory is a whole number of (24 GiB, 80 GB), so it reads exactly.
+    const exact = Object.keys(MEMORY_UNITS).find((u) => Number.isInteger(d.capacity_bytes / MEMORY_UNITS[u]));
+    if (exact && exact !== unit) { unit = exact; onUnit(unit); }
+    onChange({ device: customDevice({ base: d.id, unit, ...customValues(d, unit) }) });
   }
-  function customChanged() {
+  function edited() {
     const v = { memory: positiveNumber(mem.value), tflops16: positiveNumber(tf16.value), tflops32: positiveNumber(tf32.value), bandwidth: positiveNumber(bw.value) };
     const bad = [['memory', 'Memory'], ['tflops16', '16-bit peak'], ['tflops32', 'FP32 peak'], ['bandwidth', 'Memory bandwidth']].find(([k]) => !(v[k] > 0));
     if (bad) { showError(`${bad[1]} must be a positive number; the GPU was left as it was.`); return; }
@@ -53,8 +51,52 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   function unitChanged() {
     unit = memUnit.value;
     onUnit(unit);
-    if (typeof current.device === 'object') mem.value = String(customValues(current.device, unit).memory);
+    if (typeof current().device === 'object') mem.value = String(customValues(current().device, unit).memory);
   }
+  function set(s, gpuUnit) {
+    unit = gpuUnit;
+    const isCustom = typeof s.device === 'object';
+    gpu.value = isCustom ? CUSTOM : s.device;
+    setHidden(custom, !isCustom);
+    if (!isCustom) return;
+    memUnit.value = unit;
+    const v = customValues(s.device, unit);
+    for (const [input, x] of [[mem, v.memory], [tf16, v.tflops16], [tf32, v.tflops32], [bw, v.bandwidth]]) if (!typing(input)) input.value = String(x);
+  }
+  return { gpu, custom, set };
+}
+
+// PyTorch's knobs behind "PyTorch settings", one sentence each; the newer ones where the engine reads them.
+function pytorchPart({ newer, onChange }) {
+  const knobs = Object.keys(PYTORCH_KNOBS).filter((k) => !PYTORCH_KNOBS[k].newer || newer.includes(k)).map((key) => {
+    const values = PYTORCH_KNOBS[key].default ? PYTORCH_KNOBS[key].values : ['', ...PYTORCH_KNOBS[key].values];
+    const words = { '': 'As the model’s family writes it', ...LABELS[key] };
+    const sel = selectOf(values, words, () => onChange({ [key]: sel.value || undefined }), { 'data-control': key });
+    const label = { step: 'Step', zero_grad: 'zero_grad', optimizer_impl: 'Optimizer code', pytorch_implementation: 'Model code', autocast_scope: 'Autocast covers' }[key];
+    return { key, sel, row: field(label, sel, h('p', { class: 'control__note', text: KNOB_NOTES[key] })) };
+  });
+  const box = h('details', { class: 'wb-more', 'data-testid': 'wb-pytorch' }, h('summary', { text: 'PyTorch settings' }),
+    h('div', { class: 'wb-fields' }, knobs.map((k) => k.row)));
+  function set(s) {
+    setHidden(box, s.framework !== 'pytorch');
+    for (const k of knobs) {
+      k.sel.value = s[k.key] || '';
+      if (k.key === 'autocast_scope') k.sel.disabled = !isAutocast(s.precision);
+    }
+  }
+  return { box, set };
+}
+
+// devices: catalog().devices; newer: the newer PyTorch knobs the engine reads.
+export function createRunForm({ devices, newer, onChange, onUnit }) {
+  const error = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'wb-run-error', hidden: true });
+  // A change the workbench made for the student (a new model's context caps the sequence): said, not an error.
+  const note = h('p', { class: 'control__note', role: 'status', 'data-testid': 'wb-run-note' });
+  const showNote = (text) => setText(note, text || '');
+  const showError = (text) => { setText(error, text || ''); setHidden(error, !text); if (text) showNote(''); };
+  let current = null; // the scenario on screen
+  const gpu = gpuPart({ devices, current: () => current, onChange, onUnit, showError });
+  const pytorch = pytorchPart({ newer, onChange });
 
   const prec = selectOf(PRECISIONS, LABELS.precision, () => onChange({ precision: prec.value }), { 'data-control': 'prec' });
   const precNote = h('p', { class: 'control__note' });
@@ -80,44 +122,26 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   const everyK = h('input', { type: 'number', min: 1, max: 1000, step: 1, value: 4, 'data-control': 'k', 'aria-label': 'Layers between checkpoints', oninput: ckptChanged });
   const everyRow = h('span', { class: 'wb-row' }, everyK, h('span', { 'aria-hidden': 'true', text: 'layers apart' }));
   const ckptNote = h('p', { class: 'control__note', 'data-testid': 'wb-ckpt-off' });
-
   const countName = uid('wb-count');
   const counts = COUNTINGS.map((c) => {
     const id = uid(`wb-count-${c}`);
     const input = h('input', { type: 'radio', name: countName, id, value: c, onchange: () => input.checked && onChange({ framework: c }) });
     return { c, input, el: h('span', { class: 'radio radio--inline' }, input, h('label', { for: id, text: LABELS.counting[c] })) };
   });
-  const knobs = Object.keys(PYTORCH_KNOBS).filter((k) => !PYTORCH_KNOBS[k].newer || newer.includes(k)).map((key) => {
-    const values = PYTORCH_KNOBS[key].default ? PYTORCH_KNOBS[key].values : ['', ...PYTORCH_KNOBS[key].values];
-    const words = { '': 'As the model’s family writes it', ...LABELS[key] };
-    const sel = selectOf(values, words, () => onChange({ [key]: sel.value || undefined }), { 'data-control': key });
-    const label = { step: 'Step', zero_grad: 'zero_grad', optimizer_impl: 'Optimizer code', pytorch_implementation: 'Model code', autocast_scope: 'Autocast covers' }[key];
-    return { key, sel, row: field(label, sel, h('p', { class: 'control__note', text: KNOB_NOTES[key] })) };
-  });
-  const pytorchBox = h('details', { class: 'wb-more', 'data-testid': 'wb-pytorch' }, h('summary', { text: 'PyTorch settings' }),
-    h('div', { class: 'wb-fields' }, knobs.map((k) => k.row)));
 
   const el = h('fieldset', { class: 'wb-section', 'data-section': 'run' }, h('legend', { text: 'Run' }),
-    h('div', { class: 'wb-fields wb-fields--wide' }, field('GPU', gpu), field('Precision', prec, precNote), field('Optimizer', opt),
+    h('div', { class: 'wb-fields wb-fields--wide' }, field('GPU', gpu.gpu), field('Precision', prec, precNote), field('Optimizer', opt),
       field('Micro-batch', batch), field('Sequence length', seq), field('Checkpointing', ckpt, everyRow, ckptNote)),
-    custom, error, note,
+    gpu.custom, error, note,
     h('fieldset', { class: 'wb-count', 'data-control': 'count' }, h('legend', { text: 'Memory counted' }), counts.map((c) => c.el)),
-    pytorchBox);
+    pytorch.box);
 
   // Shows a scenario (and the unit of a custom GPU's memory); inputs being typed in keep their text.
   function set(s, gpuUnit) {
     current = s;
-    unit = gpuUnit;
-    const typing = (input) => input === input.getRootNode().activeElement; // the shadow root's own focus in the element
-    const isCustom = typeof s.device === 'object';
-    gpu.value = isCustom ? CUSTOM : s.device;
-    setHidden(custom, !isCustom);
-    if (isCustom) {
-      memUnit.value = unit;
-      const v = customValues(s.device, unit);
-      for (const [input, x] of [[mem, v.memory], [tf16, v.tflops16], [tf32, v.tflops32], [bw, v.bandwidth]]) if (!typing(input)) input.value = String(x);
-    }
-    const pytorch = s.framework === 'pytorch';
+    gpu.set(s, gpuUnit);
+    pytorch.set(s);
+    const isPytorch = s.framework === 'pytorch';
     // The precisions of the other way of counting are not offered here; the note says where they are.
     for (const o of prec.options) o.hidden = o.disabled = !PRECISIONS_FOR[s.framework].includes(o.value);
     setText(precNote, PRECISION_ELSEWHERE[s.framework]);
@@ -126,17 +150,12 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
     if (!typing(batch)) batch.value = String(s.batch_size);
     if (!typing(seq)) seq.value = String(s.seq_len);
     ckpt.value = ckptParam(s.checkpointing);
-    ckpt.disabled = pytorch;
+    ckpt.disabled = isPytorch;
     setHidden(everyRow, ckpt.value !== 'every');
     if (ckpt.value === 'every' && !typing(everyK)) everyK.value = String(s.checkpointing.every_k_layers);
-    setText(ckptNote, pytorch ? 'Off: PyTorch counting models no checkpointing (the textbook layout does).' : '');
-    setHidden(ckptNote, !pytorch);
+    setText(ckptNote, isPytorch ? 'Off: PyTorch counting models no checkpointing (the textbook layout does).' : '');
+    setHidden(ckptNote, !isPytorch);
     for (const c of counts) c.input.checked = c.c === s.framework;
-    setHidden(pytorchBox, !pytorch);
-    for (const k of knobs) {
-      k.sel.value = s[k.key] || '';
-      if (k.key === 'autocast_scope') k.sel.disabled = !isAutocast(s.precision);
-    }
   }
   return { el, set, showError, showNote };
 }
