@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseUrlState, serializeUrlState, useWorkbenchUrl } from '../../../web/src/url-state.js';
 import * as workbenchUrl from '../../../web/src/workbench-url.js';
 import { defaultScenario, customDevice } from '../../../web/src/workbench-run.js';
-import { defaultState, validateState, withWorkbench } from '../../../web/src/store.js';
+import { defaultState, validateState, withWorkbench, createStore } from '../../../web/src/store.js';
 
 const { parseWorkbenchParams, serializeWorkbench } = workbenchUrl;
 useWorkbenchUrl(workbenchUrl); // as boot.js and the workbench do
@@ -102,4 +102,15 @@ test('the stored choices pass the lab-state schema, and a malformed one does not
   assert.deepEqual(validateState(withWorkbench(defaultState(), { scenario: null })), []);
   assert.notDeepEqual(validateState({ ...s, workbench: { scenario: { ...s.workbench.scenario, batch_size: 0 } } }), []);
   assert.notDeepEqual(validateState({ ...s, workbench: { scenario: { ...s.workbench.scenario, precision: 'fp8' } } }), []);
+});
+
+test('the workbench’s choices are settings: “Reset my answers” keeps them, as it keeps the acts’ settings', () => {
+  const store = createStore();
+  store.update((s) => withWorkbench(s, { scenario: { ...defaultScenario(), batch_size: 3 }, gpu_unit: 'gib' }));
+  store.reset();
+  assert.deepEqual(store.getState().workbench, { scenario: { ...defaultScenario(), batch_size: 3 }, gpu_unit: 'gib' });
+  const fresh = createStore();
+  fresh.reset();
+  assert.equal('workbench' in fresh.getState(), false);
+  assert.deepEqual(validateState(fresh.getState()), []);
 });
