@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES,
+  MODEL_FIELDS, supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES,
 } from '../../../web/src/workbench-model.js';
 import { normalizeRun, defaultScenario, PRECISIONS, COUNTINGS, customDevice, customValues, runErrorText } from '../../../web/src/workbench-run.js';
 
@@ -32,6 +32,14 @@ test('the editor offers every field the engine reads, and each preset’s spec g
     const r = evaluate({ model });
     assert.equal(r.model.parameters, m.parameters, m.id);
     assert.equal(parametersText(r.model.parameters), `${m.parameters.toLocaleString('en-US')} parameters`);
+  }
+});
+
+test('every field of every preset’s spec is one the editor and the link know, so a shared link loses nothing', () => {
+  const known = new Set([...MODEL_FIELDS.map((f) => f.key), 'name']);
+  for (const m of catalog.models) {
+    const spec = specOf(evaluate, m.id);
+    assert.deepEqual(Object.keys(spec).filter((k) => !known.has(k)), [], m.id);
   }
 });
 
