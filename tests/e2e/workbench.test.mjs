@@ -143,12 +143,12 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     await unchanged('mixture of experts');
     // Negative and absurd sizes in the field editor.
     await editField(page, 'Layers', '-3');
-    assert.match(await modelError(page).textContent(), /^Layers must be a whole number \(got “-3”\)\. The last model that worked is still shown\.$/);
+    assert.match(await modelError(page).textContent(), /^Layers: must be a whole number \(got “-3”\)\. The last model that worked is still shown\.$/);
     await unchanged('negative layers');
     await editField(page, 'Layers', '5000');
-    assert.match(await modelError(page).textContent(), /^Layers must be an integer from 1 to 1000 \(got 5000\)\./);
+    assert.match(await modelError(page).textContent(), /^Layers: must be an integer from 1 to 1000 \(got 5000\)\./);
     await editField(page, 'Vocabulary', '99999999999');
-    assert.match(await modelError(page).textContent(), /^Vocabulary/);
+    assert.match(await modelError(page).textContent(), /^Vocabulary: /);
     await unchanged('absurd sizes');
     await editField(page, 'Layers', '12');
     await editField(page, 'Vocabulary', '50257');
@@ -174,6 +174,11 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     const notices = await page.locator('#notices [data-notice="url"] li').evaluateAll((li) => li.map((x) => x.dataset.param));
     assert.deepEqual(notices.sort(), ['batch', 'ckpt', 'model']);
     assert.equal(await page.locator('input[data-control="seq"]').inputValue(), '512');
+    // A link's model that parses but the engine refuses: said above the choices, and the defaults shown.
+    await openLab(page, `${srv.origin}/?act=workbench&model=custom&layers=2&hidden=64&heads=5&vocab=100&context=64`);
+    await openWorkbench(page);
+    assert.match(await page.locator('[data-act="workbench"] > [role="alert"]').textContent(), /^Attention heads: .*\(5\)\. The workbench starts from its defaults\.$/);
+    assert.equal(await params(page), countOf('gpt2-small'));
   } finally { await b.close(); }
 });
 

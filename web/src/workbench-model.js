@@ -135,19 +135,19 @@ export function configName(config) {
 }
 
 // The engine's error for a model, in words: the field named as the student knows it (the editor's
-// label, or the config's own key), then the engine's reason.
+// label, or the config's own key), a colon, then the engine's reason (which may name fields itself).
 export function modelErrorText(error) {
   const field = String(error.field || '');
   const message = String(error.message || 'was refused');
   const hf = field.match(/^model\.hf_config\.?(.*)$/);
   if (hf) {
     if (/unknown field 'hf_config'/.test(message)) return 'This version of the lab’s engine cannot read config.json files yet; paste the lab’s own model object, or edit the fields.';
-    return hf[1] ? `In your config, “${hf[1]}” ${message}.` : `Your config ${message}.`;
+    return hf[1] ? `In your config, “${hf[1]}”: ${message}.` : `Your config: ${message}.`;
   }
   const key = field.replace(/^model\.?/, '');
   const f = FIELD_BY_KEY.get(key);
-  if (f) return `${f.label} ${message}.`;
-  return key ? `The model’s “${key}” ${message}.` : `The model ${message}.`;
+  if (f) return `${f.label}: ${message}.`;
+  return key ? `The model’s “${key}”: ${message}.` : `The model: ${message}.`;
 }
 
 // Presets grouped by family for the chooser: [{ family, models: [{ id, name, parameters }] }], in

@@ -49,13 +49,13 @@ test('a field that is not a whole number is named before the engine is asked; a 
   const values = Object.fromEntries(fields.map((f) => [f.key, f.kind === 'bool' ? base[f.key] : String(base[f.key] ?? '')]));
   const made = modelFromFields(fields, { ...values, layers: '-3' });
   assert.equal(made.error.field, 'model.layers');
-  assert.equal(modelErrorText(made.error), 'Layers must be a whole number (got “-3”).');
+  assert.equal(modelErrorText(made.error), 'Layers: must be a whole number (got “-3”).');
   const r = evaluate({ model: modelFromFields(fields, { ...values, layers: '5000' }).model });
   assert.equal(r.error.field, 'model.layers');
-  assert.match(modelErrorText(r.error), /^Layers must be an integer from 1 to 1000 \(got 5000\)\.$/);
+  assert.match(modelErrorText(r.error), /^Layers: must be an integer from 1 to 1000 \(got 5000\)\.$/);
   const heads = evaluate({ model: modelFromFields(fields, { ...values, heads: '7' }).model });
   // Today's engine: hidden must be divisible by heads; with key/value heads, they must divide heads.
-  assert.match(modelErrorText(heads.error), /^(Attention heads .*divisible|Key\/value heads .*must divide heads \(7\))/);
+  assert.match(modelErrorText(heads.error), /^(Attention heads: .*divisible|Key\/value heads: .*must divide heads \(7\))/);
 });
 
 test('head size and key/value heads follow an edit of hidden or heads until they are set on their own', () => {
@@ -85,7 +85,7 @@ test('pasted text: too large, empty, not JSON and not an object each get their o
 
 test('the engine’s errors read as words: a config’s key is named as the config names it', () => {
   assert.equal(modelErrorText({ field: 'model.hf_config.num_key_value_heads', message: 'must divide num_attention_heads (32)' }),
-    'In your config, “num_key_value_heads” must divide num_attention_heads (32).');
+    'In your config, “num_key_value_heads”: must divide num_attention_heads (32).');
   assert.equal(modelErrorText({ field: 'model.hf_config', message: "unknown field 'hf_config'; known fields: base" }),
     'This version of the lab’s engine cannot read config.json files yet; paste the lab’s own model object, or edit the fields.');
   assert.equal(runErrorText({ field: 'seq_len', message: 'must be an integer from 1 to 1024 (got 5000)' }), 'Sequence length: must be an integer from 1 to 1024 (got 5000).');
