@@ -182,6 +182,27 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
   } finally { await b.close(); }
 });
 
+test('open a file: a model file is read into the box and used; a 2 MB file is refused by its size, unread', async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await watchedPage(b.context, srv.origin);
+    await freshLab(page, srv.origin)('?act=workbench');
+    await openWorkbench(page);
+    const box = await openBox(page, 'wb-paste-box');
+    const text = JSON.stringify({ ...LLAMA2_7B, name: 'Llama-2 7B (file)' });
+    await box.locator('input[type=file]').setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForFunction(() => /6,738,415,616/.test(document.querySelector('[data-testid="wb-parameters"]').textContent));
+    assert.equal(await page.locator('[data-testid="wb-paste"]').inputValue(), text);
+    assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), 'Your model: Llama-2 7B (file)');
+    await box.locator('input[type=file]').setInputFiles({ name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2000000, 32) });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="wb-model-error"]').hidden);
+    assert.match(await modelError(page).textContent(), /^model\.safetensors is 2\.00\sMB; a config\.json is a few kB, so it was not opened/);
+    assert.equal(await page.locator('[data-testid="wb-paste"]').inputValue(), text, 'the box keeps what it had');
+    assert.equal(await params(page), '6,738,415,616 parameters');
+    assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
+  } finally { await b.close(); }
+});
+
 test('a model with a shorter learned context caps the sequence length, and the run says so', async () => {
   const b = await launch();
   try {
