@@ -218,11 +218,24 @@ export function workbenchRecord(scenario, engine) {
   const { solved, layout } = solveFor(scenario, (s) => engine.solve(s));
   const p = r.pipeline;
   return {
-    peak_bytes: r.memory.peak_bytes, peak_phase: r.memory.step_phases ? r.memory.step_phases.peak_phase : null,
+    model_name: r.model.name || null, peak_bytes: r.memory.peak_bytes, peak_phase: r.memory.step_phases ? r.memory.step_phases.peak_phase : null,
     fits: r.memory.fits, numerically_valid: r.memory.numerically_valid, usable_device_bytes: r.memory.usable_device_bytes,
     largest_batch_size: solved && !solved.error ? solved.largest_batch.largest_batch : null, largest_batch_layout: layout,
     step_seconds: p.step_seconds, tokens_per_second: p.tokens_per_second, mfu: p.mfu,
   };
+}
+
+// The ledger's summary line of the workbench record (design-ledger.js ledgerText): one scenario's numbers.
+export function workbenchText(rec, scenario, units = 'gb') {
+  if (!rec) return 'Workbench: no results recorded (no model chosen, or its settings gave an error).';
+  const model = rec.model_name || (typeof scenario.model === 'string' ? scenario.model : 'a custom model');
+  const state = !rec.fits ? 'out of memory' : rec.numerically_valid ? 'fits' : 'fits but cannot train (updates stall)';
+  const where = rec.peak_phase ? ` ${phaseWords(rec.peak_phase)}` : '';
+  const largest = rec.largest_batch_size === null ? 'no solver answer'
+    : `largest micro-batch that fits ${formatInt(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
+  return `Workbench: ${model}, batch ${scenario.batch_size ?? 'default'}: peak ${formatBytes(rec.peak_bytes, units)}${where}, `
+    + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; estimated step ${formatNumber2(rec.step_seconds)} s, `
+    + `${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}.`;
 }
 
 export const unitLabel = (units) => unitOf(units).label;
