@@ -200,6 +200,10 @@ export function mountWorkbenchResults(root, { engine, store }) {
     paint(scenario, r, twin);
   }
 
+  // The shell hands each scenario to show(); a `workbench-scenario` event on the root (detail: the
+  // scenario) does the same, so tests can drive the results without the shell's controls.
+  const onScenario = (e) => show(e.detail);
+  root.addEventListener('workbench-scenario', onScenario);
   const unsubscribe = store && store.subscribe ? store.subscribe(() => {
     if (unitsNow() === units) return;
     units = unitsNow();
@@ -210,6 +214,7 @@ export function mountWorkbenchResults(root, { engine, store }) {
     show,
     destroy() {
       if (unsubscribe) unsubscribe();
+      root.removeEventListener('workbench-scenario', onScenario);
       d.chart.destroy();
       root.replaceChildren();
     },
