@@ -37,7 +37,11 @@ export class StepTimelineChart {
     this.resizer = redrawOnResize(container, this);
   }
 
-  width() { return boxWidth(this.container, { max: 900 }); }
+  // The observer's last width (no layout forced in the middle of an update), else a measurement.
+  width() {
+    const w = this.observedWidth || boxWidth(this.container, { max: 900 });
+    return Math.max(280, Math.min(900, w));
+  }
 
   // tl: timelineView(result); usableBytes: the device's usable memory; units 'gb' | 'gib'.
   update(tl, { usableBytes, units = 'gb', summary = '' } = {}) {
