@@ -164,6 +164,7 @@ export function gapView(pt, tb, units = 'gb') {
     sums_exact: formatSum(rows.map((r) => r.pytorch), units, pt.memory.peak_bytes).exact && formatSum(rows.map((r) => r.textbook), units, tb.memory.peak_bytes).exact,
     summary: `PyTorch’s peak is ${f(Math.abs(diff))} ${diff >= 0 ? 'above' : 'below'} the textbook sum${why ? `: ${why}` : ''}.`,
     textbook_precision: tb.scenario.precision,
+    textbook_checkpointing: tb.scenario.checkpointing !== 'none' && tb.scenario.checkpointing !== undefined,
   };
 }
 

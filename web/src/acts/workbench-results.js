@@ -3,7 +3,7 @@
 // peak, timeline and estimate in the same frame; the solver (slower for big models) and the table twin
 // follow after the paint. An engine error keeps the last results, marked as not current. The numbers
 // and words come from workbench-view.js (DOM-free); destroy() removes it all.
-import { h, replaceChildren, setText, setAttr, setHidden } from '../ui/dom.js';
+import { h, replaceChildren, setText, setAttr, setHidden, scrollBox } from '../ui/dom.js';
 import { Banner } from '../ui/banner.js';
 import { whyDetails } from '../ui/why-details.js';
 import { createAfterPaint } from '../ui/after-paint.js';
@@ -37,6 +37,7 @@ function buildDom(root) {
   d.gapSummary = h('p');
   d.textbook.row.append(h('dd', {}, whyDetails('Why different?', d.gapSummary, d.gapBody)));
   d.largest = figure('largest', 'Largest micro-batch that fits');
+  d.pathLead = h('p', { class: 'wb-path__lead', hidden: true });
   d.pathList = h('ol', { class: 'wb-path' });
   d.step = figure('step', 'Step time (estimate)');
   d.tokens = figure('tokens', 'Tokens/s (estimate)');
@@ -49,7 +50,7 @@ function buildDom(root) {
   d.chartNote = h('p', { class: 'wb-chart__note', hidden: true });
   d.tableBox = h('div');
   d.tableDetails = whyDetails('Timeline as a table', d.tableBox);
-  d.current = h('div', { class: 'wb-current' }, d.banner.el, d.figures, d.pathList,
+  d.current = h('div', { class: 'wb-current' }, d.banner.el, d.figures, d.pathLead, d.pathList,
     h('h3', { text: 'Memory through one step' }), d.chartBox, d.chartNote, d.tableDetails,
     h('h3', { text: 'Speed' }), d.timing, whyDetails('What the estimate assumes', d.assumptions), d.notes);
   replaceChildren(root, h('div', { class: 'wb-results' }, d.error, d.stale, d.current));
@@ -91,10 +92,12 @@ function paintGapTable(d, gap, f) {
   const total = h('tr', { class: 'is-total' }, h('th', { scope: 'row', text: 'Peak' }),
     h('td', { text: f(gap.textbook_bytes), 'data-value': gap.textbook_bytes }), h('td', { text: f(gap.pytorch_bytes), 'data-value': gap.pytorch_bytes }));
   const mixed = gap.textbook_precision === 'mixed' ? ' The textbook counts autocast as mixed precision: 16-bit weights beside an FP32 master copy.' : '';
+  const ckpt = gap.textbook_checkpointing ? ' PyTorch’s step is modelled without activation checkpointing, so its column keeps every activation.' : '';
   replaceChildren(d.gapBody,
-    h('p', { text: `The textbook adds every component as if all were live at once; PyTorch frees and allocates through the step, so its peak is what is live at one moment, with temporaries. Rows: the textbook’s components, and what PyTorch holds at its peak.${mixed}${gap.sums_exact ? '' : ' Each amount is rounded from bytes, so a column may not add up to the last digit.'}` }),
-    h('table', { class: 'data-table wb-gap' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Textbook' }), h('th', { scope: 'col', text: 'PyTorch at its peak' }))),
-      h('tbody', {}, rows, total)));
+    h('p', { text: `The textbook adds every component as if all were live at once; PyTorch frees and allocates through the step, so its peak is what is live at one moment, with temporaries. Rows: the textbook’s components, and what PyTorch holds at its peak.${mixed}${ckpt}${gap.sums_exact ? '' : ' Each amount is rounded from bytes, so a column may not add up to the last digit.'}` }),
+    scrollBox(h('table', { class: 'data-table wb-gap' }, h('caption', { text: 'Textbook sum and PyTorch peak, term by term' }),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Textbook' }), h('th', { scope: 'col', text: 'PyTorch at its peak' }))),
+      h('tbody', {}, rows, total)), 'Textbook and PyTorch, term by term (scrolls sideways on narrow screens)'));
 }
 
 function paintTiming(d, r) {
@@ -137,6 +140,7 @@ function paintSolve(d, view, units) {
     setText(d.largest.value, '—');
     setText(d.largest.note, `The solver has no answer: ${view.error}`);
     replaceChildren(d.pathList);
+    setHidden(d.pathLead, true);
     return;
   }
   setText(d.largest.value, view.largest_batch > 0 ? formatInt(view.largest_batch) : 'none');
@@ -144,13 +148,15 @@ function paintSolve(d, view, units) {
   const layout = view.layout === 'textbook' ? 'Counted with the textbook layout.' : '';
   const invalid = view.largest_valid === false ? ' It cannot train: updates stall.' : '';
   setText(d.largest.note, `${layout}${invalid}`.trim());
-  if (view.fits_now || !view.moves.length) {
-    replaceChildren(d.pathList, view.fits_now ? [] : [h('li', { text: view.reason })]);
+  const layoutWords = view.layout === 'textbook' ? ' (textbook layout)' : '';
+  setHidden(d.pathLead, view.fits_now);
+  if (view.fits_now) {
+    replaceChildren(d.pathList);
     return;
   }
+  setText(d.pathLead, view.reaches_fit ? `Cheapest change that fits${layoutWords}:` : `No change the solver tries fits on this GPU${layoutWords}. The closest:`);
   replaceChildren(d.pathList, view.moves.map((m) => h('li', {},
     `${m.move.replace(/->/g, '→')}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? 'fits' : 'still over'}`)));
-  d.pathList.prepend(h('li', { class: 'wb-path__lead', text: `Cheapest change that fits${view.layout === 'textbook' ? ' (textbook layout)' : ''}:` }));
 }
 
 export function mountWorkbenchResults(root, { engine, store }) {
