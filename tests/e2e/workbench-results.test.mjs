@@ -98,7 +98,8 @@ test('out of memory and pure 16-bit never read as success; an error keeps the la
     const title = await text(page, '.wb-current .banner__title');
     assert.match(title, /Out of memory/);
     assert.doesNotMatch(title, /✓|Fits/);
-    assert.match(await text(page, '.wb-path'), /Cheapest change that fits/);
+    assert.match(await text(page, '.wb-path__lead'), /Cheapest change that fits/);
+    assert.ok(await page.locator('.wb-path li').count() > 0);
     await show(page, { ...SHOWN, precision: 'bf16' });
     assert.equal(await page.locator('.wb-current .banner').getAttribute('data-state'), 'invalid');
     assert.doesNotMatch(await text(page, '.wb-current .banner__title'), /✓|Fits:/);
