@@ -24,22 +24,24 @@ struct Shapes {
 // Parameter tensors of the eager code: GPT-2 style fuses q/k/v (one Linear); Llama style has four.
 Shapes shapes_of(const TransformerSpec& m) {
   const ParameterBreakdown p = count_parameters(m);
-  const std::int64_t per_linear = m.biases ? 2 : 1;
-  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.biases ? 2 : 1) : 1;
-  const std::int64_t linears = (gpt2_style(m) ? 2 : 4) + (m.mlp == MlpKind::gelu ? 2 : 3);
+  // Tensors per block: a weight per Linear plus a bias where that projection has one (Qwen2: q/k/v only).
+  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.norm_bias ? 2 : 1) : 1;
+  const std::int64_t qkv_linears = gpt2_style(m) ? 1 : 3, mlp_linears = m.mlp == MlpKind::gelu ? 2 : 3;
+  const std::int64_t block = add(mul(qkv_linears, m.qkv_bias ? 2 : 1), m.attn_out_bias ? 2 : 1,
+                                 mul(mlp_linears, m.mlp_bias ? 2 : 1), mul(m.norms_per_layer, norm));
   Shapes s;
-  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, add(mul(2, norm), mul(linears, per_linear))), norm,
-                  m.tied_head ? 0 : 1);
-  const std::int64_t qkv = gpt2_style(m) ? mul(3, m.hidden, m.hidden) : mul(m.hidden, m.hidden);
+  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, block), norm, m.tied_head ? 0 : 1);
+  const std::int64_t q = q_width(m), kv = kv_width(m);
+  const std::int64_t qkv = gpt2_style(m) ? mul(m.hidden, add(q, mul(2, kv))) : mul(m.hidden, std::max(q, kv));
   s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
   s.layer_params = p.per_layer;
   s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
   // Block parameters whose gradients exist when backward reaches the attention core: the MLP,
   // norm_2 and the output projection.
-  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.biases ? 1 : 0;
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.mlp_bias ? 1 : 0;
   const std::int64_t mlp = m.mlp == MlpKind::gelu ? add(mul(2, d, f), mul(add(f, d), bias))
                                                   : add(mul(3, d, f), mul(add(f, f, d), bias));
-  s.after_attention_params = add(mlp, p.final_norm, mul(d, d), mul(d, bias));
+  s.after_attention_params = add(mlp, p.final_norm, mul(q, d), m.attn_out_bias ? d : 0);
   return s;
 }
 
