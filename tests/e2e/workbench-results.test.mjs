@@ -112,6 +112,12 @@ test('out of memory and pure 16-bit never read as success; an error keeps the la
     await show(page, SHOWN);
     assert.ok(await page.locator('.wb-error').isHidden());
     assert.ok(await page.locator('.wb-stale').isHidden());
+    assert.ok(await page.locator('.wb-notes').isHidden());
+    // The model's notes (here the sliding window's) are shown as the engine words them.
+    const windowed = { ...SHOWN, model: { layers: 4, hidden: 512, heads: 8, kv_heads: 2, vocab: 1000, context: 2048, mlp_hidden: 1408, mlp: 'swiglu',
+      norm: 'rmsnorm', biases: false, tied_head: false, learned_positions: false, sliding_window: 256 } };
+    await show(page, windowed);
+    assert.deepEqual(await page.locator('.wb-notes li').allTextContents().then((xs) => xs.map(plainText)), engine.evaluate(windowed).model.notes.map(plainText));
     clean(problems);
   } finally { await browser.close(); }
 });

@@ -3,25 +3,19 @@
 // facade_ledger_checks.cpp), and an edited value is reported by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildDesignLedger, ledgerText, validateLedger } from '../../../web/src/design-ledger.js';
 import { checkLedger } from '../../../web/src/ledger-check.js';
 import { workbenchRecord } from '../../../web/src/workbench-view.js';
 import { defaultState, validateState } from '../../../web/src/store.js';
+import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
 
-const raw = await loadEngine();
-const engine = {
-  evaluate: (s) => JSON.parse(raw.evaluate(JSON.stringify(s))),
-  solve: (r) => JSON.parse(raw.solve(JSON.stringify(r))),
-  version: () => raw.version(),
-};
-const checker = { ...engine, verifyLedger: (text) => JSON.parse(raw.verify_ledger(text)), catalog: () => JSON.parse(raw.catalog()) };
+const engine = await loadLedgerEngine(); // evaluate, solve, verifyLedger, catalog, version
 const NOW = { now: new Date('2026-11-27T06:00:00Z') };
 const SCENARIO = { model: 'gpt2-small', device: 'rtx4090-24gb', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024, framework: 'pytorch' };
 const CUSTOM = { model: { layers: 4, hidden: 256, heads: 4, vocab: 1000, context: 512, mlp_hidden: 688, mlp: 'swiglu', norm: 'rmsnorm',
   biases: false, tied_head: false, learned_positions: false }, device: 'rtx4090-24gb', precision: 'fp32', optimizer: 'adam', batch_size: 4, seq_len: 512, framework: 'textbook' };
 const withWorkbench = (scenario) => ({ ...defaultState(), workbench: { scenario } });
-const verify = (ledger) => JSON.parse(raw.verify_ledger(JSON.stringify(ledger)));
+const verify = (ledger) => engine.verifyLedger(JSON.stringify(ledger));
 
 test('the ledger records the workbench’s scenario and the engine’s answers for it, and verify re-computes them', () => {
   const state = withWorkbench(SCENARIO);
@@ -36,7 +30,7 @@ test('the ledger records the workbench’s scenario and the engine’s answers f
   const checked = v.fields.filter((f) => f.field.startsWith('result_snapshot.workbench.')).map((f) => f.field.split('.').at(-1));
   assert.deepEqual(checked.sort(), Object.keys(ledger.result_snapshot.workbench).sort());
   assert.ok(v.scenarios.workbench);
-  assert.equal(checkLedger(JSON.stringify(ledger), checker).status, 'ok');
+  assert.equal(checkLedger(JSON.stringify(ledger), engine).status, 'ok');
   assert.match(ledgerText(ledger), /Workbench: GPT-2 small \(124M\), batch 8: peak 19\.42 GB/);
 });
 

@@ -144,3 +144,17 @@ test('the ledger record is the engine’s answers for the scenario, and its line
   assert.equal(workbenchRecord(null, engine), null);
   assert.equal(workbenchRecord({ ...BASE, batch_size: -1 }, engine), null);
 });
+
+test('a grouped-query model with a sliding window: the timeline still adds up, and the engine’s notes come through', () => {
+  const model = { ...DEEP, layers: 32, kv_heads: 4, sliding_window: 1024 };
+  const r = engine.evaluate({ ...BASE, model, batch_size: 1, seq_len: 2048 });
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  assert.equal(r.model.kv_heads, 4);
+  const tl = timelineView(r);
+  for (const p of tl.phases) assert.equal(Object.values(p.live).reduce((a, b) => a + b, 0), p.total_bytes, p.name);
+  assert.equal(Math.max(...tl.phases.map((p) => p.total_bytes)), r.memory.peak_bytes);
+  assert.ok(r.model.notes.some((n) => /Sliding window of 1024 tokens/.test(n)));
+  // Fewer key/value heads keep fewer weights than the same model with every head its own.
+  const mha = engine.evaluate({ ...BASE, model: { ...model, kv_heads: 16 }, batch_size: 1, seq_len: 2048 });
+  assert.ok(r.model.parameters < mha.model.parameters);
+});
