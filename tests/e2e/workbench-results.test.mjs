@@ -167,3 +167,16 @@ test('390 px in dark mode and 1280 px in light: no sideways scroll, axe clean, f
     clean(problems);
   } finally { await browser.close(); }
 });
+
+test('switching to GiB repaints the results in GiB', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await openWorkbench(browser.context);
+    const r = engine.evaluate(SHOWN);
+    await page.locator('[data-control="units"] input[value="gib"]').check();
+    await page.waitForFunction((t) => document.querySelector('[data-key="peak"] .wb-figure__value').textContent.replace(/\u00a0/g, ' ') === t,
+      plainText(formatBytes(r.memory.peak_bytes, 'gib')));
+    assert.match(await text(page, '.step-timeline .axis-title'), /GiB/);
+    clean(problems);
+  } finally { await browser.close(); }
+});

@@ -168,7 +168,7 @@ export function mountWorkbenchResults(root, { engine, store }) {
     if (!solveCache.has(key)) solveCache.set(key, engine.call('solve', s));
     return solveCache.get(key);
   };
-  const unitsNow = () => (store && store.state && store.state.config && store.state.config.units) || 'gb';
+  const unitsNow = () => (store && store.getState ? store.getState().config.units : null) || 'gb';
   let lastGood = null;
   let units = unitsNow();
 
