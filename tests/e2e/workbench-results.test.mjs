@@ -49,6 +49,11 @@ test('every number on screen is the engine’s for the scenario shown', async ()
     assert.equal(await value(page, 'usable'), r.memory.usable_device_bytes);
     assert.equal(await value(page, 'textbook'), tb.memory.peak_bytes);
     assert.equal(await value(page, 'largest'), solved.largest_batch.largest_batch);
+    // Where the solver counted the textbook twin, the page says so, and that PyTorch's higher peak fits fewer.
+    const { layout } = solveFor(SHOWN, engine.solve);
+    const note = await text(page, '[data-key="largest"] .wb-figure__note');
+    if (layout === 'textbook') assert.match(note, r.memory.peak_bytes > tb.memory.peak_bytes ? /textbook layout; PyTorch’s peak is higher, so fewer may fit/ : /textbook layout/);
+    else assert.doesNotMatch(note, /textbook/);
     assert.equal(await value(page, 'step'), r.pipeline.step_seconds);
     assert.equal(await value(page, 'tokens'), r.pipeline.tokens_per_second);
     assert.equal(await value(page, 'mfu'), r.pipeline.mfu);

@@ -134,7 +134,8 @@ function paintTable(d, tl, units) {
   d.table.update({ columns: ['Phase', ...tl.categories.map((c) => c.label), 'Total'], rows: timelineRows(tl, units) });
 }
 
-function paintSolve(d, view, units) {
+// higherPeak: the scenario's PyTorch peak is above its textbook twin's, so a textbook answer is optimistic.
+function paintSolve(d, view, units, higherPeak = false) {
   d.largest.row.removeAttribute('aria-busy');
   if (view.error) {
     setText(d.largest.value, '—');
@@ -145,7 +146,8 @@ function paintSolve(d, view, units) {
   }
   setText(d.largest.value, view.largest_batch > 0 ? formatInt(view.largest_batch) : 'none');
   setAttr(d.largest.value, 'data-value', view.largest_batch);
-  const layout = view.layout === 'textbook' ? 'Counted with the textbook layout.' : '';
+  const layout = view.layout !== 'textbook' ? '' : higherPeak
+    ? 'Counted with the textbook layout; PyTorch’s peak is higher, so fewer may fit.' : 'Counted with the textbook layout.';
   const invalid = view.largest_valid === false ? ' It cannot train: updates stall.' : '';
   setText(d.largest.note, `${layout}${invalid}`.trim());
   const layoutWords = view.layout === 'textbook' ? ' (textbook layout)' : '';
@@ -182,7 +184,8 @@ export function mountWorkbenchResults(root, { engine, store }) {
     later(() => {
       paintTable(d, tl, units);
       const { solved, layout } = solveFor(scenario, ask);
-      paintSolve(d, solveView(solved, layout), units);
+      const higher = isPytorch(scenario) && twin && !twin.error && r.memory.peak_bytes > twin.memory.peak_bytes;
+      paintSolve(d, solveView(solved, layout), units, higher);
     });
   }
 
