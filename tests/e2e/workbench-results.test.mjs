@@ -150,11 +150,12 @@ test('the design ledger records the workbench, and verify re-computes it', async
   } finally { await browser.close(); }
 });
 
-test('390 px in dark mode and 1280 px in light: no sideways scroll, axe clean, few words', async () => {
+test('390 px in dark mode, 1280 px and 200% zoom in light: no sideways scroll, axe clean, few words', async () => {
   const browser = await launch();
   try {
     const { page, problems } = await openWorkbench(browser.context);
-    for (const [width, scheme] of [[1280, 'light'], [390, 'dark']]) {
+    // 640 px: a 1,280 px window at 200% zoom.
+    for (const [width, scheme] of [[1280, 'light'], [640, 'light'], [390, 'dark']]) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await show(page, { ...SHOWN, batch_size: 64 });
