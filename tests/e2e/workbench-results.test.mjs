@@ -15,7 +15,7 @@ import { defaultState } from '../../web/src/store.js';
 
 const KEY = 'lab08-model-train/state';
 // The shell's scenario while its choices are being built (workbench.js).
-const SHOWN = { model: 'gpt2-small', device: 'rtx4090-24gb', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024, framework: 'pytorch' };
+const SHOWN = { model: 'gpt2-small', device: 'rtx4090-24gb', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024, checkpointing: 'none', framework: 'pytorch' };
 let srv;
 let engine;
 before(async () => { srv = await startServer(); engine = await loadLedgerEngine(); });
