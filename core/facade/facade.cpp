@@ -5,6 +5,7 @@
 #include "model/devices.hpp"
 #include "util/errors.hpp"
 #include "model/models.hpp"
+#include "facade/scenario_json.hpp"
 
 namespace lab::facade {
 using nlohmann::json;
@@ -46,7 +47,8 @@ std::string catalog() {
   json models = json::array(), devices = json::array();
   for (const auto& m : model_catalog())
     models.push_back({{"id", m.id}, {"name", m.name}, {"parameters", count_parameters(m).total},
-                      {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"provenance", m.provenance}});
+                      {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"family", m.family},
+                      {"provenance", m.provenance}, {"spec", model_to_json(m)}});
   for (const auto& d : device_catalog())
     devices.push_back({{"id", d.id}, {"name", d.name}, {"capacity_bytes", d.capacity_bytes},
                        {"peak_fp32_flops_per_s", d.peak_fp32_flops_per_s},

@@ -156,7 +156,14 @@ std::string evaluate_text(const json& request) {
       .field("final_norm", p.final_norm).field("head", p.head)
       .end_object();
   w.field("layers", s.model.layers).field("hidden", s.model.hidden).field("heads", s.model.heads)
-      .field("provenance", s.model.provenance).end_object();
+      .field("kv_heads", kv_heads_of(s.model)).field("head_dim", head_dim_of(s.model))
+      .field("vocab", s.model.vocab).field("mlp_hidden", s.model.mlp_hidden).field("family", s.model.family)
+      .field("provenance", s.model.provenance);
+  w.key("notes");
+  write_model_notes(w, s.model);
+  w.key("spec");
+  write_model(w, s.model);
+  w.end_object();
   w.key("device").begin_object()
       .field("id", s.device.id).field("name", s.device.name).field("capacity_bytes", s.device.capacity_bytes)
       .field("provenance", s.device.provenance).end_object();

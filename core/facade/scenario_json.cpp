@@ -29,6 +29,19 @@ std::string catalog_ids_devices() {
   return s;
 }
 
+}  // namespace
+
+// kv_heads must divide heads; without a head_dim, hidden must split evenly into heads. Fills both in.
+void check_attention(TransformerSpec& m, const std::string& heads_field, const std::string& kv_field) {
+  if (m.head_dim == 0 && m.hidden % m.heads != 0)
+    throw InputError(heads_field, "hidden (" + std::to_string(m.hidden) + ") must be divisible by heads (" + std::to_string(m.heads) + ")");
+  complete_attention(m);
+  if (m.heads % m.kv_heads != 0)
+    throw InputError(kv_field, "kv_heads (" + std::to_string(m.kv_heads) + ") must divide heads (" + std::to_string(m.heads) + ")");
+}
+
+namespace {
+
 TransformerSpec parse_model(const json& v) {
   if (v.is_string()) {
     auto m = find_model(v.get<std::string>());
@@ -37,12 +50,17 @@ TransformerSpec parse_model(const json& v) {
   }
   if (!v.is_object()) throw InputError("model", "must be a model id string (" + catalog_ids_models() + ") or a custom transformer object");
   reject_unknown(v, "model", {"base", "name", "layers", "hidden", "heads", "vocab", "context", "mlp_ratio",
-                              "mlp_hidden", "tied_head", "learned_positions", "biases", "mlp", "norm"});
+                              "mlp_hidden", "tied_head", "learned_positions", "biases", "mlp", "norm", "kv_heads",
+                              "head_dim", "qkv_bias", "attn_out_bias", "mlp_bias", "norm_bias", "norms_per_layer",
+                              "parallel_residual", "sliding_window"});
   TransformerSpec m;
   if (v.contains("base")) {
     auto b = find_model(to_string_value(v["base"], "model.base"));
     if (!b) throw InputError("model.base", "unknown model id '" + v["base"].get<std::string>() + "'; known: " + catalog_ids_models());
     m = *b;
+    // A base's derived widths follow a changed hidden or heads; its own (Gemma-like) ones stay.
+    if (m.head_dim * m.heads == m.hidden) m.head_dim = 0;
+    if (m.kv_heads == m.heads) m.kv_heads = 0;
   } else {
     for (const char* required : {"layers", "hidden", "heads", "vocab", "context"})
       if (!v.contains(required))
@@ -60,9 +78,19 @@ TransformerSpec parse_model(const json& v) {
   if (v.contains("context")) m.context = to_int(v["context"], "model.context", 1, 1'048'576);
   if (v.contains("tied_head")) m.tied_head = to_bool(v["tied_head"], "model.tied_head");
   if (v.contains("learned_positions")) m.learned_positions = to_bool(v["learned_positions"], "model.learned_positions");
-  if (v.contains("biases")) m.biases = to_bool(v["biases"], "model.biases");
-  if (v.contains("mlp")) m.mlp = to_choice(v["mlp"], "model.mlp", {"gelu", "swiglu"}) == 0 ? MlpKind::gelu : MlpKind::swiglu;
+  if (v.contains("biases")) set_biases(m, to_bool(v["biases"], "model.biases"));
+  if (v.contains("qkv_bias")) m.qkv_bias = to_bool(v["qkv_bias"], "model.qkv_bias");
+  if (v.contains("attn_out_bias")) m.attn_out_bias = to_bool(v["attn_out_bias"], "model.attn_out_bias");
+  if (v.contains("mlp_bias")) m.mlp_bias = to_bool(v["mlp_bias"], "model.mlp_bias");
+  if (v.contains("norm_bias")) m.norm_bias = to_bool(v["norm_bias"], "model.norm_bias");
+  if (v.contains("mlp")) m.mlp = static_cast<MlpKind>(to_choice(v["mlp"], "model.mlp", {"gelu", "swiglu", "geglu"}));
   if (v.contains("norm")) m.norm = to_choice(v["norm"], "model.norm", {"layernorm", "rmsnorm"}) == 0 ? NormKind::layernorm : NormKind::rmsnorm;
+  if (v.contains("norms_per_layer")) {
+    m.norms_per_layer = static_cast<int>(to_int(v["norms_per_layer"], "model.norms_per_layer", 2, 4));
+    if (m.norms_per_layer == 3) throw InputError("model.norms_per_layer", "must be 2 (pre-norm) or 4 (Gemma 2: also after each sublayer)");
+  }
+  if (v.contains("parallel_residual")) m.parallel_residual = to_bool(v["parallel_residual"], "model.parallel_residual");
+  if (v.contains("sliding_window")) m.sliding_window = to_int(v["sliding_window"], "model.sliding_window", 0, 1'048'576);
   if (v.contains("mlp_ratio") && v.contains("mlp_hidden"))
     throw InputError("model.mlp_ratio", "give either 'mlp_ratio' or 'mlp_hidden', not both");
   if (v.contains("mlp_hidden")) m.mlp_hidden = to_int(v["mlp_hidden"], "model.mlp_hidden", 1, 1'048'576);
@@ -73,8 +101,9 @@ TransformerSpec parse_model(const json& v) {
   } else if (m.mlp_hidden == 0) {
     m.mlp_hidden = 4 * m.hidden;
   }
-  if (m.hidden % m.heads != 0)
-    throw InputError("model.heads", "hidden (" + std::to_string(m.hidden) + ") must be divisible by heads (" + std::to_string(m.heads) + ")");
+  if (v.contains("head_dim")) m.head_dim = to_int(v["head_dim"], "model.head_dim", 1, 16384);
+  if (v.contains("kv_heads")) m.kv_heads = to_int(v["kv_heads"], "model.kv_heads", 1, 1024);
+  check_attention(m, "model.heads", "model.kv_heads");
   return m;
 }
 
@@ -244,16 +273,34 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   return s;
 }
 
-namespace {
 void write_model(JsonWriter& w, const TransformerSpec& m) {
+  static const char* const kMlp[] = {"gelu", "swiglu", "geglu"};
   w.begin_object()
       .field("layers", m.layers).field("hidden", m.hidden).field("heads", m.heads).field("vocab", m.vocab)
       .field("context", m.context).field("mlp_hidden", m.mlp_hidden).field("tied_head", m.tied_head)
       .field("learned_positions", m.learned_positions).field("biases", m.biases)
-      .field("mlp", m.mlp == MlpKind::gelu ? "gelu" : "swiglu")
+      .field("mlp", kMlp[static_cast<int>(m.mlp)])
       .field("norm", m.norm == NormKind::layernorm ? "layernorm" : "rmsnorm").field("name", m.name)
-      .end_object();
+      .field("kv_heads", kv_heads_of(m)).field("head_dim", head_dim_of(m)).field("qkv_bias", m.qkv_bias)
+      .field("attn_out_bias", m.attn_out_bias).field("mlp_bias", m.mlp_bias).field("norm_bias", m.norm_bias)
+      .field("norms_per_layer", static_cast<std::int64_t>(m.norms_per_layer))
+      .field("parallel_residual", m.parallel_residual);
+  if (m.sliding_window > 0) w.field("sliding_window", m.sliding_window);
+  w.end_object();
 }
+
+void write_model_notes(JsonWriter& w, const TransformerSpec& m) {
+  w.begin_array();
+  if (m.sliding_window > 0)
+    w.value("Sliding window of " + std::to_string(m.sliding_window) +
+            " tokens: eager attention still builds the whole score matrix (only the mask changes), so it is counted in full.");
+  if (m.approximations & kSoftcapping) w.value("Logit soft-capping is a few elementwise ops: not counted.");
+  if (m.approximations & kPartialRotary) w.value("Rotary on part of each head: no parameters; not counted.");
+  if (m.approximations & kRopeScaling) w.value("RoPE scaling changes positions only: no parameters or memory.");
+  w.end_array();
+}
+
+namespace {
 void write_device(JsonWriter& w, const DeviceSpec& d) {
   w.begin_object()
       .field("name", d.name).field("capacity_bytes", d.capacity_bytes)

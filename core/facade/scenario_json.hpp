@@ -16,6 +16,12 @@ void write_scenario(JsonWriter& w, const Scenario& s);
 nlohmann::json scenario_to_json(const Scenario& s);
 // "none" | "selective" | "full" | {"every_k_layers": k} with 1 <= k <= layers (field "checkpointing").
 Checkpointing parse_checkpointing(const nlohmann::json& v, std::int64_t layers);
+// kv_heads divides heads; hidden splits into heads unless head_dim is given. Fills both in; the
+// fields name the error paths (a custom model's or a Hugging Face config's).
+void check_attention(TransformerSpec& m, const std::string& heads_field, const std::string& kv_field);
+// The full custom-model object (parses back to the same model) and the notes on what it approximates.
+void write_model(JsonWriter& w, const TransformerSpec& m);
+void write_model_notes(JsonWriter& w, const TransformerSpec& m);
 nlohmann::json model_to_json(const TransformerSpec& m);
 nlohmann::json device_to_json(const DeviceSpec& d);
 

@@ -237,16 +237,17 @@ EagerActivations eager_activations(const Scenario& s) {
     // autocast caches the 16-bit cast of every leaf weight it casts (aten/src/ATen/autocast_mode.cpp,
     // cached_cast) until the autocast region exits; the matmuls save those copies for backward.
     const std::int64_t mlp_w = m.mlp == MlpKind::gelu ? mul(2, h, f) : mul(3, h, f);
-    e.weight_cache_per_layer_bytes = mul(2, add(mul(4, h, h), mlp_w));
+    const std::int64_t qkv_w = mul(h, add(q_width(m), mul(2, kv_width(m))));  // GQA: K, V are kv wide
+    e.weight_cache_per_layer_bytes = mul(2, add(qkv_w, mul(q_width(m), h), mlp_w));
     // The head's copy, unless it is x @ E.T (from-scratch tied head): a view, cast at each use.
     e.weight_cache_model_bytes = from_scratch_style(s) && m.tied_head ? 0 : mul(2, m.vocab, h);
-    e.weight_cache_attention_in_bytes = mul(2, 3, h, h);
+    e.weight_cache_attention_in_bytes = mul(2, qkv_w);
     e.weight_cache_down_bytes = mul(2, f, h);
     e.weight_cache_bytes = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.weight_cache_model_bytes);
-    if (m.biases) {
-      const std::int64_t mlp_b = m.mlp == MlpKind::gelu ? add(f, h) : add(f, f, h);
-      e.bias_cache_bytes = mul(2, m.layers, add(mul(4, h), mlp_b));
-    }
+    // Biases per projection (Qwen2: q/k/v only).
+    const std::int64_t mlp_b = !m.mlp_bias ? 0 : (m.mlp == MlpKind::gelu ? add(f, h) : add(f, f, h));
+    const std::int64_t attn_b = add(m.qkv_bias ? add(q_width(m), mul(2, kv_width(m))) : 0, m.attn_out_bias ? h : 0);
+    e.bias_cache_bytes = mul(2, m.layers, add(attn_b, mlp_b));
   }
   e.input_bytes = mul(2, 8, sb);
   e.logits_bytes = mul(t.linear, sb, m.vocab);

@@ -25,22 +25,24 @@ struct Shapes {
 Shapes shapes_of(const Scenario& sc) {
   const TransformerSpec& m = sc.model;
   const ParameterBreakdown p = count_parameters(m);
-  const std::int64_t per_linear = m.biases ? 2 : 1;
-  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.biases ? 2 : 1) : 1;
-  const std::int64_t linears = (nanogpt_style(sc) ? 2 : 4) + (m.mlp == MlpKind::gelu ? 2 : 3);
+  // Tensors per block: a weight per Linear plus a bias where that projection has one (Qwen2: q/k/v only).
+  const std::int64_t norm = m.norm == NormKind::layernorm ? (m.norm_bias ? 2 : 1) : 1;
+  const std::int64_t qkv_linears = nanogpt_style(sc) ? 1 : 3, mlp_linears = m.mlp == MlpKind::gelu ? 2 : 3;
+  const std::int64_t block = add(mul(qkv_linears, m.qkv_bias ? 2 : 1), m.attn_out_bias ? 2 : 1,
+                                 mul(mlp_linears, m.mlp_bias ? 2 : 1), mul(m.norms_per_layer, norm));
   Shapes s;
-  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, add(mul(2, norm), mul(linears, per_linear))), norm,
-                  m.tied_head ? 0 : 1);
-  const std::int64_t qkv = nanogpt_style(sc) ? mul(3, m.hidden, m.hidden) : mul(m.hidden, m.hidden);
+  s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, block), norm, m.tied_head ? 0 : 1);
+  const std::int64_t q = q_width(m), kv = kv_width(m);
+  const std::int64_t qkv = nanogpt_style(sc) ? mul(m.hidden, add(q, mul(2, kv))) : mul(m.hidden, std::max(q, kv));
   s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
   s.layer_params = p.per_layer;
   s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
   // Block parameters whose gradients exist when backward reaches the attention core: the MLP,
   // norm_2 and the output projection.
-  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.biases ? 1 : 0;
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, bias = m.mlp_bias ? 1 : 0;
   const std::int64_t mlp = m.mlp == MlpKind::gelu ? add(mul(2, d, f), mul(add(f, d), bias))
                                                   : add(mul(3, d, f), mul(add(f, f, d), bias));
-  s.after_attention_params = add(mlp, p.final_norm, mul(d, d), mul(d, bias));
+  s.after_attention_params = add(mlp, p.final_norm, mul(q, d), m.attn_out_bias ? d : 0);
   return s;
 }
 
@@ -49,15 +51,10 @@ Shapes shapes_of(const Scenario& sc) {
 // submodules'. Two blocks are enough: every consecutive pair of tensors appears.
 std::vector<std::int64_t> parameter_order(const Scenario& sc) {
   const TransformerSpec& m = sc.model;
-  const std::int64_t d = m.hidden, f = m.mlp_hidden, V = m.vocab, bias = m.biases ? 1 : 0;
-  const std::int64_t norm_b = m.norm == NormKind::layernorm ? bias : 0;
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, V = m.vocab, q = q_width(m), kv = kv_width(m);
   std::vector<std::int64_t> v;
-  auto linear = [&](std::int64_t in, std::int64_t out) { v.push_back(mul(in, out)); if (bias) v.push_back(out); };
-  auto norm = [&] { v.push_back(d); if (norm_b) v.push_back(d); };
-  auto mlp = [&] {
-    if (m.mlp == MlpKind::gelu) { linear(d, f); linear(f, d); }
-    else { linear(d, f); linear(d, f); linear(f, d); }
-  };
+  auto linear = [&](std::int64_t in, std::int64_t out, bool bias) { v.push_back(mul(in, out)); if (bias) v.push_back(out); };
+  auto norm = [&] { v.push_back(d); if (m.norm == NormKind::layernorm && m.norm_bias) v.push_back(d); };
   const std::int64_t blocks = std::min<std::int64_t>(m.layers, 2);
   if (from_scratch_style(sc)) {
     // ScratchModel: the embedding, its own head matrix (untied), then each block's seven matrices
@@ -65,22 +62,22 @@ std::vector<std::int64_t> parameter_order(const Scenario& sc) {
     v.push_back(mul(V, d));
     if (!m.tied_head) v.push_back(mul(d, V));
     for (std::int64_t i = 0; i < blocks; ++i) {
-      for (int j = 0; j < 4; ++j) v.push_back(mul(d, d));
+      v.push_back(mul(d, q)); v.push_back(mul(d, kv)); v.push_back(mul(d, kv)); v.push_back(mul(q, d));
       v.push_back(mul(d, f)); v.push_back(mul(d, f)); v.push_back(mul(f, d));
       v.push_back(d); v.push_back(d);
     }
     v.push_back(d);
     return v;
   }
-  const bool gpt2 = nanogpt_style(sc);
   v.push_back(mul(V, d));
   if (m.learned_positions) v.push_back(mul(m.context, d));
   for (std::int64_t i = 0; i < blocks; ++i) {
-    norm(); norm();
-    if (gpt2) linear(d, mul(3, d));
-    else { linear(d, d); linear(d, d); linear(d, d); }
-    linear(d, d);
-    mlp();
+    for (int n = 0; n < m.norms_per_layer; ++n) norm();
+    if (nanogpt_style(sc)) linear(d, add(q, mul(2, kv)), m.qkv_bias);
+    else { linear(d, q, m.qkv_bias); linear(d, kv, m.qkv_bias); linear(d, kv, m.qkv_bias); }
+    linear(q, d, m.attn_out_bias);
+    if (m.mlp == MlpKind::gelu) { linear(d, f, m.mlp_bias); linear(f, d, m.mlp_bias); }
+    else { linear(d, f, m.mlp_bias); linear(d, f, m.mlp_bias); linear(f, d, m.mlp_bias); }
   }
   norm();
   if (!m.tied_head) v.push_back(mul(d, V));

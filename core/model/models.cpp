@@ -6,23 +6,32 @@ namespace lab {
 
 ParameterBreakdown count_parameters(const TransformerSpec& s) {
   ParameterBreakdown p;
-  const std::int64_t d = s.hidden, f = s.mlp_hidden;
-  const std::int64_t bias = s.biases ? 1 : 0;
-  const std::int64_t norm_params = s.norm == NormKind::layernorm ? (1 + bias) * d : d;
+  const std::int64_t d = s.hidden, f = s.mlp_hidden, q = q_width(s), kv = kv_width(s);
+  const std::int64_t norm_params = s.norm == NormKind::layernorm ? (s.norm_bias ? 2 : 1) * d : d;
   p.token_embedding = mul(s.vocab, d);
   p.position_embedding = s.learned_positions ? mul(s.context, d) : 0;
-  // Attention: fused QKV (3d² + 3d) and output projection (d² + d).
-  const std::int64_t attention = add(mul(4, d, d), mul(4, d, bias));
-  // MLP: GELU has up (d·f + f) and down (f·d + d); SwiGLU has gate, up, down without hidden bias.
-  const std::int64_t mlp = s.mlp == MlpKind::gelu
-                               ? add(mul(2, d, f), mul(add(f, d), bias))
-                               : add(mul(3, d, f), mul(add(f, f, d), bias));
-  p.per_layer = add(attention, mlp, mul(2, norm_params));
+  // Attention: Q (d·q), K and V (d·kv each), output (q·d), each with its bias where the model has one.
+  // GPT-2 (q = kv = d, biases): 4d² + 4d.
+  const std::int64_t attention = add(mul(2, d, q), mul(2, d, kv), s.qkv_bias ? add(q, mul(2, kv)) : 0,
+                                     s.attn_out_bias ? d : 0);
+  // MLP: GELU has up (d·f + f) and down (f·d + d); gated (SwiGLU, GeGLU) adds a gate (d·f + f).
+  const bool gated = s.mlp != MlpKind::gelu;
+  const std::int64_t mlp = add(mul(gated ? 3 : 2, d, f), s.mlp_bias ? add(mul(gated ? 2 : 1, f), d) : 0);
+  p.per_layer = add(attention, mlp, mul(s.norms_per_layer, norm_params));
   p.layers_total = mul(s.layers, p.per_layer);
   p.final_norm = norm_params;
   p.head = s.tied_head ? 0 : mul(s.vocab, d);
   p.total = add(p.token_embedding, p.position_embedding, p.layers_total, p.final_norm, p.head);
   return p;
+}
+
+void set_biases(TransformerSpec& s, bool on) {
+  s.biases = s.qkv_bias = s.attn_out_bias = s.mlp_bias = s.norm_bias = on;
+}
+
+void complete_attention(TransformerSpec& s) {
+  s.head_dim = head_dim_of(s);
+  s.kv_heads = kv_heads_of(s);
 }
 
 namespace {
@@ -31,26 +40,66 @@ TransformerSpec gpt2(const char* id, const char* name, std::int64_t layers, std:
   TransformerSpec s;
   s.id = id;
   s.name = name;
+  s.family = "gpt2";
   s.layers = layers;
   s.hidden = d;
   s.heads = heads;
   s.vocab = 50257;
   s.context = 1024;
   s.mlp_hidden = 4 * d;
+  complete_attention(s);
   s.provenance =
       "Radford et al. 2019 (GPT-2) / HuggingFace config: vocab 50,257, n_ctx 1,024, tied head, "
       "biases, pre-LayerNorm, MLP 4d";
   return s;
 }
-}  // namespace
 
-const std::vector<TransformerSpec>& model_catalog() {
-  static const std::vector<TransformerSpec> catalog = {
+// Llama-style: RMSNorm, SwiGLU, rotary positions, no biases, untied head (each model's config.json).
+TransformerSpec llama(const char* id, const char* name, const char* family, std::int64_t layers,
+                      std::int64_t d, std::int64_t heads, std::int64_t kv_heads, std::int64_t f,
+                      std::int64_t vocab, std::int64_t context, const char* provenance) {
+  TransformerSpec s;
+  s.id = id;
+  s.name = name;
+  s.family = family;
+  s.layers = layers;
+  s.hidden = d;
+  s.heads = heads;
+  s.kv_heads = kv_heads;
+  s.vocab = vocab;
+  s.context = context;
+  s.mlp_hidden = f;
+  s.tied_head = false;
+  s.learned_positions = false;
+  set_biases(s, false);
+  s.mlp = MlpKind::swiglu;
+  s.norm = NormKind::rmsnorm;
+  complete_attention(s);
+  s.provenance = provenance;
+  return s;
+}
+
+std::vector<TransformerSpec> build_catalog() {
+  std::vector<TransformerSpec> c = {
       gpt2("gpt2-small", "GPT-2 small (124M)", 12, 768, 12),
       gpt2("gpt2-medium", "GPT-2 medium (355M)", 24, 1024, 16),
       gpt2("gpt2-large", "GPT-2 large (774M)", 36, 1280, 20),
       gpt2("gpt2-xl", "GPT-2 XL (1.5B)", 48, 1600, 25),
   };
+  for (auto& m : c) {
+    if (m.id == "mistral-7b") m.sliding_window = 4096;
+    if (m.id == "qwen2-7b") m.qkv_bias = true;
+    if (m.id == "measure-tiny") {  // the reference engine's model (core/refengine/config.hpp)
+      m.vocab = 64; m.context = 64; m.tied_head = false; m.family = "measure";
+      m.provenance = "the reference engine's model (Measure it)";
+    }
+  }
+  return c;
+}
+}  // namespace
+
+const std::vector<TransformerSpec>& model_catalog() {
+  static const std::vector<TransformerSpec> catalog = build_catalog();
   return catalog;
 }
 

@@ -52,6 +52,10 @@ TEST_CASE("the resolved scenario parses back to itself (round trip), custom mode
       json{{"framework", "pytorch"}, {"step", "first"}, {"mode", "forward_with_grad"}, {"zero_grad", "zero"},
            {"optimizer_impl", "fused"}, {"pytorch_build", "cpu-1.13"}, {"dropout", false}, {"precision", "autocast_fp16"}},
       json{{"dropout", false}},
+      json{{"model", {{"layers", 2}, {"hidden", 2304}, {"heads", 8}, {"kv_heads", 4}, {"head_dim", 256}, {"vocab", 1000},
+                      {"context", 512}, {"mlp", "geglu"}, {"norm", "rmsnorm"}, {"biases", false}, {"qkv_bias", true},
+                      {"norms_per_layer", 4}, {"parallel_residual", true}, {"sliding_window", 256},
+                      {"learned_positions", false}}}},
   };
   for (const auto& in : inputs) {
     const json once = scenario_to_json(parse_scenario(in));
@@ -143,4 +147,27 @@ TEST_CASE("framework fields name themselves when bad or used without framework p
   CHECK(error_field(json{{"framework", "pytorch"}, {"pytorch_build", "cpu-1.13"}, {"flash_attention", true}}) == "flash_attention");
   CHECK(error_field(json{{"activation_model", "pytorch_eager"}, {"checkpointing", "selective"}}) == "checkpointing");
   CHECK(error_field(json{{"activation_model", "pytorch_eager"}, {"chapter_replay", true}}) == "chapter_replay");
+}
+
+TEST_CASE("the model spec's attention and bias fields parse, default from heads and biases, and name errors") {
+  const auto m = parse_scenario(json{{"model", {{"base", "gpt2-small"}, {"biases", false}, {"qkv_bias", true}}}}).model;
+  CHECK(m.kv_heads == 12);
+  CHECK(m.head_dim == 64);
+  CHECK(m.qkv_bias);
+  CHECK_FALSE((m.attn_out_bias || m.mlp_bias || m.norm_bias));
+  // A base's derived widths follow new heads.
+  const auto m2 = parse_scenario(json{{"model", {{"base", "gpt2-small"}, {"heads", 6}}}}).model;
+  CHECK(m2.head_dim == 128);
+  CHECK(m2.kv_heads == 6);
+  // head_dim given: hidden need not split into heads.
+  const auto m3 = parse_scenario(json{{"model", {{"base", "gpt2-small"}, {"heads", 5}, {"head_dim", 100}}}}).model;
+  CHECK(m3.head_dim == 100);
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"heads", 5}}}}) == "model.heads");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"kv_heads", 5}}}}) == "model.kv_heads");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"kv_heads", 0}}}}) == "model.kv_heads");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"head_dim", -1}}}}) == "model.head_dim");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"norms_per_layer", 3}}}}) == "model.norms_per_layer");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"mlp", "relu"}}}}) == "model.mlp");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"qkv_bias", 1}}}}) == "model.qkv_bias");
+  CHECK(error_field(json{{"model", {{"base", "gpt2-small"}, {"sliding_window", 1.5}}}}) == "model.sliding_window");
 }

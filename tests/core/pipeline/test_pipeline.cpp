@@ -154,7 +154,7 @@ TEST_CASE("the gauges keep their order for every input: busy >= pipeline efficie
   TransformerSpec llama = models.back();
   llama.id = "custom"; llama.layers = 4; llama.hidden = 512; llama.heads = 8; llama.vocab = 32000;
   llama.mlp_hidden = 1376; llama.mlp = MlpKind::swiglu; llama.norm = NormKind::rmsnorm; llama.context = 4096;
-  llama.learned_positions = false; llama.tied_head = false; llama.biases = false;
+  llama.learned_positions = false; llama.tied_head = false; set_biases(llama, false);
   TransformerSpec tiny = llama;
   tiny.layers = 1; tiny.hidden = 8; tiny.heads = 2; tiny.vocab = 3; tiny.mlp_hidden = 1; tiny.context = 8;
   models.push_back(llama);
