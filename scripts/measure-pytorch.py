@@ -86,13 +86,22 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
+def repeat_kv(x, n_rep):
+    # Hugging Face's repeat_kv: (b, kv, s, hd) -> (b, kv * n_rep, s, hd), a materialised copy.
+    b, kv, s, hd = x.shape
+    if n_rep == 1: return x
+    return x[:, :, None, :, :].expand(b, kv, n_rep, s, hd).reshape(b, kv * n_rep, s, hd)
+
+
 class LlamaBlock(nn.Module):
-    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), SwiGLU, no dropout.
-    def __init__(self, d, heads, ctx, f):
+    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), GQA by
+    # repeat_kv, SwiGLU, no dropout.
+    def __init__(self, d, heads, ctx, f, kv_heads=None):
         super().__init__()
-        self.heads = heads
+        self.heads, self.kv_heads = heads, kv_heads or heads
         self.norm_1, self.norm_2 = RMSNorm(d), RMSNorm(d)
-        self.wq, self.wk, self.wv = (Linear("attn." + n, d, d, False) for n in ("q", "k", "v"))
+        kvw = self.kv_heads * (d // heads)
+        self.wq, self.wk, self.wv = Linear("attn.q", d, d, False), Linear("attn.k", d, kvw, False), Linear("attn.v", d, kvw, False)
         self.wo = Linear("attn.proj", d, d, False)
         self.gate, self.up, self.down = Linear("mlp.gate", d, f, False), Linear("mlp.up", d, f, False), Linear("mlp.proj", f, d, False)
         hd = d // heads
@@ -106,10 +115,13 @@ class LlamaBlock(nn.Module):
         B, T, C = x.shape
         hd = C // self.heads
         with tag("norm_1"): h = self.norm_1(x)
-        q, k, v = (w(h).view(B, T, self.heads, hd).transpose(1, 2) for w in (self.wq, self.wk, self.wv))
+        q = self.wq(h).view(B, T, self.heads, hd).transpose(1, 2)
+        k, v = (w(h).view(B, T, self.kv_heads, hd).transpose(1, 2) for w in (self.wk, self.wv))
         with tag("attn.rope"):
             cos, sin = self.cos[:T], self.sin[:T]
             q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        with tag("attn.repeat_kv"):
+            k, v = repeat_kv(k, self.heads // self.kv_heads), repeat_kv(v, self.heads // self.kv_heads)
         if self.flash:
             with tag("attn.sdpa"): y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
             y = y.transpose(1, 2).contiguous().view(B, T, C)
@@ -133,7 +145,7 @@ class Model(nn.Module):
         self.tok = nn.Embedding(V, d)
         if not self.llama: self.pos = nn.Embedding(ctx, d)
         self.blocks = nn.ModuleList(
-            LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"]) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
+            LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"], c.get("kv_heads")) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
             for _ in range(L))
         for b in self.blocks: b.flash = c.get("flash", False)
         self.norm_f = RMSNorm(d) if self.llama else nn.LayerNorm(d)
@@ -437,7 +449,7 @@ def scenario_of(c):
     model = {"layers": c["layers"], "hidden": c["hidden"], "heads": c["heads"], "vocab": c["vocab"],
              "context": c["context"], "mlp_hidden": c["mlp_hidden"], "tied_head": c["tied_head"],
              "learned_positions": gpt2, "biases": gpt2, "mlp": "gelu" if gpt2 else "swiglu",
-             "norm": "layernorm" if gpt2 else "rmsnorm"}
+             "norm": "layernorm" if gpt2 else "rmsnorm", **({"kv_heads": c["kv_heads"]} if "kv_heads" in c else {})}
     return {"model": model, "framework": "pytorch", "pytorch_build": "cuda" if DEV == "cuda" else "cpu-1.13",
             "flash_attention": c.get("flash", False), "precision": c["precision"],
             "optimizer": "adam" if c["optimizer"] == "adamw" else c["optimizer"], "optimizer_impl": c["optimizer_impl"],
@@ -493,6 +505,13 @@ def configs():
         ("scratch", {**scratch, "autocast_scope": "step"}, 2, 64, 4, 64, 2, "autocast_bf16", "adamw", "per_parameter"),
         ("scratch", {**scratch, "autocast_scope": "step", "tied_head": True}, 2, 96, 6, 32, 2, "autocast_bf16", "sgd", "per_parameter"),
         ("llama", {**llama, "autocast_scope": "step", "vocab": 32}, 2, 128, 4, 64, 2, "autocast_bf16", "sgd", "foreach"),
+        # Grouped-query attention (kv_heads < heads): Hugging Face's repeat_kv, the course's repeat_interleave.
+        ("llama", {**llama, "kv_heads": 2}, 2, 128, 8, 64, 2, "fp32", "adamw", "per_parameter"),
+        ("llama", {**llama, "kv_heads": 4}, 2, 128, 8, 128, 1, "autocast_bf16", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 2}, 2, 128, 8, 64, 2, "fp32", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 2}, 2, 96, 6, 64, 2, "autocast_bf16", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 1}, 2, 128, 4, 64, 2, "bf16", "momentum", "per_parameter"),
+        ("llama", {**llama, "kv_heads": 1, "vocab": 32}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
     ]
     if DEV == "cuda":  # the same runs with SDPA, and in FP16 autocast (CPU autocast is BF16 only)
         plain = list(grid)

@@ -16,7 +16,8 @@ const char* implementation_mismatch(const Scenario& s) {
   const auto& m = s.model;
   switch (s.framework.implementation) {
     case PytorchImplementation::nanogpt:
-      return m.learned_positions ? nullptr : "'nanogpt' is GPT-2's code, with learned positions; this model has none (use \"hf_llama\" or \"from_scratch\")";
+      if (!m.learned_positions) return "'nanogpt' is GPT-2's code, with learned positions; this model has none (use \"hf_llama\" or \"from_scratch\")";
+      return kv_heads_of(m) == m.heads ? nullptr : "'nanogpt' fuses q, k, v with one K and V head per query head; this model groups them (kv_heads < heads)";
     case PytorchImplementation::hf_llama:
       return m.learned_positions ? "'hf_llama' applies rotary positions; this model learns its positions (use \"nanogpt\")" : nullptr;
     case PytorchImplementation::from_scratch:
@@ -92,7 +93,8 @@ void sum_items(const Scenario& s, EagerActivations& e) {
 void scratch_items(const Scenario& s, const Types& t, EagerActivations& e) {
   const auto& m = s.model;
   const std::int64_t b = s.batch_size, n = s.seq_len, h = m.hidden, a = m.heads, f = m.mlp_hidden;
-  const std::int64_t hd = h / a, sb = mul(n, b), sbh = mul(sb, h), sbf = mul(sb, f), bas = mul(b, a, n);
+  const std::int64_t hd = head_dim_of(m), sb = mul(n, b), sbh = mul(sb, h), sbf = mul(sb, f), bas = mul(b, a, n);
+  const std::int64_t sbq = mul(sb, q_width(m));  // q, and K/V once repeated for every query head
   const std::int64_t scores = mul(bas, n), bsv = mul(sb, m.vocab);
   const bool cuda_autocast = t.cuda && t.autocast;
   const std::int64_t le = t.linear, in = t.input;
@@ -114,13 +116,16 @@ void scratch_items(const Scenario& s, const Types& t, EagerActivations& e) {
   }
   push(L, "layer.attn.rope", mul(2, n, hd, t.pure16 ? 2 : 4),
        "RoPE: cos[positions] and sin[positions] are new tensors for q and for k, saved by the multiplies");
-  push(L, "layer.attn.scores", mul(2, in, sbh), "q @ k^T saves q and k (the rotated tensors, or their 16-bit casts)");
+  // GQA: repeat_interleave copies K and V for every query head (saving its int64 index, a entries,
+  // twice); the matmuls then save the repeated, query-wide copies, so activations do not shrink.
+  if (kv_heads_of(m) != a) push(L, "layer.attn.repeat_kv", mul(2, 8, a), "repeat_interleave saves its index (int64, one per head) for K and V");
+  push(L, "layer.attn.scores", mul(2, in, sbq), "q @ k^T saves q and k (the rotated tensors, or their 16-bit casts)");
   push(L, "layer.attn.mask", mul(n, n), "masked_fill saves the inverted boolean mask (1 byte per s*s)");
   push(L, "layer.attn.softmax", add(mul(8, bas), mul(se, scores), mul(se, bas)),
        "exp(x - max) / sum: max's int64 indices, exp's output, the row sums");
-  push(L, "layer.attn.av", add(mul(in, scores), mul(in, sbh)),
+  push(L, "layer.attn.av", add(mul(in, scores), mul(in, sbq)),
        "att @ v saves the attention weights and a copy of v (its heads transposed)");
-  push(L, "layer.attn.proj", mul(in, sbh), "y @ Wo saves the merged heads (a copy)");
+  push(L, "layer.attn.proj", mul(in, sbq), "y @ Wo saves the merged heads (a copy)");
   push(L, "layer.norm_2", norm, norm_src);
   push(L, "layer.mlp.gate", mul(in, sbh), "h @ W_gate saves h (shared with the up projection)");
   if (t.autocast) push(L, "layer.mlp.up", mul(2, sbh), "autocast casts h again for the up projection");
@@ -152,6 +157,9 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
   const bool gpt2 = nanogpt_style(s), flash = s.flash_attention, drop = s.dropout;
   const std::int64_t b = s.batch_size, n = s.seq_len, h = m.hidden, a = m.heads, f = m.mlp_hidden;
   const std::int64_t sb = mul(n, b), sbh = mul(sb, h), sbf = mul(sb, f), scores = mul(a, n, n, b);
+  // q's width, and K/V's once Hugging Face's repeat_kv has copied them for every query head (GQA);
+  // nanoGPT's fused q/k/v output is q + 2 kv wide.
+  const std::int64_t sbq = mul(sb, q_width(m)), sb_qkv = mul(sb, add(q_width(m), mul(2, kv_width(m))));
   const std::int64_t bsv = mul(sb, m.vocab);
   e.residual_element_bytes = t.x;
   e.linear_element_bytes = t.linear;
@@ -178,13 +186,13 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
   if (flash) {
     // scaled_dot_product_attention (PyTorch 2.x flash / memory-efficient kernels) saves q, k, v, its
     // output and the FP32 log-sum-exp per row; no score matrix, no mask (dropout via the Philox seed).
-    const std::int64_t qkv = gpt2 ? mul(3, t.linear, sbh) : add(mul(2, qk_e, sbh), mul(t.linear, sbh));
-    push(L, "layer.attn.sdpa", add(qkv, mul(t.linear, sbh), mul(4, a, n, b)),
+    const std::int64_t qkv = gpt2 ? mul(t.linear, sb_qkv) : add(mul(2, qk_e, sbq), mul(t.linear, sbq));
+    push(L, "layer.attn.sdpa", add(qkv, mul(t.linear, sbq), mul(4, a, n, b)),
          "scaled_dot_product_attention saves q, k, v, its output and the log-sum-exp (FP32, b*a*s)");
   } else {
     // q @ k^T: bmm saves reshaped copies of q and k^T when they are not viewable as 3-D (b > 1 with
     // q, k sliced from the fused qkv output); with b = 1 they stay views of the whole qkv tensor.
-    const std::int64_t qk = gpt2 && b == 1 ? mul(3, t.linear, sbh) : mul(2, qk_e, sbh);
+    const std::int64_t qk = gpt2 && b == 1 ? mul(t.linear, sb_qkv) : mul(2, qk_e, sbq);
     push(L, "layer.attn.scores", qk, "bmm saves q and k (copies unless viewable: b = 1 keeps views of qkv)");
     push(L, "layer.attn.mask", mul(n, n), "masked_fill saves the causal mask (bool, 1 byte per s*s element)");
     push(L, "layer.attn.softmax", mul(se, scores), "softmax saves its output (FP32 on CUDA autocast, and in the Llama code)");
@@ -195,10 +203,10 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
     } else if (se == 4 && !t.fp32) {
       att = mul(2, scores);  // FP32 softmax output cast to 16 bits for the matmul (autocast or type_as)
     }
-    const std::int64_t v = gpt2 && b == 1 ? 0 : mul(t.linear, sbh);
+    const std::int64_t v = gpt2 && b == 1 ? 0 : mul(t.linear, sbq);
     push(L, "layer.attn.av", add(att, v), "bmm saves the attention weights (when a new tensor) and v (a copy unless viewable)");
   }
-  push(L, "layer.attn.proj", mul(t.linear, sbh), "Linear saves its input (the contiguous heads-merged output)");
+  push(L, "layer.attn.proj", mul(t.linear, sbq), "Linear saves its input (the contiguous heads-merged output)");
   if (drop) push(L, "layer.attn.resid_dropout", mask_bytes(t, sbh, t.linear), "dropout mask after the projection");
   push(L, gpt2 ? "layer.ln_2" : "layer.norm_2", norm_bytes(t, m.norm, sbh, sb), norm_src);
   if (m.mlp == MlpKind::gelu) {

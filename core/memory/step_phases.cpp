@@ -105,6 +105,16 @@ std::int64_t optimizer_vectors(Optimizer o) { return o == Optimizer::sgd ? 0 : (
 // Live at a block's softmax in the forward beyond what autograd has saved (`grad`), or everything
 // live there under no_grad: the reference code's local variables (block input x, norm output h,
 // q/k/v or the fused qkv output, RoPE'd q and k) and the score tensors around the softmax.
+// Bytes of the K (or V) tensor a block's code keeps bound after GQA's repeat, per element: a copy for
+// every query head (Hugging Face's repeat_kv, the course's repeat_interleave), except that repeat_kv
+// with one K/V head (MQA) reshapes an expanded view, no copy; without GQA, K itself.
+std::int64_t kv_local_elements(const Scenario& s) {
+  const TransformerSpec& m = s.model;
+  const std::int64_t sb = mul(s.seq_len, s.batch_size), kv = kv_heads_of(m);
+  if (kv == m.heads || (kv == 1 && !from_scratch_style(s))) return mul(sb, kv_width(m));
+  return mul(sb, q_width(m));
+}
+
 std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad) {
   const bool autocast = is_autocast(s.precision), gpt2 = nanogpt_style(s);
   const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
@@ -122,8 +132,9 @@ std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, 
     // RoPE'd q, k: saved by the scores' bmm only when viewable as 3-D (the from-scratch stack is
     // contiguous; rotate_half's result keeps q's transposed strides, so bmm saves copies when b > 1).
     const bool rope_saved = from_scratch_style(s) || s.batch_size == 1 || s.flash_attention;
-    if (!grad || autocast || !rope_saved) live = add(live, mul(2, rope_e, sbh));
-    if (!grad || !s.flash_attention) live = add(live, mul(le, sbh));                  // v, not saved yet
+    const std::int64_t sbq = mul(s.seq_len, s.batch_size, q_width(s.model)), kv_local = kv_local_elements(s);
+    if (!grad || autocast || !rope_saved) live = add(live, mul(rope_e, add(sbq, kv_local)));
+    if (!grad || !s.flash_attention) live = add(live, mul(le, kv_local));                  // v, not saved yet
   }
   if (s.flash_attention) return grad ? live : add(live, mul(le, sbh), mul(4, s.model.heads, s.seq_len, s.batch_size));
   // At masked_fill: the scaled scores and the masked copy, and the bool mask (saved when recording).
@@ -213,7 +224,8 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes;
     const std::int64_t sbf = mul(sb, m.mlp_hidden), scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
     const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
-    std::int64_t left = nanogpt_style(s) ? mul(3, le, sbh) : add(mul(2, pure16 ? 2 : 4, sbh), mul(le, sbh));
+    const std::int64_t kv_local = kv_local_elements(s), sbq = mul(sb, q_width(m));
+    std::int64_t left = nanogpt_style(s) ? mul(3, le, sbh) : add(mul(pure16 ? 2 : 4, add(sbq, kv_local)), mul(le, kv_local));
     left = add(left, mul(le, sbh), mul(2, xe, sbh));  // y, x0 and x1
     if (s.flash_attention) left = add(left, mul(le, sbh));  // SDPA's output, before the head merge
     else left = add(left, mul(nanogpt_style(s) || from_scratch_style(s) ? e.score_element_bytes : (pure16 ? 2 : 4), scores));
