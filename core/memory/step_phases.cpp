@@ -115,7 +115,7 @@ std::int64_t kv_local_elements(const Scenario& s) {
   return mul(sb, q_width(m));
 }
 
-std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad) {
+std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad, bool locals_only = false) {
   const bool autocast = is_autocast(s.precision), gpt2 = nanogpt_style(s);
   const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
   const std::int64_t sbh = mul(s.seq_len, s.batch_size, s.model.hidden);
@@ -136,6 +136,7 @@ std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, 
     if (!grad || autocast || !rope_saved) live = add(live, mul(rope_e, add(sbq, kv_local)));
     if (!grad || !s.flash_attention) live = add(live, mul(le, kv_local));                  // v, not saved yet
   }
+  if (locals_only) return live;
   if (s.flash_attention) return grad ? live : add(live, mul(le, sbh), mul(4, s.model.heads, s.seq_len, s.batch_size));
   // At masked_fill: the scaled scores and the masked copy, and the bool mask (saved when recording).
   // At softmax: the masked scores; the Llama code's .float() copy of them; CUDA autocast's FP32 cast
@@ -280,6 +281,15 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     fa.autocast_cache = cache_at_last_attention;
     fa.transient = softmax_forward_live(s, e, true);
     r.timeline.push_back(fa);
+    // The last block's residual add after its MLP: every block's saved tensors, the attention's
+    // locals still bound in the block's frame (e.g. the fused qkv output that q, k, v view), the
+    // MLP output projection's output and the new residual stream.
+    PhaseBytes fm = start;
+    fm.phase = "forward.layer." + std::to_string(m.layers - 1) + ".mlp";
+    fm.activations = add(embedding, mul(m.layers, e.per_layer_bytes));
+    fm.autocast_cache = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.bias_cache_bytes);
+    fm.transient = add(softmax_forward_live(s, e, true, true), mul(e.linear_element_bytes, sbh), mul(e.residual_element_bytes, sbh));
+    r.timeline.push_back(fm);
     PhaseBytes fe = start;
     fe.phase = "forward_end";
     fe.activations = e.saved_bytes - mul(2, ids) - e.loss_saves_logits_bytes;  // those are counted as logits
