@@ -372,6 +372,24 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
           mb.transient = add(mul(e.residual_element_bytes, sbh), mul(3, e.linear_element_bytes, sb, m.mlp_hidden));
           r.timeline.push_back(mb);
         }
+        {
+          // The MLP's first projection (gate, or GELU's fc), last in the MLP's backward: the other
+          // projections and the activation have released what they saved and left their weights'
+          // gradients; its own weight gradient (the 16-bit copy's under autocast) and the gradient
+          // of its input join the incoming one, the residual-stream gradient and (SwiGLU) the up
+          // projection's gradient of h. With b*s small next to d the weights' gradients make this the peak.
+          const bool gated = m.mlp != MlpKind::gelu;
+          const std::int64_t fd = mul(m.mlp_hidden, m.hidden), sbf = mul(sb, m.mlp_hidden);
+          PhaseBytes ib = bl;
+          ib.phase = "backward.layer." + std::to_string(i) + ".mlp_in";
+          ib.activations = bl.activations - item_bytes(e.per_layer, "layer.mlp.proj") - item_bytes(e.per_layer, "layer.mlp.silu_mul") -
+                           item_bytes(e.per_layer, "layer.mlp.gelu") - item_bytes(e.per_layer, "layer.mlp.up");
+          ib.gradients = std::max(bl.gradients, add(grads_above, mul(gated ? 2 : 1, fd, pe)));
+          if (!region_open) ib.autocast_cache = bl.autocast_cache - mul(gated ? 2 : 1, e.weight_cache_down_bytes);
+          ib.transient = add(mul(e.residual_element_bytes, sbh), gated ? mul(e.residual_element_bytes, sbh) : 0,
+                             mul(e.linear_element_bytes, sbf), mul(t_autocast ? 2 : pe, fd), mul(e.linear_element_bytes, sbh));
+          r.timeline.push_back(ib);
+        }
         // Inside block i, at the attention core's backward (softmax backward, or SDPA's): the MLP,
         // the output projection, norm_2 and att @ v have released what they saved and left their
         // gradients; the q/k/v weight copies are still held; the residual-stream gradient and v's
