@@ -512,6 +512,10 @@ def configs():
         ("scratch", {**scratch, "kv_heads": 2}, 2, 96, 6, 64, 2, "autocast_bf16", "sgd", "per_parameter"),
         ("scratch", {**scratch, "kv_heads": 1}, 2, 128, 4, 64, 2, "bf16", "momentum", "per_parameter"),
         ("llama", {**llama, "kv_heads": 1, "vocab": 32}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
+        # b*s small next to d: the weights' gradients in the MLP's and the attention's input projections peak.
+        ("llama", {**llama, "vocab": 64}, 2, 256, 4, 16, 1, "fp32", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 64}, 1, 256, 4, 16, 1, "fp32", "momentum", "per_parameter"),
+        ("gpt2", {**gpt2, "vocab": 64, "dropout_p": 0.0}, 2, 256, 4, 16, 1, "fp32", "sgd", "per_parameter"),
     ]
     if DEV == "cuda":  # the same runs with SDPA, and in FP16 autocast (CPU autocast is BF16 only)
         plain = list(grid)

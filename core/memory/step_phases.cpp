@@ -401,6 +401,24 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
         at.gradients = std::max(base("").gradients, add(grads_above, mul(sh.after_attention_params, pe)));
         at.transient = add(mul(e.residual_element_bytes, sbh), mul(e.linear_element_bytes, sbh), attention_core);
         r.timeline.push_back(at);
+        {
+          // The attention's input projection last in backward (q; nanoGPT's fused qkv): every other
+          // weight of the block has its gradient; this weight's gradient (the 16-bit copy's under
+          // autocast) and the gradient of its input join the incoming one, the residual-stream
+          // gradient and the gradient of h that the k and v projections accumulated.
+          const bool fused = nanogpt_style(s);
+          const std::int64_t width = fused ? add(q_width(m), mul(2, kv_width(m))) : q_width(m);
+          const std::int64_t w = mul(m.hidden, width), norm_1 = m.norm == NormKind::layernorm && m.norm_bias ? mul(2, m.hidden) : m.hidden;
+          PhaseBytes pb = at;
+          pb.phase = "backward.layer." + std::to_string(i) + ".attention_in";
+          pb.activations = add(embedding, mul(i, e.per_layer_bytes), item_bytes(e.per_layer, fused ? "layer.ln_1" : "layer.norm_1"),
+                               item_bytes(e.per_layer, fused ? "layer.attn.qkv" : "layer.attn.q"));
+          pb.gradients = std::max(base("").gradients, add(grads_above, mul(sh.layer_params - norm_1 - w, pe)));
+          if (t_autocast && !region_open) pb.autocast_cache = add(mul(i, e.weight_cache_per_layer_bytes), mul(2, w));
+          pb.transient = add(mul(e.residual_element_bytes, sbh), fused ? 0 : mul(e.residual_element_bytes, sbh),
+                             mul(e.linear_element_bytes, sb, width), mul(e.linear_element_bytes, sbh), mul(t_autocast ? 2 : pe, w));
+          r.timeline.push_back(pb);
+        }
       }
       PhaseBytes be = base("backward_end");
       be.gradients = G;
