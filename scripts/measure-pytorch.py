@@ -86,13 +86,22 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
+def repeat_kv(x, n_rep):
+    # Hugging Face's repeat_kv: (b, kv, s, hd) -> (b, kv * n_rep, s, hd), a materialised copy.
+    b, kv, s, hd = x.shape
+    if n_rep == 1: return x
+    return x[:, :, None, :, :].expand(b, kv, n_rep, s, hd).reshape(b, kv * n_rep, s, hd)
+
+
 class LlamaBlock(nn.Module):
-    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), SwiGLU, no dropout.
-    def __init__(self, d, heads, ctx, f):
+    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), GQA by
+    # repeat_kv, SwiGLU, no dropout.
+    def __init__(self, d, heads, ctx, f, kv_heads=None):
         super().__init__()
-        self.heads = heads
+        self.heads, self.kv_heads = heads, kv_heads or heads
         self.norm_1, self.norm_2 = RMSNorm(d), RMSNorm(d)
-        self.wq, self.wk, self.wv = (Linear("attn." + n, d, d, False) for n in ("q", "k", "v"))
+        kvw = self.kv_heads * (d // heads)
+        self.wq, self.wk, self.wv = Linear("attn.q", d, d, False), Linear("attn.k", d, kvw, False), Linear("attn.v", d, kvw, False)
         self.wo = Linear("attn.proj", d, d, False)
         self.gate, self.up, self.down = Linear("mlp.gate", d, f, False), Linear("mlp.up", d, f, False), Linear("mlp.proj", f, d, False)
         hd = d // heads
@@ -106,10 +115,13 @@ class LlamaBlock(nn.Module):
         B, T, C = x.shape
         hd = C // self.heads
         with tag("norm_1"): h = self.norm_1(x)
-        q, k, v = (w(h).view(B, T, self.heads, hd).transpose(1, 2) for w in (self.wq, self.wk, self.wv))
+        q = self.wq(h).view(B, T, self.heads, hd).transpose(1, 2)
+        k, v = (w(h).view(B, T, self.kv_heads, hd).transpose(1, 2) for w in (self.wk, self.wv))
         with tag("attn.rope"):
             cos, sin = self.cos[:T], self.sin[:T]
             q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        with tag("attn.repeat_kv"):
+            k, v = repeat_kv(k, self.heads // self.kv_heads), repeat_kv(v, self.heads // self.kv_heads)
         if self.flash:
             with tag("attn.sdpa"): y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
             y = y.transpose(1, 2).contiguous().view(B, T, C)
@@ -133,7 +145,7 @@ class Model(nn.Module):
         self.tok = nn.Embedding(V, d)
         if not self.llama: self.pos = nn.Embedding(ctx, d)
         self.blocks = nn.ModuleList(
-            LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"]) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
+            LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"], c.get("kv_heads")) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
             for _ in range(L))
         for b in self.blocks: b.flash = c.get("flash", False)
         self.norm_f = RMSNorm(d) if self.llama else nn.LayerNorm(d)
@@ -153,6 +165,108 @@ class Model(nn.Module):
         if targets is None: return logits, None
         with tag("loss"): loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
         return logits, loss  # the caller keeps the logits alive through backward (nanoGPT, Hugging Face)
+
+
+# ---- The from-scratch style: a course assignment's Llama-style model, every op hand-written ----------
+# Linear is a matmul on the weight parameter itself (stored d_in x d_out, no bias), softmax is
+# exp(x - max) / sum, RMSNorm runs in FP32, SiLU is x * sigmoid(x), attention is Q K^T / sqrt(d) with a
+# boolean causal mask, RoPE indexes precomputed cos/sin tables by the token positions, and
+# cross-entropy is logsumexp(logits) minus the target's logit. No nn.functional attention, norm or softmax.
+def param(*shape):
+    return nn.Parameter(torch.randn(*shape) * 0.02)
+
+
+def scratch_linear(name, x, w):
+    with tag(name):
+        return x @ w
+
+
+def scratch_softmax(x):
+    e = torch.exp(x - x.max(dim=-1, keepdim=True).values)
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+class ScratchRMSNorm(nn.Module):
+    def __init__(self, d, eps=1e-5):
+        super().__init__()
+        self.eps, self.g = eps, nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        xf = x.float()
+        return (xf / torch.sqrt((xf * xf).mean(-1, keepdim=True) + self.eps) * self.g).type_as(x)
+
+
+class ScratchRoPE(nn.Module):
+    # Rotates pairs (x[2i], x[2i+1]) by position * theta_i; cos/sin precomputed for every position.
+    def __init__(self, hd, ctx, theta=10000.0):
+        super().__init__()
+        inv = 1.0 / (theta ** (torch.arange(0, hd, 2).float() / hd))
+        ang = torch.outer(torch.arange(ctx).float(), inv)
+        self.register_buffer("cos", ang.cos(), persistent=False)
+        self.register_buffer("sin", ang.sin(), persistent=False)
+
+    def forward(self, x, positions):
+        cos, sin = self.cos[positions], self.sin[positions]  # (T, hd/2), new tensors each call
+        x1, x2 = x[..., 0::2], x[..., 1::2]
+        return torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)
+
+
+class ScratchBlock(nn.Module):
+    def __init__(self, d, heads, kv_heads, ctx, f):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd = heads, kv_heads, d // heads
+        self.norm_1, self.norm_2 = ScratchRMSNorm(d), ScratchRMSNorm(d)
+        self.wq, self.wk, self.wv = param(d, d), param(d, kv_heads * self.hd), param(d, kv_heads * self.hd)
+        self.wo = param(d, d)
+        self.w_gate, self.w_up, self.w_down = param(d, f), param(d, f), param(f, d)
+        self.rope = ScratchRoPE(self.hd, ctx)
+        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx, dtype=torch.bool)), persistent=False)
+
+    def forward(self, x, positions):
+        B, T, C = x.shape
+        with tag("norm_1"): h = self.norm_1(x)
+        q = scratch_linear("attn.q", h, self.wq).view(B, T, self.heads, self.hd).transpose(1, 2)
+        k = scratch_linear("attn.k", h, self.wk).view(B, T, self.kv_heads, self.hd).transpose(1, 2)
+        v = scratch_linear("attn.v", h, self.wv).view(B, T, self.kv_heads, self.hd).transpose(1, 2)
+        with tag("attn.rope"): q, k = self.rope(q, positions), self.rope(k, positions)
+        if self.kv_heads != self.heads:  # GQA: each K/V head serves heads/kv_heads query heads
+            with tag("attn.repeat_kv"):
+                r = self.heads // self.kv_heads
+                k, v = k.repeat_interleave(r, dim=1), v.repeat_interleave(r, dim=1)
+        with tag("attn.scores"): att = q @ k.transpose(-2, -1) / math.sqrt(self.hd)
+        with tag("attn.mask"): att = att.masked_fill(~self.mask[:T, :T], float("-inf"))
+        with tag("attn.softmax"): att = scratch_softmax(att)
+        with tag("attn.av"): y = (att @ v).transpose(1, 2).reshape(B, T, C)
+        x = x + scratch_linear("attn.proj", y, self.wo)
+        with tag("norm_2"): h = self.norm_2(x)
+        g, u = scratch_linear("mlp.gate", h, self.w_gate), scratch_linear("mlp.up", h, self.w_up)
+        with tag("mlp.silu_mul"): h = g * torch.sigmoid(g) * u
+        return x + scratch_linear("mlp.proj", h, self.w_down)
+
+
+class ScratchModel(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        d, V = c["hidden"], c["vocab"]
+        self.emb = param(V, d)
+        self.blocks = nn.ModuleList(ScratchBlock(d, c["heads"], c.get("kv_heads", c["heads"]), c["context"], c["mlp_hidden"])
+                                    for _ in range(c["layers"]))
+        self.norm_f = ScratchRMSNorm(d)
+        self.tied = c["tied_head"]
+        if not self.tied: self.w_head = param(d, V)
+
+    def forward(self, idx, targets=None):
+        positions = torch.arange(idx.shape[1], device=idx.device)
+        with tag("embedding"): x = self.emb[idx]
+        for b in self.blocks:
+            with tag("layer"): x = b(x, positions)
+        with tag("final_norm"): x = self.norm_f(x)
+        logits = scratch_linear("head", x, self.emb.T if self.tied else self.w_head)  # tied: a view, never cached
+        if targets is None: return logits, None
+        with tag("loss"):
+            target_logit = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+            loss = (torch.logsumexp(logits, dim=-1) - target_logit).mean()
+        return logits, loss
 
 
 def label():
@@ -179,25 +293,30 @@ def saved_tensors(model, c, idx, tgt):
             if os.environ.get("MEASURE_DEBUG"): print(op, tuple(t.shape), t.dtype, st.nbytes(), t.grad_fn)
         return t
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        with autocast(c):
+        with autocast(c, c.get("autocast_scope", "forward")):
             logits, loss = model(idx, tgt)
     loss.backward()
     return by_op, scalars[0]
 
 
 def is_weight_copy(t):
-    """A tensor made from a parameter by casts and views only (its autograd chain reaches the leaf)."""
+    """autocast's cached cast of a parameter: a cast whose input is the leaf itself (views may follow
+    the cast). A cast of a view of a parameter (x @ W.T) is made at each use, never cached: not this."""
     fn = t.grad_fn
     for _ in range(4):
         if fn is None or type(fn).__name__ not in ("ToCopyBackward0", "TBackward0", "ViewBackward0", "ExpandBackward0"):
             return False
-        fn = fn.next_functions[0][0]
-        if fn is not None and type(fn).__name__ == "AccumulateGrad": return True
+        nxt = fn.next_functions[0][0]
+        if nxt is not None and type(nxt).__name__ == "AccumulateGrad": return type(fn).__name__ == "ToCopyBackward0"
+        fn = nxt
     return False
 
 
-def autocast(c):
+def autocast(c, region="forward"):
+    """The autocast region around `region` ("forward": the model call and the loss; "step": backward
+    and optimizer.step() too). With scope "step" the loop opens one region around the whole step."""
     if not c["precision"].startswith("autocast"): return contextlib.nullcontext()
+    if c.get("autocast_scope", "forward") != region: return contextlib.nullcontext()
     return torch.autocast(DEV, dtype=torch.bfloat16 if c["precision"] == "autocast_bf16" else torch.float16)
 
 
@@ -234,9 +353,10 @@ def step_timeline_cuda(model, opt, c, idx, tgt):
     run("zero_grad", lambda: opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none"))
     def forward():
         with autocast(c): return model(idx, tgt)
-    logits, loss = run("forward", forward)
-    run("backward", loss.backward)
-    run("optimizer_step", opt.step)
+    with autocast(c, "step"):
+        logits, loss = run("forward", forward)
+        run("backward", loss.backward)
+        run("optimizer_step", opt.step)
     del logits, loss
     torch.cuda.synchronize()
     peak_phase = max(phase_max, key=phase_max.get)
@@ -251,10 +371,11 @@ def step_timeline(model, opt, c, idx, tgt):
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.profiler.record_function("phase:zero_grad"): opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none")
-        with torch.profiler.record_function("phase:forward"):
-            with autocast(c): logits, loss = model(idx, tgt)
-        with torch.profiler.record_function("phase:backward"): loss.backward()
-        with torch.profiler.record_function("phase:optimizer_step"): opt.step()
+        with autocast(c, "step"):
+            with torch.profiler.record_function("phase:forward"):
+                with autocast(c): logits, loss = model(idx, tgt)
+            with torch.profiler.record_function("phase:backward"): loss.backward()
+            with torch.profiler.record_function("phase:optimizer_step"): opt.step()
         del logits, loss
     events = list(prof.profiler.kineto_results.events())
     ranges = {e.name()[6:]: (e.start_us(), e.start_us() + e.duration_us()) for e in events if e.name().startswith("phase:")}
@@ -280,7 +401,7 @@ def forward_peak(model, c, idx, tgt, grad):
         base = torch.cuda.memory_allocated()
         torch.cuda.reset_peak_memory_stats()
         with torch.set_grad_enabled(grad):
-            with autocast(c): out = model(idx, tgt if grad else None)
+            with autocast(c, c.get("autocast_scope", "forward")): out = model(idx, tgt if grad else None)
         del out
         torch.cuda.synchronize()
         model.train()
@@ -288,7 +409,7 @@ def forward_peak(model, c, idx, tgt, grad):
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.set_grad_enabled(grad):
-            with autocast(c): out = model(idx, tgt if grad else None)
+            with autocast(c, c.get("autocast_scope", "forward")): out = model(idx, tgt if grad else None)
         del out
     model.train()
     live = peak = base
@@ -300,7 +421,7 @@ def forward_peak(model, c, idx, tgt, grad):
 
 def measure(c):
     torch.manual_seed(0)
-    model = Model(c).train().to(DEV)
+    model = (ScratchModel(c) if c["arch"] == "scratch" else Model(c)).train().to(DEV)
     if c["precision"] in ("bf16", "fp16"):  # pure 16-bit: model.to(dtype), no FP32 master copy
         model = model.to(torch.bfloat16 if c["precision"] == "bf16" else torch.float16)
     g = torch.Generator().manual_seed(1)
@@ -324,20 +445,24 @@ def measure(c):
 def scenario_of(c):
     """The lab's scenario for this measurement (core/facade/README.md, "Scenario format"; framework "pytorch")."""
     gpt2 = c["arch"] == "gpt2"
+    style = {"gpt2": "nanogpt", "llama": "hf_llama", "scratch": "from_scratch"}[c["arch"]]
     model = {"layers": c["layers"], "hidden": c["hidden"], "heads": c["heads"], "vocab": c["vocab"],
              "context": c["context"], "mlp_hidden": c["mlp_hidden"], "tied_head": c["tied_head"],
              "learned_positions": gpt2, "biases": gpt2, "mlp": "gelu" if gpt2 else "swiglu",
-             "norm": "layernorm" if gpt2 else "rmsnorm"}
+             "norm": "layernorm" if gpt2 else "rmsnorm", **({"kv_heads": c["kv_heads"]} if "kv_heads" in c else {})}
     return {"model": model, "framework": "pytorch", "pytorch_build": "cuda" if DEV == "cuda" else "cpu-1.13",
             "flash_attention": c.get("flash", False), "precision": c["precision"],
             "optimizer": "adam" if c["optimizer"] == "adamw" else c["optimizer"], "optimizer_impl": c["optimizer_impl"],
             "zero_grad": c["zero_grad"], "batch_size": c["batch_size"], "seq_len": c["seq_len"],
-            "dropout": c.get("dropout_p", 0.0) > 0, "reserve_bytes": 0}
+            "dropout": c.get("dropout_p", 0.0) > 0, "reserve_bytes": 0,
+            **({"pytorch_implementation": style} if style == "from_scratch" else {}),
+            **({"autocast_scope": "step"} if c.get("autocast_scope") == "step" else {})}
 
 
 def configs():
     gpt2 = dict(arch="gpt2", vocab=512, context=128, tied_head=True, dropout_p=0.1)
     llama = dict(arch="llama", vocab=512, context=128, tied_head=False)
+    scratch = dict(llama, arch="scratch")
     grid = [
         ("gpt2", gpt2, 2, 64, 4, 32, 2, "fp32", "adamw", "per_parameter"),
         ("gpt2", gpt2, 3, 96, 4, 64, 1, "fp32", "sgd", "per_parameter"),
@@ -358,6 +483,39 @@ def configs():
         ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 2, "fp32", "sgd", "per_parameter"),
         ("gpt2", {**gpt2, "vocab": 4096}, 1, 128, 4, 16, 1, "fp32", "sgd", "per_parameter"),
         ("llama", {**llama, "vocab": 2048}, 1, 256, 4, 16, 2, "autocast_bf16", "sgd", "per_parameter"),
+        # The from-scratch style (issue 26): sizes, precisions, optimizers, a tied head (a view: never cached).
+        ("scratch", scratch, 2, 64, 4, 32, 2, "fp32", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "tied_head": True}, 2, 96, 6, 64, 2, "fp32", "sgd", "per_parameter"),
+        ("scratch", scratch, 3, 128, 8, 96, 1, "fp32", "adam", "foreach"),
+        ("scratch", scratch, 2, 64, 4, 128, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 2048}, 1, 256, 4, 16, 8, "autocast_bf16", "adam", "foreach"),
+        ("scratch", scratch, 2, 64, 4, 64, 2, "bf16", "momentum", "per_parameter"),
+        ("scratch", {**scratch, "context": 256}, 4, 32, 2, 256, 1, "fp32", "momentum", "per_parameter"),
+        ("scratch", {**scratch, "tied_head": True}, 2, 64, 4, 64, 2, "autocast_bf16", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 4096, "context": 256}, 2, 128, 4, 256, 2, "fp32", "adamw", "per_parameter"),
+        # A small vocabulary: the last block's MLP backward, not the loss, is the peak.
+        ("llama", {**llama, "vocab": 32}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 32}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
+        ("gpt2", {**gpt2, "vocab": 32, "dropout_p": 0.0}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
+        ("llama", {**llama, "vocab": 32}, 2, 128, 4, 64, 2, "autocast_bf16", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 32}, 2, 128, 4, 64, 2, "bf16", "sgd", "per_parameter"),  # b*s >= d: see README
+        # autocast around the whole step: the weight cache lives until optimizer.step() ends.
+        ("llama", {**llama, "autocast_scope": "step"}, 2, 64, 4, 64, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("gpt2", {**gpt2, "autocast_scope": "step"}, 2, 64, 4, 64, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "autocast_scope": "step"}, 2, 64, 4, 64, 2, "autocast_bf16", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "autocast_scope": "step", "tied_head": True}, 2, 96, 6, 32, 2, "autocast_bf16", "sgd", "per_parameter"),
+        ("llama", {**llama, "autocast_scope": "step", "vocab": 32}, 2, 128, 4, 64, 2, "autocast_bf16", "sgd", "foreach"),
+        # Grouped-query attention (kv_heads < heads): Hugging Face's repeat_kv, the course's repeat_interleave.
+        ("llama", {**llama, "kv_heads": 2}, 2, 128, 8, 64, 2, "fp32", "adamw", "per_parameter"),
+        ("llama", {**llama, "kv_heads": 4}, 2, 128, 8, 128, 1, "autocast_bf16", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 2}, 2, 128, 8, 64, 2, "fp32", "adamw", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 2}, 2, 96, 6, 64, 2, "autocast_bf16", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "kv_heads": 1}, 2, 128, 4, 64, 2, "bf16", "momentum", "per_parameter"),
+        ("llama", {**llama, "kv_heads": 1, "vocab": 32}, 2, 128, 4, 64, 2, "fp32", "sgd", "per_parameter"),
+        # b*s small next to d: the weights' gradients in the MLP's and the attention's input projections peak.
+        ("llama", {**llama, "vocab": 64}, 2, 256, 4, 16, 1, "fp32", "sgd", "per_parameter"),
+        ("scratch", {**scratch, "vocab": 64}, 1, 256, 4, 16, 1, "fp32", "momentum", "per_parameter"),
+        ("gpt2", {**gpt2, "vocab": 64, "dropout_p": 0.0}, 2, 256, 4, 16, 1, "fp32", "sgd", "per_parameter"),
     ]
     if DEV == "cuda":  # the same runs with SDPA, and in FP16 autocast (CPU autocast is BF16 only)
         plain = list(grid)
@@ -370,28 +528,44 @@ def configs():
                "zero_grad": "zero" if i % 5 == 4 else "set_to_none"}
 
 
+def fixture_name(i, c):
+    gqa = f"-kv{c['kv_heads']}" if c.get("kv_heads", c["heads"]) != c["heads"] else ""
+    return (f"{i:02d}-{c['arch']}{'-sdpa' if c.get('flash') else ''}-L{c['layers']}-d{c['hidden']}{gqa}-s{c['seq_len']}"
+            f"-b{c['batch_size']}-V{c['vocab']}-{c['precision']}{'-step' if c.get('autocast_scope') == 'step' else ''}"
+            f"-{c['optimizer']}.json") if i >= 19 else \
+        f"{i:02d}-{c['arch']}{'-sdpa' if c.get('flash') else ''}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
+
+
+def selected(only, i):
+    """MEASURE_ONLY: "i", "i-j" or a comma list of those; None runs all."""
+    if only is None: return True
+    for part in only.split(","):
+        a, _, b = part.partition("-")
+        if int(a) <= i <= int(b or a): return True
+    return False
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "pytorch")
     if DEV == "cuda": out = os.path.join(out, "cuda")  # its own manifest; the doctest reads the CPU one
     os.makedirs(out, exist_ok=True)
     torch.set_num_threads(1)
     only = os.environ.get("MEASURE_ONLY")
-    names = []
     for i, c in enumerate(configs()):
-        if only is not None and int(only) != i: continue
+        if not selected(only, i): continue
         r = measure(c)
         r["torch_version"], r["device"] = torch.__version__, DEV if DEV == "cpu" else torch.cuda.get_device_name()
         r["regenerate"] = "scripts/measure-pytorch.py (Debian bookworm python3-torch, CPU); see README"
-        name = f"{i:02d}-{c['arch']}{'-sdpa' if c.get('flash') else ''}-L{c['layers']}-d{c['hidden']}-s{c['seq_len']}-b{c['batch_size']}-{c['precision']}-{c['optimizer']}.json"
+        name = fixture_name(i, c)
         with open(os.path.join(out, name), "w") as fh:
             json.dump(r, fh, indent=1)
             fh.write("\n")
-        names.append(name)
         print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"])
-    if only is None:
-        with open(os.path.join(out, "manifest.json"), "w") as fh:
-            json.dump(names, fh, indent=1)
-            fh.write("\n")
+    # The manifest lists every configuration whose file exists (a partial run keeps the others).
+    listed = [fixture_name(i, c) for i, c in enumerate(configs())]
+    with open(os.path.join(out, "manifest.json"), "w") as fh:
+        json.dump([n for n in listed if os.path.exists(os.path.join(out, n))], fh, indent=1)
+        fh.write("\n")
 
 
 if __name__ == "__main__":

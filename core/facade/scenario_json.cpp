@@ -15,7 +15,8 @@ const std::vector<std::string> kScenarioFields = {
     "activation_model", "flash_attention", "convention", "reserve_bytes", "chapter_replay",
     "train_tokens", "num_devices", "efficiency", "data_workers", "worker_tokens_per_s", "prefetch",
     "prefetch_depth", "pinned_memory", "host_link_bytes_per_s", "epoch_tokens", "schedule_steps",
-    "framework", "pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "dropout"};
+    "framework", "pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "dropout",
+    "pytorch_implementation", "autocast_scope"};
 
 std::string catalog_ids_models() {
   std::string s;
@@ -172,6 +173,9 @@ void parse_framework(const PresentFields& f, Scenario& s) {
   if (f.find("mode")) { needs = "mode"; k.mode = static_cast<StepMode>(to_choice(*f.find("mode"), "mode", {"train", "forward_with_grad", "inference"})); }
   if (f.find("zero_grad")) { needs = "zero_grad"; k.zero_grad = static_cast<ZeroGrad>(to_choice(*f.find("zero_grad"), "zero_grad", {"set_to_none", "zero"})); }
   if (f.find("optimizer_impl")) { needs = "optimizer_impl"; k.optimizer_impl = static_cast<OptimizerImpl>(to_choice(*f.find("optimizer_impl"), "optimizer_impl", {"per_parameter", "foreach", "fused"})); }
+  k.implementation = default_implementation(s.model);
+  if (f.find("pytorch_implementation")) { needs = "pytorch_implementation"; k.implementation = static_cast<PytorchImplementation>(to_choice(*f.find("pytorch_implementation"), "pytorch_implementation", {"nanogpt", "hf_llama", "from_scratch"})); }
+  if (f.find("autocast_scope")) { needs = "autocast_scope"; k.autocast_scope = static_cast<AutocastScope>(to_choice(*f.find("autocast_scope"), "autocast_scope", {"forward", "step"})); }
   if (k.framework == Framework::textbook) {
     if (is_autocast(s.precision))
       throw InputError("precision", std::string("'") + to_string(s.precision) + "' is torch.autocast, which the textbook layout does not describe; use framework \"pytorch\"");
@@ -198,6 +202,7 @@ void check_framework_scenario(const Scenario& s) {
     throw InputError("flash_attention", "PyTorch 1.13 has no scaled_dot_product_attention (it came with 2.0)");
   if (s.convention != Convention::ours)
     throw InputError("convention", "conventions are textbook bookkeeping; framework \"pytorch\" counts what PyTorch allocates");
+  if (const char* why = implementation_mismatch(s)) throw InputError("pytorch_implementation", why);
 }
 
 }  // namespace
@@ -347,7 +352,8 @@ void write_scenario(JsonWriter& w, const Scenario& s) {
     w.field("framework", to_string(k.framework)).field("pytorch_build", to_string(k.build))
         .field("step", to_string(k.step)).field("mode", to_string(k.mode))
         .field("zero_grad", to_string(k.zero_grad)).field("optimizer_impl", to_string(k.optimizer_impl))
-        .field("dropout", s.dropout);
+        .field("dropout", s.dropout).field("pytorch_implementation", to_string(k.implementation))
+        .field("autocast_scope", to_string(k.autocast_scope));
   else if (!s.dropout)
     w.field("dropout", false);
   w.end_object();

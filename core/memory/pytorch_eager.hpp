@@ -26,19 +26,27 @@ struct EagerActivations {
   std::int64_t weight_cache_per_layer_bytes = 0;
   std::int64_t weight_cache_model_bytes = 0;  // the head's copy
   std::int64_t weight_cache_attention_in_bytes = 0;  // one block's q/k/v weight copies
+  std::int64_t weight_cache_down_bytes = 0;          // one block's MLP down-projection copy
   std::int64_t weight_cache_bytes = 0;
   std::int64_t bias_cache_bytes = 0;     // autocast's copies of biases: cached, never saved
   std::int64_t input_bytes = 0;          // token ids and targets (int64), saved by embedding and loss
   std::int64_t logits_bytes = 0;         // the head's output, which the training loop keeps
+  // From-scratch loss: logsumexp and gather save the logits themselves, so the "loss" item holds
+  // the kept logits' bytes (the step timeline counts them once, as logits).
+  std::int64_t loss_saves_logits_bytes = 0;
   std::int64_t loss_element_bytes = 4;   // cross_entropy runs in FP32 under autocast
   std::int64_t score_element_bytes = 4;  // softmax output element (its gradient has the same type)
   std::int64_t residual_element_bytes = 4;
   std::int64_t linear_element_bytes = 4;  // matmul outputs
 };
 
-// Whether a model is written in the GPT-2 (nanoGPT) style: LayerNorm, GELU MLP, learned positions.
-// Otherwise the Llama style: RMSNorm or SwiGLU, rotary positions, separate q/k/v projections.
-bool gpt2_style(const TransformerSpec& m);
+// The implementation style a scenario names by default: nanoGPT's GPT-2 block (fused q/k/v) for a
+// model with learned positions, else Hugging Face's Llama block (separate q/k/v, RoPE).
+PytorchImplementation default_implementation(const TransformerSpec& m);
+// Why a style cannot describe this model or scenario (nullptr when it can), for the parser's error.
+const char* implementation_mismatch(const Scenario& s);
+bool nanogpt_style(const Scenario& s);
+bool from_scratch_style(const Scenario& s);
 // Dropout's default in the pytorch framework: the architecture's own (GPT-2 p = 0.1; Llama none).
 bool architecture_dropout(const TransformerSpec& m);
 

@@ -22,17 +22,18 @@ struct Shapes {
 };
 
 // Parameter tensors of the eager code: GPT-2 style fuses q/k/v (one Linear); Llama style has four.
-Shapes shapes_of(const TransformerSpec& m) {
+Shapes shapes_of(const Scenario& sc) {
+  const TransformerSpec& m = sc.model;
   const ParameterBreakdown p = count_parameters(m);
   // Tensors per block: a weight per Linear plus a bias where that projection has one (Qwen2: q/k/v only).
   const std::int64_t norm = m.norm == NormKind::layernorm ? (m.norm_bias ? 2 : 1) : 1;
-  const std::int64_t qkv_linears = gpt2_style(m) ? 1 : 3, mlp_linears = m.mlp == MlpKind::gelu ? 2 : 3;
+  const std::int64_t qkv_linears = nanogpt_style(sc) ? 1 : 3, mlp_linears = m.mlp == MlpKind::gelu ? 2 : 3;
   const std::int64_t block = add(mul(qkv_linears, m.qkv_bias ? 2 : 1), m.attn_out_bias ? 2 : 1,
                                  mul(mlp_linears, m.mlp_bias ? 2 : 1), mul(m.norms_per_layer, norm));
   Shapes s;
   s.tensors = add(1, m.learned_positions ? 1 : 0, mul(m.layers, block), norm, m.tied_head ? 0 : 1);
   const std::int64_t q = q_width(m), kv = kv_width(m);
-  const std::int64_t qkv = gpt2_style(m) ? mul(m.hidden, add(q, mul(2, kv))) : mul(m.hidden, std::max(q, kv));
+  const std::int64_t qkv = nanogpt_style(sc) ? mul(m.hidden, add(q, mul(2, kv))) : mul(m.hidden, std::max(q, kv));
   s.largest = std::max({mul(m.vocab, m.hidden), p.position_embedding, mul(m.hidden, m.mlp_hidden), qkv});
   s.layer_params = p.per_layer;
   s.top_params = add(p.final_norm, m.tied_head ? p.token_embedding : p.head);
@@ -45,13 +46,77 @@ Shapes shapes_of(const TransformerSpec& m) {
   return s;
 }
 
+// The parameter tensors (elements) in the order model.parameters() yields them in the measured code
+// (scripts/measure-pytorch.py): attributes in assignment order, a module's own parameters before its
+// submodules'. Two blocks are enough: every consecutive pair of tensors appears.
+std::vector<std::int64_t> parameter_order(const Scenario& sc) {
+  const TransformerSpec& m = sc.model;
+  const std::int64_t d = m.hidden, f = m.mlp_hidden, V = m.vocab, q = q_width(m), kv = kv_width(m);
+  std::vector<std::int64_t> v;
+  auto linear = [&](std::int64_t in, std::int64_t out, bool bias) { v.push_back(mul(in, out)); if (bias) v.push_back(out); };
+  auto norm = [&] { v.push_back(d); if (m.norm == NormKind::layernorm && m.norm_bias) v.push_back(d); };
+  const std::int64_t blocks = std::min<std::int64_t>(m.layers, 2);
+  if (from_scratch_style(sc)) {
+    // ScratchModel: the embedding, its own head matrix (untied), then each block's seven matrices
+    // (own parameters) before its two norms' gains, then the final norm.
+    v.push_back(mul(V, d));
+    if (!m.tied_head) v.push_back(mul(d, V));
+    for (std::int64_t i = 0; i < blocks; ++i) {
+      v.push_back(mul(d, q)); v.push_back(mul(d, kv)); v.push_back(mul(d, kv)); v.push_back(mul(q, d));
+      v.push_back(mul(d, f)); v.push_back(mul(d, f)); v.push_back(mul(f, d));
+      v.push_back(d); v.push_back(d);
+    }
+    v.push_back(d);
+    return v;
+  }
+  v.push_back(mul(V, d));
+  if (m.learned_positions) v.push_back(mul(m.context, d));
+  for (std::int64_t i = 0; i < blocks; ++i) {
+    for (int n = 0; n < m.norms_per_layer; ++n) norm();
+    if (nanogpt_style(sc)) linear(d, add(q, mul(2, kv)), m.qkv_bias);
+    else { linear(d, q, m.qkv_bias); linear(d, kv, m.qkv_bias); linear(d, kv, m.qkv_bias); }
+    linear(q, d, m.attn_out_bias);
+    if (m.mlp == MlpKind::gelu) { linear(d, f, m.mlp_bias); linear(f, d, m.mlp_bias); }
+    else { linear(d, f, m.mlp_bias); linear(d, f, m.mlp_bias); linear(f, d, m.mlp_bias); }
+  }
+  norm();
+  if (!m.tied_head) v.push_back(mul(d, V));
+  return v;
+}
+
+// _single_tensor_adam(w): per parameter, denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps) makes two
+// temporaries of its size, while the previous parameter's denom is still bound to the loop's variable
+// (freed only when the name is rebound): the maximum over consecutive pairs of 2 * this + previous.
+std::int64_t per_parameter_adam_elements(const Scenario& sc) {
+  const std::vector<std::int64_t> v = parameter_order(sc);
+  std::int64_t best = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) best = std::max(best, add(mul(2, v[i]), i ? v[i - 1] : 0));
+  return best;
+}
+
+std::int64_t item_bytes(const std::vector<EagerItem>& items, const char* op) {
+  for (const auto& i : items)
+    if (i.op == op) return i.bytes;
+  return 0;
+}
+
 std::int64_t optimizer_vectors(Optimizer o) { return o == Optimizer::sgd ? 0 : (o == Optimizer::momentum ? 1 : 2); }
 
 // Live at a block's softmax in the forward beyond what autograd has saved (`grad`), or everything
 // live there under no_grad: the reference code's local variables (block input x, norm output h,
 // q/k/v or the fused qkv output, RoPE'd q and k) and the score tensors around the softmax.
-std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad) {
-  const bool autocast = is_autocast(s.precision), gpt2 = gpt2_style(s.model);
+// Bytes of the K (or V) tensor a block's code keeps bound after GQA's repeat, per element: a copy for
+// every query head (Hugging Face's repeat_kv, the course's repeat_interleave), except that repeat_kv
+// with one K/V head (MQA) reshapes an expanded view, no copy; without GQA, K itself.
+std::int64_t kv_local_elements(const Scenario& s) {
+  const TransformerSpec& m = s.model;
+  const std::int64_t sb = mul(s.seq_len, s.batch_size), kv = kv_heads_of(m);
+  if (kv == m.heads || (kv == 1 && !from_scratch_style(s))) return mul(sb, kv_width(m));
+  return mul(sb, q_width(m));
+}
+
+std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, bool grad, bool locals_only = false) {
+  const bool autocast = is_autocast(s.precision), gpt2 = nanogpt_style(s);
   const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
   const std::int64_t sbh = mul(s.seq_len, s.batch_size, s.model.hidden);
   const std::int64_t S = mul(s.model.heads, s.seq_len, s.seq_len, s.batch_size);
@@ -64,14 +129,26 @@ std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, 
     // q, k, v are views of the fused qkv output; with b = 1 (or SDPA) those views are what is saved.
     if (!grad || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(3, le, sbh));
   } else {
-    if (!grad || autocast || (s.batch_size > 1 && !s.flash_attention)) live = add(live, mul(2, rope_e, sbh));  // RoPE'd q, k
-    if (!grad || !s.flash_attention) live = add(live, mul(le, sbh));                  // v, not saved yet
+    // RoPE'd q, k: saved by the scores' bmm only when viewable as 3-D (the from-scratch stack is
+    // contiguous; rotate_half's result keeps q's transposed strides, so bmm saves copies when b > 1).
+    const bool rope_saved = from_scratch_style(s) || s.batch_size == 1 || s.flash_attention;
+    const std::int64_t sbq = mul(s.seq_len, s.batch_size, q_width(s.model)), kv_local = kv_local_elements(s);
+    if (!grad || autocast || !rope_saved) live = add(live, mul(rope_e, add(sbq, kv_local)));
+    if (!grad || !s.flash_attention) live = add(live, mul(le, kv_local));                  // v, not saved yet
   }
+  if (locals_only) return live;
   if (s.flash_attention) return grad ? live : add(live, mul(le, sbh), mul(4, s.model.heads, s.seq_len, s.batch_size));
   // At masked_fill: the scaled scores and the masked copy, and the bool mask (saved when recording).
   // At softmax: the masked scores; the Llama code's .float() copy of them; CUDA autocast's FP32 cast
   // of nanoGPT's 16-bit scores (softmax is on autocast's FP32 list); its output. When recording, the
   // softmax output is already counted as saved (attention_held), so it is subtracted from both.
+  const std::int64_t bas = mul(s.model.heads, s.seq_len, s.batch_size);
+  if (from_scratch_style(s)) {
+    // exp(x - max) / sum: the masked scores (the caller's att) stay bound; under no_grad at the
+    // division also exp's output and the row sums (saved, so counted, when recording) and the quotient.
+    if (grad) return add(live, mul(le, S), mul(se, S));
+    return add(live, mul(le, S), mul(2, se, S), mul(se, bas));
+  }
   const std::int64_t at_mask = add(mul(2, le, S), grad ? 0 : mul(s.seq_len, s.seq_len));
   std::int64_t at_softmax = add(mul(le, S), mul(se, S));
   if (le != 4 && (!gpt2 || (autocast && e.score_element_bytes == 4))) at_softmax = add(at_softmax, mul(4, S));
@@ -86,7 +163,7 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   const auto& k = s.framework;
   const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
   const std::int64_t pe = pure16 ? 2 : 4;  // parameters, gradients and optimizer state share the type
-  const Shapes sh = shapes_of(m);
+  const Shapes sh = shapes_of(s);
   const std::int64_t N = count_parameters(m).total;
   const std::int64_t P = mul(N, pe), G = P;
   // Optimizer state: zeros_like(param) per vector; 1.13 also keeps a 4-byte FP32 'step' tensor per
@@ -97,9 +174,7 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   r.largest_tensor_bytes = mul(sh.largest, pe);
   if (s.optimizer == Optimizer::adam) {
     switch (k.optimizer_impl) {
-      // _single_tensor_adam(w): denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps): two temporaries
-      // the size of the parameter being updated, at most the largest one.
-      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(2, r.largest_tensor_bytes); break;
+      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(per_parameter_adam_elements(s), pe); break;
       // _multi_tensor_adam(w): exp_avg_sq_sqrt = _foreach_sqrt(...) over the whole model (2.x); 1.13
       // adds denom = _foreach_add(exp_avg_sq_sqrt, eps), a second model-sized list.
       case OptimizerImpl::foreach: r.optimizer_temporary_bytes = mul(k.build == PytorchBuild::cpu_1_13 ? 2 : 1, P); break;
@@ -111,7 +186,9 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   // clone(grad) at the first step, which is the optimizer state itself.
 
   const bool train = k.mode == StepMode::train;
-  const bool t_autocast = is_autocast(s.precision);
+  const bool t_autocast = is_autocast(s.precision), scratch = from_scratch_style(s);
+  // autocast_scope "step": the region (and its cache of weight copies) stays open until step() ends.
+  const bool region_open = t_autocast && k.autocast_scope == AutocastScope::step;
   const bool steady = k.step == StepKind::steady && train;
   const std::int64_t sb = mul(s.seq_len, s.batch_size), sbh = mul(sb, m.hidden);
   const std::int64_t bsv = mul(sb, m.vocab);
@@ -148,16 +225,18 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     const std::int64_t le = e.linear_element_bytes, xe = e.residual_element_bytes;
     const std::int64_t sbf = mul(sb, m.mlp_hidden), scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
     const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
-    std::int64_t left = gpt2_style(m) ? mul(3, le, sbh) : add(mul(2, pure16 ? 2 : 4, sbh), mul(le, sbh));
+    const std::int64_t kv_local = kv_local_elements(s), sbq = mul(sb, q_width(m));
+    std::int64_t left = nanogpt_style(s) ? mul(3, le, sbh) : add(mul(pure16 ? 2 : 4, add(sbq, kv_local)), mul(le, kv_local));
     left = add(left, mul(le, sbh), mul(2, xe, sbh));  // y, x0 and x1
     if (s.flash_attention) left = add(left, mul(le, sbh));  // SDPA's output, before the head merge
-    else left = add(left, mul(gpt2_style(m) ? e.score_element_bytes : (pure16 ? 2 : 4), scores));
+    else left = add(left, mul(nanogpt_style(s) || from_scratch_style(s) ? e.score_element_bytes : (pure16 ? 2 : 4), scores));
     // GELU: its input and output; at the residual add, its output, the projection's output and the
     // new x. CPU 1.13 under autocast adds a temporary there: an FP32 copy of the 16-bit operand of
     // the mixed-type add (CUDA's kernels cast inside, with no copy).
     std::int64_t gelu = mul(2, le, sbf);
     if (k.build == PytorchBuild::cpu_1_13 && t_autocast)
       gelu = std::max(gelu, add(mul(le, sbf), mul(le, sbh), mul(4, sbh), mul(xe, sbh)));
+    // SwiGLU: h, gate, up, silu(gate) (from scratch g * sigmoid(g), sigmoid's output freed) and the product.
     mp.transient = add(left, m.mlp == MlpKind::gelu ? gelu : add(mul(xe, sbh), mul(4, le, sbf)));
     r.timeline.push_back(mp);
     PhaseBytes hd = base("head");
@@ -202,18 +281,28 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     fa.autocast_cache = cache_at_last_attention;
     fa.transient = softmax_forward_live(s, e, true);
     r.timeline.push_back(fa);
+    // The last block's residual add after its MLP: every block's saved tensors, the attention's
+    // locals still bound in the block's frame (e.g. the fused qkv output that q, k, v view), the
+    // MLP output projection's output and the new residual stream.
+    PhaseBytes fm = start;
+    fm.phase = "forward.layer." + std::to_string(m.layers - 1) + ".mlp";
+    fm.activations = add(embedding, mul(m.layers, e.per_layer_bytes));
+    fm.autocast_cache = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.bias_cache_bytes);
+    fm.transient = add(softmax_forward_live(s, e, true, true), mul(e.linear_element_bytes, sbh), mul(e.residual_element_bytes, sbh));
+    r.timeline.push_back(fm);
     PhaseBytes fe = start;
     fe.phase = "forward_end";
-    fe.activations = e.saved_bytes - mul(2, ids);
+    fe.activations = e.saved_bytes - mul(2, ids) - e.loss_saves_logits_bytes;  // those are counted as logits
     fe.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);  // the region is still open
     fe.logits = e.logits_bytes;
     r.timeline.push_back(fe);
-    if (t_autocast) {
+    if (t_autocast || scratch) {
       // cross_entropy under autocast (an FP32-list op) works on an FP32 copy of the 16-bit logits,
       // while the forward's local x (the final norm's FP32 output; the head saved its cast) is alive.
+      // The from-scratch logsumexp allocates logits - max (the logits' type) in any precision.
       PhaseBytes lf = fe;
       lf.phase = "loss_forward";
-      lf.transient = add(mul(4, bsv), mul(e.residual_element_bytes, sbh));
+      lf.transient = add(mul(scratch ? e.loss_element_bytes : 4, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
       r.timeline.push_back(lf);
     }
     if (train) {
@@ -224,18 +313,34 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       lb.phase = "loss_backward";
       lb.autocast_cache = e.weight_cache_bytes;
       lb.transient = mul(2, e.loss_element_bytes, bsv);
+      // From scratch: logsumexp's backward computes grad * exp(logits - lse) as three logits-sized
+      // tensors (the difference, its exp, the product), after the per-token loss gradient and its negation.
+      if (scratch) lb.transient = add(mul(3, e.loss_element_bytes, bsv), mul(2, e.loss_element_bytes, sb));
       r.timeline.push_back(lb);
       // The head's backward: log_softmax's output is released; the logits' gradient (16-bit under
       // autocast, after the cast's backward), the gradient of the head's input and of its weight
       // (V*d, of the 16-bit copy under autocast, whose cast back to FP32 follows) are live.
       PhaseBytes hb = lb;
       hb.phase = "head_backward";
-      hb.activations = lb.activations - (e.model.back().bytes - ids);
+      hb.activations = lb.activations - (e.model.back().bytes - ids - e.loss_saves_logits_bytes);
       const std::int64_t vd = mul(m.vocab, m.hidden);
       hb.transient = add(mul(t_autocast ? 2 : e.loss_element_bytes, bsv), mul(e.linear_element_bytes, sbh),
                          mul(t_autocast ? 2 : pe, vd));
       if (t_autocast) hb.transient = std::max(hb.transient, add(mul(e.linear_element_bytes, sbh), mul(6, vd)));
       r.timeline.push_back(hb);
+      if (m.norm == NormKind::rmsnorm) {
+        // The final RMSNorm's backward: the head has released its input and left its weight's
+        // gradient. Multiplying by the gain writes two gradients beside the incoming one (Hugging Face);
+        // the hand-written x / sqrt(...) divides, negates and multiplies: four beside it, all FP32.
+        PhaseBytes nb = hb;
+        nb.phase = "final_norm_backward";
+        // (From scratch, at the division: "* g" has released the quotient it saved, 4*s*b*h.)
+        nb.activations = hb.activations - item_bytes(e.model, "head") - (scratch ? mul(4, sbh) : 0);
+        if (!region_open) nb.autocast_cache = hb.autocast_cache - e.weight_cache_model_bytes;
+        nb.gradients = std::max(hb.gradients, mul(sh.top_params, pe));
+        nb.transient = scratch ? mul(5, 4, sbh) : mul(3, e.residual_element_bytes, sbh);
+        r.timeline.push_back(nb);
+      }
       // Backward, block by block from the top: block i's saved tensors are still held, blocks above
       // have released theirs and left their gradients (set_to_none: gradients appear as backward
       // reaches their parameters); the residual-stream gradient flows down.
@@ -254,6 +359,37 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
         bl.transient = add(mul(e.residual_element_bytes, sbh), t_autocast ? mul(2, sbh) : 0,
                            mul(e.linear_element_bytes, sb, m.mlp_hidden), mul(m.hidden, m.mlp_hidden, t_autocast ? 2 : pe));
         r.timeline.push_back(bl);
+        if (m.mlp == MlpKind::swiglu) {
+          // SwiGLU's multiply, next: the down projection has released its saved input and left its
+          // weight's gradient; the product's backward writes two s*b*f gradients while the incoming
+          // one is alive (with a small vocabulary the step's peak).
+          PhaseBytes mb = bl;
+          mb.phase = "backward.layer." + std::to_string(i) + ".mlp";
+          const std::int64_t down = mul(m.mlp_hidden, m.hidden);
+          mb.activations = bl.activations - item_bytes(e.per_layer, "layer.mlp.proj");
+          mb.gradients = std::max(bl.gradients, add(grads_above, mul(down, pe)));
+          if (!region_open) mb.autocast_cache = bl.autocast_cache - e.weight_cache_down_bytes;
+          mb.transient = add(mul(e.residual_element_bytes, sbh), mul(3, e.linear_element_bytes, sb, m.mlp_hidden));
+          r.timeline.push_back(mb);
+        }
+        {
+          // The MLP's first projection (gate, or GELU's fc), last in the MLP's backward: the other
+          // projections and the activation have released what they saved and left their weights'
+          // gradients; its own weight gradient (the 16-bit copy's under autocast) and the gradient
+          // of its input join the incoming one, the residual-stream gradient and (SwiGLU) the up
+          // projection's gradient of h. With b*s small next to d the weights' gradients make this the peak.
+          const bool gated = m.mlp != MlpKind::gelu;
+          const std::int64_t fd = mul(m.mlp_hidden, m.hidden), sbf = mul(sb, m.mlp_hidden);
+          PhaseBytes ib = bl;
+          ib.phase = "backward.layer." + std::to_string(i) + ".mlp_in";
+          ib.activations = bl.activations - item_bytes(e.per_layer, "layer.mlp.proj") - item_bytes(e.per_layer, "layer.mlp.silu_mul") -
+                           item_bytes(e.per_layer, "layer.mlp.gelu") - item_bytes(e.per_layer, "layer.mlp.up");
+          ib.gradients = std::max(bl.gradients, add(grads_above, mul(gated ? 2 : 1, fd, pe)));
+          if (!region_open) ib.autocast_cache = bl.autocast_cache - mul(gated ? 2 : 1, e.weight_cache_down_bytes);
+          ib.transient = add(mul(e.residual_element_bytes, sbh), gated ? mul(e.residual_element_bytes, sbh) : 0,
+                             mul(e.linear_element_bytes, sbf), mul(t_autocast ? 2 : pe, fd), mul(e.linear_element_bytes, sbh));
+          r.timeline.push_back(ib);
+        }
         // Inside block i, at the attention core's backward (softmax backward, or SDPA's): the MLP,
         // the output projection, norm_2 and att @ v have released what they saved and left their
         // gradients; the q/k/v weight copies are still held; the residual-stream gradient and v's
@@ -265,6 +401,24 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
         at.gradients = std::max(base("").gradients, add(grads_above, mul(sh.after_attention_params, pe)));
         at.transient = add(mul(e.residual_element_bytes, sbh), mul(e.linear_element_bytes, sbh), attention_core);
         r.timeline.push_back(at);
+        {
+          // The attention's input projection last in backward (q; nanoGPT's fused qkv): every other
+          // weight of the block has its gradient; this weight's gradient (the 16-bit copy's under
+          // autocast) and the gradient of its input join the incoming one, the residual-stream
+          // gradient and the gradient of h that the k and v projections accumulated.
+          const bool fused = nanogpt_style(s);
+          const std::int64_t width = fused ? add(q_width(m), mul(2, kv_width(m))) : q_width(m);
+          const std::int64_t w = mul(m.hidden, width), norm_1 = m.norm == NormKind::layernorm && m.norm_bias ? mul(2, m.hidden) : m.hidden;
+          PhaseBytes pb = at;
+          pb.phase = "backward.layer." + std::to_string(i) + ".attention_in";
+          pb.activations = add(embedding, mul(i, e.per_layer_bytes), item_bytes(e.per_layer, fused ? "layer.ln_1" : "layer.norm_1"),
+                               item_bytes(e.per_layer, fused ? "layer.attn.qkv" : "layer.attn.q"));
+          pb.gradients = std::max(base("").gradients, add(grads_above, mul(sh.layer_params - norm_1 - w, pe)));
+          if (t_autocast && !region_open) pb.autocast_cache = add(mul(i, e.weight_cache_per_layer_bytes), mul(2, w));
+          pb.transient = add(mul(e.residual_element_bytes, sbh), fused ? 0 : mul(e.residual_element_bytes, sbh),
+                             mul(e.linear_element_bytes, sb, width), mul(e.linear_element_bytes, sbh), mul(t_autocast ? 2 : pe, w));
+          r.timeline.push_back(pb);
+        }
       }
       PhaseBytes be = base("backward_end");
       be.gradients = G;
@@ -287,11 +441,23 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       r.timeline.push_back(os);
     }
   }
-  for (const auto& p : r.timeline)
+  // autocast_scope "step": every weight copy stays in the cache (bias copies too) from the end of the
+  // forward until optimizer.step() returns, whether or not autograd still holds it.
+  bool forward_part = true;
+  for (auto& p : r.timeline) {
+    if (p.phase == "loss_backward") forward_part = false;
+    if (region_open && !forward_part) p.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
+  }
+  forward_part = true;
+  for (const auto& p : r.timeline) {
+    if (p.phase == "loss_backward") forward_part = false;
     if (p.total() > r.allocator_peak_bytes) {
       r.allocator_peak_bytes = p.total();
       r.peak_phase = p.phase;
+      r.cache_at_peak = !t_autocast || p.autocast_cache == 0 ? "none"
+                        : (forward_part || region_open ? "cache" : "saved_copies");
     }
+  }
   return r;
 }
 

@@ -22,6 +22,10 @@ struct StepPhases {
   std::vector<PhaseBytes> timeline;
   std::int64_t allocator_peak_bytes = 0;  // what torch.cuda.max_memory_allocated reports
   std::string peak_phase;
+  // Which autocast cache is live at the peak: "none" (no autocast, or no copy left), "cache" (the
+  // region is open: every 16-bit weight copy made so far) or "saved_copies" (the region has closed;
+  // autograd still holds the copies that the blocks not yet backpropagated saved).
+  std::string cache_at_peak = "none";
   std::int64_t parameter_tensors = 0;     // tensors the optimizer updates (1.13 keeps a step scalar each)
   std::int64_t largest_tensor_bytes = 0;  // per-parameter optimizer temporaries are sized by it
   std::int64_t optimizer_temporary_bytes = 0;

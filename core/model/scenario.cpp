@@ -58,6 +58,10 @@ const char* to_string(StepMode m) {
   return m == StepMode::train ? "train" : (m == StepMode::forward_with_grad ? "forward_with_grad" : "inference");
 }
 const char* to_string(ZeroGrad z) { return z == ZeroGrad::set_to_none ? "set_to_none" : "zero"; }
+const char* to_string(PytorchImplementation i) {
+  return i == PytorchImplementation::nanogpt ? "nanogpt" : (i == PytorchImplementation::hf_llama ? "hf_llama" : "from_scratch");
+}
+const char* to_string(AutocastScope a) { return a == AutocastScope::forward ? "forward" : "step"; }
 const char* to_string(OptimizerImpl o) {
   return o == OptimizerImpl::per_parameter ? "per_parameter" : (o == OptimizerImpl::foreach ? "foreach" : "fused");
 }

@@ -30,6 +30,12 @@ enum class StepKind { first, steady };
 enum class StepMode { train, forward_with_grad, inference };
 enum class ZeroGrad { set_to_none, zero };
 enum class OptimizerImpl { per_parameter, foreach, fused };
+// How the model's code is written (core/memory/README.md): nanoGPT's GPT-2 block, Hugging Face's Llama
+// block, or a course assignment's from-scratch Llama (every op hand-written). It decides what autograd saves.
+enum class PytorchImplementation { nanogpt, hf_llama, from_scratch };
+// What torch.autocast wraps: the model call and the loss, or the whole step (backward and
+// optimizer.step() too, so the cache of 16-bit weight copies lives until the step ends).
+enum class AutocastScope { forward, step };
 
 // The framework behaviours of one PyTorch training step (core/memory/README.md, the step-phase model).
 struct FrameworkKnobs {
@@ -39,6 +45,9 @@ struct FrameworkKnobs {
   StepMode mode = StepMode::train;
   ZeroGrad zero_grad = ZeroGrad::set_to_none;          // PyTorch >= 2.0 default
   OptimizerImpl optimizer_impl = OptimizerImpl::foreach;  // PyTorch 2.x default for CUDA tensors
+  // The parser's default: nanogpt when the model has learned positions, else hf_llama.
+  PytorchImplementation implementation = PytorchImplementation::hf_llama;
+  AutocastScope autocast_scope = AutocastScope::forward;
 };
 
 struct Checkpointing {
@@ -94,6 +103,8 @@ const char* to_string(StepKind k);
 const char* to_string(StepMode m);
 const char* to_string(ZeroGrad z);
 const char* to_string(OptimizerImpl o);
+const char* to_string(PytorchImplementation i);
+const char* to_string(AutocastScope a);
 bool is_autocast(Precision p);
 
 // Parameter count used for memory: exact, except Chapter replay's rounded 1.5e9 for GPT-2 XL.
