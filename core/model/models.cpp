@@ -85,6 +85,17 @@ std::vector<TransformerSpec> build_catalog() {
       gpt2("gpt2-medium", "GPT-2 medium (355M)", 24, 1024, 16),
       gpt2("gpt2-large", "GPT-2 large (774M)", 36, 1280, 20),
       gpt2("gpt2-xl", "GPT-2 XL (1.5B)", 48, 1600, 25),
+      llama("llama-2-7b", "Llama 2 7B", "llama", 32, 4096, 32, 32, 11008, 32000, 4096, "meta-llama/Llama-2-7b-hf config.json"),
+      llama("llama-2-13b", "Llama 2 13B", "llama", 40, 5120, 40, 40, 13824, 32000, 4096, "meta-llama/Llama-2-13b-hf config.json"),
+      llama("llama-3-8b", "Llama 3 8B", "llama", 32, 4096, 32, 8, 14336, 128256, 8192, "meta-llama/Meta-Llama-3-8B config.json"),
+      llama("mistral-7b", "Mistral 7B v0.1", "mistral", 32, 4096, 32, 8, 14336, 32000, 32768, "mistralai/Mistral-7B-v0.1 config.json"),
+      llama("qwen2-7b", "Qwen2 7B", "qwen2", 28, 3584, 28, 4, 18944, 152064, 32768, "Qwen/Qwen2-7B config.json"),
+      llama("tinyllama-1.1b", "TinyLlama 1.1B", "llama", 22, 2048, 32, 4, 5632, 32000, 2048, "TinyLlama/TinyLlama-1.1B config.json"),
+      gpt2("measure-tiny", "Measure it's tiny model", 4, 128, 4),
+      // A from-scratch course model: Llama-style, untied, f about 8/3·d rounded up to 16.
+      llama("course-s", "Course model S (11M)", "course", 8, 256, 8, 8, 688, 10000, 256, "course Llama-style model, small"),
+      llama("course-m", "Course model M (58M)", "course", 8, 512, 8, 8, 1376, 32000, 512, "course Llama-style model, medium"),
+      llama("course-l", "Course model L (134M)", "course", 12, 768, 12, 12, 2048, 32000, 1024, "course Llama-style model, large"),
   };
   for (auto& m : c) {
     if (m.id == "mistral-7b") m.sliding_window = 4096;

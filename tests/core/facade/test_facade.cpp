@@ -53,8 +53,18 @@ TEST_CASE("malformed and hostile requests return structured errors and never thr
 
 TEST_CASE("catalog lists every model and device with provenance, and version is the engine version") {
   const json c = json::parse(facade::catalog());
-  CHECK(c["models"].size() == 4);
-  CHECK(c["devices"].size() >= 6);
+  std::vector<std::string> ids;
+  for (const auto& m : c["models"]) ids.push_back(m["id"]);
+  CHECK(ids == std::vector<std::string>{"gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama-2-7b", "llama-2-13b",
+                                        "llama-3-8b", "mistral-7b", "qwen2-7b", "tinyllama-1.1b", "measure-tiny",
+                                        "course-s", "course-m", "course-l"});
+  // Each entry's spec is the full custom-model object: evaluated, it gives the entry's exact count.
+  for (const auto& m : c["models"]) {
+    const json r = eval(json{{"model", m["spec"]}}.dump());
+    CHECK(r["model"]["parameters"] == m["parameters"]);
+    CHECK(r["model"]["family"] == "custom");
+  }
+  CHECK(c["devices"].size() >= 7);
   for (const auto& d : c["devices"]) CHECK(d["provenance"].get<std::string>().size() > 20);
   CHECK(facade::version() == std::string(facade::kEngineVersion));
 }
