@@ -1,6 +1,7 @@
 // Parsing scenarios: catalog ids or custom objects for model/device, enums by name, ranges chosen
 // so every downstream count fits in 64 bits or is caught by checked arithmetic.
 #include "facade/scenario_json.hpp"
+#include "facade/hf_config.hpp"
 #include "facade/json_fields.hpp"
 #include "memory/pytorch_eager.hpp"
 
@@ -48,6 +49,12 @@ TransformerSpec parse_model(const json& v) {
     return *m;
   }
   if (!v.is_object()) throw InputError("model", "must be a model id string (" + catalog_ids_models() + ") or a custom transformer object");
+  if (v.contains("hf_config")) {
+    reject_unknown(v, "model", {"hf_config", "name"});
+    const std::string name = v.contains("name") ? to_string_value(v["name"], "model.name") : "";
+    if (name.size() > 200) throw InputError("model.name", "must be at most 200 characters");
+    return parse_hf_config(v["hf_config"], name);
+  }
   reject_unknown(v, "model", {"base", "name", "layers", "hidden", "heads", "vocab", "context", "mlp_ratio",
                               "mlp_hidden", "tied_head", "learned_positions", "biases", "mlp", "norm", "kv_heads",
                               "head_dim", "qkv_bias", "attn_out_bias", "mlp_bias", "norm_bias", "norms_per_layer",
@@ -151,8 +158,11 @@ void check_inventory_scenario(const Scenario& s) {
   const char* why = nullptr;
   if (s.chapter_replay) why = "chapter_replay uses the chapter's activation model, not the inventory";
   else if (m.id != "custom") why = "the inventory describes the reference engine's tiny model: give a custom model object";
-  else if (m.mlp != MlpKind::gelu || m.norm != NormKind::layernorm || !m.biases || !m.learned_positions || m.tied_head)
+  else if (m.mlp != MlpKind::gelu || m.norm != NormKind::layernorm || !m.learned_positions || m.tied_head ||
+           !(m.qkv_bias && m.attn_out_bias && m.mlp_bias && m.norm_bias))
     why = "the reference engine runs GELU MLPs, LayerNorm with biases, learned positions and an untied head (tied_head: false)";
+  else if (kv_heads_of(m) != m.heads || q_width(m) != m.hidden || m.norms_per_layer != 2 || m.parallel_residual)
+    why = "the reference engine runs full multi-head attention (kv_heads = heads, head_dim = hidden/heads), two norms per block, no parallel residual";
   else if (m.vocab < 2 || m.vocab > 8192 || m.context > 2048 || m.hidden > 2048 || m.heads > 64 || m.layers > 48 || m.mlp_hidden > 8192)
     why = "the reference engine takes vocab 2-8192, context up to 2048, hidden up to 2048, heads up to 64, layers up to 48, MLP up to 8192";
   else if (s.batch_size > 256) why = "the reference engine takes batch_size up to 256";
