@@ -12,7 +12,9 @@
 
 namespace lab {
 
-bool numerically_valid(Precision p) { return p == Precision::fp32 || p == Precision::mixed; }
+bool numerically_valid(Precision p) {  // autocast keeps FP32 weights, as mixed keeps an FP32 master
+  return p == Precision::fp32 || p == Precision::mixed || p == Precision::autocast_bf16 || p == Precision::autocast_fp16;
+}
 
 double convergence_factor(Optimizer o) { return o == Optimizer::adam ? 1.0 : 3.0; }
 
@@ -298,10 +300,24 @@ std::vector<StallingFit> find_stalls(const Sweep& sw) {
 
 }  // namespace
 
+Scenario textbook_view(const Scenario& s) {
+  Scenario t = s;
+  t.framework = FrameworkKnobs{};
+  t.activation_model = ActivationModel::korthikanti;
+  if (is_autocast(t.precision)) t.precision = Precision::mixed;
+  return t;
+}
+
 SolverResult solve(const Scenario& s, const SolverOptions& o) {
   // The scenario itself must be countable, exactly as evaluate requires (InputError "scenario").
   (void)compute_ledger(s);
   (void)estimate_flops(s);
+  if (s.framework.framework == Framework::pytorch) {
+    SolverResult r = solve(textbook_view(s), o);
+    r.largest = pytorch_largest(s);
+    r.path = pytorch_cheapest_path(s);
+    return r;
+  }
   const Sweep sw(s);
   SolverResult r;
   r.convention = sw.base.convention;
