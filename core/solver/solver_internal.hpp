@@ -47,6 +47,8 @@ std::int64_t exact_peak(const Scenario& base, const TrainingConfig& c);
 std::int64_t largest_batch_exact(const Scenario& base, TrainingConfig c, std::int64_t estimate, std::int64_t capacity);
 // Pipeline result of a configuration (memory fit assumed; schedule not built).
 PipelineResult timing(const Scenario& base, const TrainingConfig& c);
+// The scenario's own configuration at `largest` (0: none fits), with the peaks that prove it.
+LargestBatch largest_result(const Scenario& s, std::int64_t capacity, std::int64_t largest);
 bool same_checkpointing(const Checkpointing& a, const Checkpointing& b);
 
 double seconds_per_token(const Scenario& base, const TrainingConfig& c);

@@ -33,21 +33,7 @@ std::int64_t largest_fitting(const Scenario& base, const TrainingConfig& c) {
 }  // namespace
 
 LargestBatch pytorch_largest(const Scenario& s) {
-  LargestBatch r;
-  TrainingConfig c = config_of(s);
-  r.numerically_valid = numerically_valid(c.precision);
-  r.scenario_peak_bytes = exact_peak(s, c);
-  r.scenario_batch_fits = r.scenario_peak_bytes <= s.device.capacity_bytes;
-  r.largest_batch = largest_fitting(s, c);
-  c.batch_size = std::max<std::int64_t>(1, r.largest_batch);
-  r.config = c;
-  r.peak_bytes = exact_peak(s, c);
-  if (r.largest_batch >= 1 && r.largest_batch < kMaxBatch) {
-    TrainingConfig next = c;
-    next.batch_size = r.largest_batch + 1;
-    r.next_peak_bytes = exact_peak(s, next);
-  }
-  return r;
+  return largest_result(s, s.device.capacity_bytes, largest_fitting(s, config_of(s)));
 }
 
 CheapestPath pytorch_cheapest_path(const Scenario& s) {
