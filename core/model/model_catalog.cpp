@@ -5,29 +5,10 @@
 namespace lab {
 
 namespace {
-TransformerSpec gpt2(const char* id, const char* name, std::int64_t layers, std::int64_t d,
-                     std::int64_t heads) {
-  TransformerSpec s;
-  s.id = id;
-  s.name = name;
-  s.family = "gpt2";
-  s.layers = layers;
-  s.hidden = d;
-  s.heads = heads;
-  s.vocab = 50257;
-  s.context = 1024;
-  s.mlp_hidden = 4 * d;
-  complete_attention(s);
-  s.provenance =
-      "Radford et al. 2019 (GPT-2) / HuggingFace config: vocab 50,257, n_ctx 1,024, tied head, "
-      "biases, pre-LayerNorm, MLP 4d";
-  return s;
-}
-
-// Llama-style: RMSNorm, SwiGLU, rotary positions, no biases, untied head (each model's config.json).
-TransformerSpec llama(const char* id, const char* name, const char* family, std::int64_t layers,
-                      std::int64_t d, std::int64_t heads, std::int64_t kv_heads, std::int64_t f,
-                      std::int64_t vocab, std::int64_t context, const char* provenance) {
+// The shape every entry has; gpt2() and llama() add their family's defaults.
+TransformerSpec shape(const char* id, const char* name, const char* family, std::int64_t layers, std::int64_t d,
+                      std::int64_t heads, std::int64_t kv_heads, std::int64_t f, std::int64_t vocab,
+                      std::int64_t context, const char* provenance) {
   TransformerSpec s;
   s.id = id;
   s.name = name;
@@ -36,16 +17,30 @@ TransformerSpec llama(const char* id, const char* name, const char* family, std:
   s.hidden = d;
   s.heads = heads;
   s.kv_heads = kv_heads;
+  s.mlp_hidden = f;
   s.vocab = vocab;
   s.context = context;
-  s.mlp_hidden = f;
+  s.provenance = provenance;
+  complete_attention(s);
+  return s;
+}
+
+TransformerSpec gpt2(const char* id, const char* name, std::int64_t layers, std::int64_t d, std::int64_t heads) {
+  return shape(id, name, "gpt2", layers, d, heads, heads, 4 * d, 50257, 1024,
+               "Radford et al. 2019 (GPT-2) / HuggingFace config: vocab 50,257, n_ctx 1,024, tied head, "
+               "biases, pre-LayerNorm, MLP 4d");
+}
+
+// Llama-style: RMSNorm, SwiGLU, rotary positions, no biases, untied head (each model's config.json).
+TransformerSpec llama(const char* id, const char* name, const char* family, std::int64_t layers,
+                      std::int64_t d, std::int64_t heads, std::int64_t kv_heads, std::int64_t f,
+                      std::int64_t vocab, std::int64_t context, const char* provenance) {
+  TransformerSpec s = shape(id, name, family, layers, d, heads, kv_heads, f, vocab, context, provenance);
   s.tied_head = false;
   s.learned_positions = false;
   set_biases(s, false);
   s.mlp = MlpKind::swiglu;
   s.norm = NormKind::rmsnorm;
-  complete_attention(s);
-  s.provenance = provenance;
   return s;
 }
 
