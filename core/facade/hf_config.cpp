@@ -3,8 +3,6 @@
 // sizes are required all the same, since a config without them describes no particular model.
 // Compiled -Oz (CMakeLists.txt): it runs once per paste, and lab_core is on the first load's budget.
 #include "facade/hf_config.hpp"
-#include <cstring>
-#include <vector>
 #include "facade/json_fields.hpp"
 #include "facade/scenario_json.hpp"
 
@@ -20,31 +18,22 @@ const char* const kTypes[kFamilies] = {"llama", "mistral", "qwen2", "gemma2", "g
 
 std::string at(const char* key) { return std::string(kPath) + "." + key; }
 
-// A config.json is a few KB; a 10 MB or deeply nested one is not a model description. An explicit
-// stack, so that depth costs no recursion.
-void check_size(const json& c) {
-  std::vector<std::pair<const json*, int>> stack{{&c, 0}};
-  std::size_t bytes = 0;
-  while (!stack.empty()) {
-    const auto [v, depth] = stack.back();
-    stack.pop_back();
-    if (depth > 16) throw InputError(kPath, "is nested more than 16 levels deep: not a model's config.json");
-    bytes += v->is_string() ? v->get_ref<const std::string&>().size() : 8;
-    if (v->is_object())
-      for (auto it = v->begin(); it != v->end(); ++it) {
-        bytes += it.key().size();
-        stack.push_back({&*it, depth + 1});
-      }
-    else if (v->is_array())
-      for (const auto& e : *v) stack.push_back({&e, depth + 1});
-    if (bytes > (256u << 10)) throw InputError(kPath, "is over 256 KB: a model's config.json is a few KB");
-  }
+// A config.json is a few KB; a 10 MB or deeply nested one is not a model description. The recursion
+// stops at depth 17. Written with the json calls the other parsers already use (lab_core's size).
+void check_size(const json& v, int depth, std::size_t& bytes) {
+  if (depth > 16) throw InputError(kPath, "is nested more than 16 levels deep: not a model's config.json");
+  bytes += v.is_string() ? v.get<std::string>().size() : 8;
+  if (bytes > (256u << 10)) throw InputError(kPath, "is over 256 KB: a model's config.json is a few KB");
+  if (v.is_object() || v.is_array())
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (v.is_object()) bytes += it.key().size();
+      check_size(*it, depth + 1, bytes);
+    }
 }
 
 // null means "the default" in Hugging Face configs (n_inner, num_key_value_heads, sliding_window...).
 const json* get(const json& c, const char* key) {
-  const auto it = c.find(key);
-  return it == c.end() || it->is_null() ? nullptr : &*it;
+  return c.contains(key) && !c[key].is_null() ? &c[key] : nullptr;
 }
 
 std::int64_t size(const json& c, const char* key, std::int64_t lo, std::int64_t hi, std::int64_t fallback = -1) {
@@ -74,10 +63,11 @@ MlpKind activation(const json& c, const char* key, const char* fallback, bool ga
 
 TransformerSpec parse_hf_config(const json& c, const std::string& name) {
   require_object(c, kPath);
-  check_size(c);
+  std::size_t bytes = 0;
+  check_size(c, 0, bytes);
   for (const char* moe : {"num_local_experts", "num_experts", "n_routed_experts", "num_experts_per_tok", "moe_intermediate_size"}) {
     const json* v = get(c, moe);
-    if (v && !(v->is_number() && v->get<double>() == 0))
+    if (v && !(v->is_number() && to_number(*v, at(moe), -1e300, 1e300) == 0))
       throw InputError(at(moe), "Mixture-of-Experts models are not modelled: the lab counts dense Transformers");
   }
   const json* type_value = get(c, "model_type");
@@ -127,8 +117,8 @@ TransformerSpec parse_hf_config(const json& c, const std::string& name) {
     m.norm = NormKind::layernorm;
     m.qkv_bias = m.attn_out_bias = flag(c, "attention_bias", true);
     m.parallel_residual = flag(c, "use_parallel_residual", true);
-    if (to_number(get(c, "rotary_pct") ? *get(c, "rotary_pct") : json(0.25), at("rotary_pct"), 0, 1) < 1)
-      m.approximations |= kPartialRotary;
+    const json* rotary = get(c, "rotary_pct");  // default 0.25
+    if (!rotary || to_number(*rotary, at("rotary_pct"), 0, 1) < 1) m.approximations |= kPartialRotary;
   }
   if (f == gemma2) {
     m.norms_per_layer = 4;
@@ -140,7 +130,7 @@ TransformerSpec parse_hf_config(const json& c, const std::string& name) {
   // A sliding window: Mistral (default 4,096), Gemma 2 (every other layer), Phi-3; Qwen2 only with
   // use_sliding_window.
   const bool windowed = f == mistral || f == gemma2 || f == phi3 || (f == qwen2 && flag(c, "use_sliding_window", false));
-  const bool window_null = c.contains("sliding_window") && c["sliding_window"].is_null();  // null: none
+  const bool window_null = c.contains("sliding_window") && !get(c, "sliding_window");  // null: none
   if (windowed && !window_null) m.sliding_window = size(c, "sliding_window", 1, 1'048'576, f == phi3 ? 0 : 4096);
   if (const json* r = get(c, "rope_scaling")) {
     if (!r->is_object()) throw InputError(at("rope_scaling"), "must be an object or null");
@@ -150,8 +140,8 @@ TransformerSpec parse_hf_config(const json& c, const std::string& name) {
   std::string label = name;
   if (label.empty()) {
     const json* path = get(c, "_name_or_path");
-    label = path && path->is_string() && !path->get_ref<const std::string&>().empty()
-                ? path->get<std::string>() : "Hugging Face " + type + " model";
+    label = path && path->is_string() ? path->get<std::string>() : "";
+    if (label.empty()) label = "Hugging Face " + type + " model";
   }
   if (label.size() > 200) label.resize(200);
   m.name = label;
