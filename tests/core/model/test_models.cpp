@@ -103,7 +103,9 @@ TEST_CASE("catalogue presets count the published parameters of their checkpoints
       {"llama-3-8b", 8'030'261'248},    {"mistral-7b", 7'241'732'096},  {"qwen2-7b", 7'615'616'512},
       {"tinyllama-1.1b", 1'100'048'384},
   };
-  for (const auto& [id, count] : published) {
+  for (const auto& entry : published) {  // not a structured binding: clang's C++17 cannot capture one
+    const char* id = entry.first;
+    const std::int64_t count = entry.second;
     CAPTURE(id);
     REQUIRE(find_model(id) != nullptr);
     CHECK(count_parameters(*find_model(id)).total == count);
