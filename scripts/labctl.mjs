@@ -4,6 +4,8 @@
 // "Measure it" panel runs in browsers with relaxed SIMD, so its numbers match the panel's; Node 20
 // needs --experimental-wasm-relaxed-simd for it, which scripts/labctl passes.
 // `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs).
+// `labctl evaluate|solve --hf-config FILE [--scenario FILE]`: a Hugging Face config.json as the model
+// (labctl-hf.mjs), the rest of the scenario from --scenario (defaults without it).
 //
 // Nothing here calls process.exit(): a write to a pipe finishes asynchronously in Node, and exiting
 // at once drops what the reader has not taken yet (issue 24: 64 KiB of 160 KB arrived). Every path
@@ -12,9 +14,11 @@ import { readFileSync } from 'node:fs';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
+import { hfRequest } from './labctl-hf.mjs';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
+  '       labctl <evaluate|solve> --hf-config CONFIG.json [--scenario FILE]   (a Hugging Face config as the model)\n' +
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
   '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)';
 const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n`;
@@ -32,6 +36,14 @@ export function fail(field, message, code = 2) {
   throw new Exit(code);
 }
 
+async function loadOrFail(load) {
+  try {
+    return await load();
+  } catch (err) {
+    return fail('engine', `the WASM engine could not be loaded: ${String(err.message || err).split('\n')[0]}`);
+  }
+}
+
 async function main(command, args) {
   // `labctl verify --help` (or any command's) is a request for the help too (instructor walk: exit 2).
   if (command && (args.includes('--help') || args.includes('-h'))) return main('--help', []);
@@ -41,6 +53,13 @@ async function main(command, args) {
   }
   if (!(command in COMMANDS)) fail('command', `unknown command '${command}'; ${usage}`);
   if (command === 'verify') return verifyCommand(args, { fail, usage });
+  if (args.some((a) => a.startsWith('--hf-config') || a.startsWith('--scenario'))) {
+    if (command === 'train') fail('arguments', `--hf-config and --scenario apply to evaluate and solve; ${usage}`);
+    const engine = await loadOrFail(loadEngine);
+    const out = engine[COMMANDS[command]](JSON.stringify(hfRequest(args, { fail, usage })));
+    process.stdout.write(out + '\n');
+    return JSON.parse(out).error ? 2 : 0;
+  }
   const fma = args.includes('--fma');
   if (fma && command !== 'train') fail('arguments', `--fma applies to train only; ${usage}`);
   const [file, ...rest] = args.filter((a) => a !== '--fma');
@@ -53,12 +72,7 @@ async function main(command, args) {
   } catch (err) {
     fail('file', `cannot read ${file || 'stdin'}: ${err.code || err.message}`);
   }
-  let engine;
-  try {
-    engine = command === 'train' ? await (fma ? loadTrainEngineFma() : loadTrainEngine()) : await loadEngine();
-  } catch (err) {
-    fail('engine', `the WASM engine could not be loaded: ${String(err.message || err).split('\n')[0]}`);
-  }
+  const engine = await loadOrFail(command === 'train' ? (fma ? loadTrainEngineFma : loadTrainEngine) : loadEngine);
   const fn = engine[COMMANDS[command]];
   if (typeof fn !== 'function') fail('command', `'${command}' is not available in this engine build`);
   const out = fn(text);

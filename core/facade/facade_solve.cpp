@@ -45,10 +45,9 @@ json path_json(const CheapestPath& p) {
 
 json solve_json(const json& request) {
   const Scenario s = parse_scenario(request, {"max_batch_size"});
-  if (s.framework.framework == Framework::pytorch)
-    throw InputError("framework", "the solver searches the textbook layout; framework \"pytorch\" (and autocast) is for evaluate");
-  if (s.activation_model == ActivationModel::pytorch_eager)
-    throw InputError("activation_model", "the solver searches with the analytic models; 'pytorch_eager' is for evaluate");
+  const bool pytorch = s.framework.framework == Framework::pytorch;
+  if (s.activation_model == ActivationModel::pytorch_eager && !pytorch)
+    throw InputError("activation_model", "the solver counts 'pytorch_eager' with framework \"pytorch\"");
   if (s.activation_model == ActivationModel::inventory)
     throw InputError("activation_model", "the solver searches with the analytic models; 'inventory' (the reference engine's exact table) is for evaluate");
   SolverOptions o;
@@ -82,6 +81,9 @@ json solve_json(const json& request) {
       {"pipeline_constants", constants_json(constants_for(s))},
       {"configurations_evaluated", r.configurations_evaluated},
       {"checkpointing_options", r.checkpointing_options},
+      {"framework", pytorch ? "pytorch" : "textbook"},
+      {"counting", pytorch ? "largest_batch and cheapest_path: PyTorch's step peak; the rest: the textbook layout (autocast as mixed)"
+                           : "the textbook layout"},
   };
 }
 

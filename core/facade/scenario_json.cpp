@@ -1,6 +1,7 @@
 // Parsing scenarios: catalog ids or custom objects for model/device, enums by name, ranges chosen
 // so every downstream count fits in 64 bits or is caught by checked arithmetic.
 #include "facade/scenario_json.hpp"
+#include "facade/hf_config.hpp"
 #include "facade/json_fields.hpp"
 #include "memory/pytorch_eager.hpp"
 
@@ -49,6 +50,12 @@ TransformerSpec parse_model(const json& v) {
     return *m;
   }
   if (!v.is_object()) throw InputError("model", "must be a model id string (" + catalog_ids_models() + ") or a custom transformer object");
+  if (v.contains("hf_config")) {
+    reject_unknown(v, "model", {"hf_config", "name"});
+    const std::string name = v.contains("name") ? to_string_value(v["name"], "model.name") : "";
+    if (name.size() > 200) throw InputError("model.name", "must be at most 200 characters");
+    return parse_hf_config(v["hf_config"], name);
+  }
   reject_unknown(v, "model", {"base", "name", "layers", "hidden", "heads", "vocab", "context", "mlp_ratio",
                               "mlp_hidden", "tied_head", "learned_positions", "biases", "mlp", "norm", "kv_heads",
                               "head_dim", "qkv_bias", "attn_out_bias", "mlp_bias", "norm_bias", "norms_per_layer",
@@ -71,29 +78,34 @@ TransformerSpec parse_model(const json& v) {
   m.name = v.contains("name") ? to_string_value(v["name"], "model.name") : "Custom transformer";
   m.provenance = "user-described custom transformer";
   if (m.name.size() > 200) throw InputError("model.name", "must be at most 200 characters");
-  if (v.contains("layers")) m.layers = to_int(v["layers"], "model.layers", 1, 1000);
-  if (v.contains("hidden")) m.hidden = to_int(v["hidden"], "model.hidden", 1, 131072);
-  if (v.contains("heads")) m.heads = to_int(v["heads"], "model.heads", 1, 1024);
-  if (v.contains("vocab")) m.vocab = to_int(v["vocab"], "model.vocab", 1, 10'000'000);
-  if (v.contains("context")) m.context = to_int(v["context"], "model.context", 1, 1'048'576);
-  if (v.contains("tied_head")) m.tied_head = to_bool(v["tied_head"], "model.tied_head");
-  if (v.contains("learned_positions")) m.learned_positions = to_bool(v["learned_positions"], "model.learned_positions");
-  if (v.contains("biases")) set_biases(m, to_bool(v["biases"], "model.biases"));
-  if (v.contains("qkv_bias")) m.qkv_bias = to_bool(v["qkv_bias"], "model.qkv_bias");
-  if (v.contains("attn_out_bias")) m.attn_out_bias = to_bool(v["attn_out_bias"], "model.attn_out_bias");
-  if (v.contains("mlp_bias")) m.mlp_bias = to_bool(v["mlp_bias"], "model.mlp_bias");
-  if (v.contains("norm_bias")) m.norm_bias = to_bool(v["norm_bias"], "model.norm_bias");
+  // Table-driven: one read loop per type keeps lab_core small (the first load's budget).
+  struct IntField { const char* key; std::int64_t TransformerSpec::*member; std::int64_t lo, hi; };
+  static const IntField kInts[] = {
+      {"layers", &TransformerSpec::layers, 1, 1000},          {"hidden", &TransformerSpec::hidden, 1, 131072},
+      {"heads", &TransformerSpec::heads, 1, 1024},            {"vocab", &TransformerSpec::vocab, 1, 10'000'000},
+      {"context", &TransformerSpec::context, 1, 1'048'576},   {"mlp_hidden", &TransformerSpec::mlp_hidden, 1, 1'048'576},
+      {"head_dim", &TransformerSpec::head_dim, 1, 16384},     {"kv_heads", &TransformerSpec::kv_heads, 1, 1024},
+      {"sliding_window", &TransformerSpec::sliding_window, 0, 1'048'576}};
+  struct BoolField { const char* key; bool TransformerSpec::*member; };
+  static const BoolField kBools[] = {
+      {"tied_head", &TransformerSpec::tied_head}, {"learned_positions", &TransformerSpec::learned_positions},
+      {"qkv_bias", &TransformerSpec::qkv_bias},   {"attn_out_bias", &TransformerSpec::attn_out_bias},
+      {"mlp_bias", &TransformerSpec::mlp_bias},   {"norm_bias", &TransformerSpec::norm_bias},
+      {"parallel_residual", &TransformerSpec::parallel_residual}};
+  const std::string prefix = "model.";
+  for (const auto& f : kInts)
+    if (v.contains(f.key)) m.*f.member = to_int(v[f.key], prefix + f.key, f.lo, f.hi);
+  if (v.contains("biases")) set_biases(m, to_bool(v["biases"], "model.biases"));  // before the per-projection flags
+  for (const auto& f : kBools)
+    if (v.contains(f.key)) m.*f.member = to_bool(v[f.key], prefix + f.key);
   if (v.contains("mlp")) m.mlp = static_cast<MlpKind>(to_choice(v["mlp"], "model.mlp", {"gelu", "swiglu", "geglu"}));
   if (v.contains("norm")) m.norm = to_choice(v["norm"], "model.norm", {"layernorm", "rmsnorm"}) == 0 ? NormKind::layernorm : NormKind::rmsnorm;
   if (v.contains("norms_per_layer")) {
     m.norms_per_layer = static_cast<int>(to_int(v["norms_per_layer"], "model.norms_per_layer", 2, 4));
     if (m.norms_per_layer == 3) throw InputError("model.norms_per_layer", "must be 2 (pre-norm) or 4 (Gemma 2: also after each sublayer)");
   }
-  if (v.contains("parallel_residual")) m.parallel_residual = to_bool(v["parallel_residual"], "model.parallel_residual");
-  if (v.contains("sliding_window")) m.sliding_window = to_int(v["sliding_window"], "model.sliding_window", 0, 1'048'576);
   if (v.contains("mlp_ratio") && v.contains("mlp_hidden"))
     throw InputError("model.mlp_ratio", "give either 'mlp_ratio' or 'mlp_hidden', not both");
-  if (v.contains("mlp_hidden")) m.mlp_hidden = to_int(v["mlp_hidden"], "model.mlp_hidden", 1, 1'048'576);
   if (v.contains("mlp_ratio")) {
     const double r = to_number(v["mlp_ratio"], "model.mlp_ratio", 0, 64, false);
     m.mlp_hidden = static_cast<std::int64_t>(r * static_cast<double>(m.hidden) + 0.5);
@@ -101,8 +113,6 @@ TransformerSpec parse_model(const json& v) {
   } else if (m.mlp_hidden == 0) {
     m.mlp_hidden = 4 * m.hidden;
   }
-  if (v.contains("head_dim")) m.head_dim = to_int(v["head_dim"], "model.head_dim", 1, 16384);
-  if (v.contains("kv_heads")) m.kv_heads = to_int(v["kv_heads"], "model.kv_heads", 1, 1024);
   check_attention(m, "model.heads", "model.kv_heads");
   return m;
 }
@@ -152,8 +162,11 @@ void check_inventory_scenario(const Scenario& s) {
   const char* why = nullptr;
   if (s.chapter_replay) why = "chapter_replay uses the chapter's activation model, not the inventory";
   else if (m.id != "custom") why = "the inventory describes the reference engine's tiny model: give a custom model object";
-  else if (m.mlp != MlpKind::gelu || m.norm != NormKind::layernorm || !m.biases || !m.learned_positions || m.tied_head)
+  else if (m.mlp != MlpKind::gelu || m.norm != NormKind::layernorm || !m.learned_positions || m.tied_head ||
+           !(m.qkv_bias && m.attn_out_bias && m.mlp_bias && m.norm_bias))
     why = "the reference engine runs GELU MLPs, LayerNorm with biases, learned positions and an untied head (tied_head: false)";
+  else if (kv_heads_of(m) != m.heads || q_width(m) != m.hidden || m.norms_per_layer != 2 || m.parallel_residual)
+    why = "the reference engine runs full multi-head attention (kv_heads = heads, head_dim = hidden/heads), two norms per block, no parallel residual";
   else if (m.vocab < 2 || m.vocab > 8192 || m.context > 2048 || m.hidden > 2048 || m.heads > 64 || m.layers > 48 || m.mlp_hidden > 8192)
     why = "the reference engine takes vocab 2-8192, context up to 2048, hidden up to 2048, heads up to 64, layers up to 48, MLP up to 8192";
   else if (s.batch_size > 256) why = "the reference engine takes batch_size up to 256";

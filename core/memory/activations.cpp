@@ -12,10 +12,12 @@ std::int64_t activation_element_bytes(Precision p) { return p == Precision::fp32
 namespace {
 
 // One layer, nothing recomputed. e = element bytes, masks are 1 byte (dropout, GPT-2 p = 0.1).
-//   attention: QKV input, Q, K, V, projection input = 5·e·sbh; output dropout mask sbh
+//   attention: QKV input e·sbh, Q and the projection input e·sb·q each, K and V e·sb·kv each
+//              (q = heads·head_dim, kv = kv_heads·head_dim; both h for GPT-2: 5·e·sbh); output dropout mask sbh
 //   scores:    softmax output + dropout output (2·e) + mask (1), per a·s²·b  [FlashAttention: 0]
-//   MLP:       input e·sbh, GELU in/out 2·e·sbf (SwiGLU: gate, up, product 3·e·sbf), mask sbh
-//   norms:     two LayerNorm inputs 2·e·sbh
+//   MLP:       input e·sbh, GELU in/out 2·e·sbf (SwiGLU/GeGLU: gate, up, product 3·e·sbf), mask sbh
+//   norms:     each norm's input e·sbh: two (pre-norm), four with Gemma 2's post-norms; a parallel
+//              residual (GPT-NeoX) feeds both pre-norms the same tensor, saved once
 struct LayerTerms {
   std::int64_t linear_bytes;  // everything except the attention score matrices
   std::int64_t score_bytes;   // the materialized a·s²·b tensors
@@ -29,7 +31,10 @@ LayerTerms layer_terms(const Scenario& s) {
   const std::int64_t mlp_inner = s.model.mlp == MlpKind::gelu ? mul(2, e, sbf) : mul(3, e, sbf);
   // Without dropout (dropout: false) the two 1-byte masks and the scores' dropout output and mask go.
   const std::int64_t mask = s.dropout ? sbh : 0;
-  const std::int64_t linear = add(mul(5, e, sbh), mask, mul(e, sbh), mlp_inner, mask, mul(2, e, sbh));
+  const std::int64_t sbq = mul(n, b, q_width(s.model)), sbkv = mul(n, b, kv_width(s.model));
+  const std::int64_t attention = mul(e, add(sbh, mul(2, sbq), mul(2, sbkv)));
+  const std::int64_t norm_inputs = s.model.norms_per_layer - (s.model.parallel_residual ? 1 : 0);
+  const std::int64_t linear = add(attention, mask, mul(e, sbh), mlp_inner, mask, mul(norm_inputs, e, sbh));
   const std::int64_t per_score = s.dropout ? add(mul(2, e), 1) : e;
   const std::int64_t scores = s.flash_attention ? 0 : mul(per_score, a, n, n, b);
   return {linear, scores};

@@ -35,6 +35,9 @@ const std::vector<DeviceSpec>& device_catalog() {
        "tensor FP16/BF16 with FP32 accumulate 2x FP32 as on other Ada GeForce parts = 29.1 "
        "(derived, not a datasheet line); 256 GB/s (128-bit GDDR6); nvidia-smi reports 8,188 MiB; "
        "PCIe Gen4 x8 15.75 GB/s; up to 115 W"},
+      {"t4-16gb", "NVIDIA T4 16 GB", 15360 * MiB, 8.1e12, 65e12, 0, 320e9, 15.75e9, 70,
+       "NVIDIA T4 datasheet: 8.1 TFLOP/s FP32, 65 TFLOP/s FP16 tensor (Turing: no sparsity, no BF16), "
+       "320 GB/s GDDR6; nvidia-smi reports 15,360 MiB; PCIe Gen3 x16 15.75 GB/s; 70 W"},
   };
   return catalog;
 }

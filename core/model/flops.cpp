@@ -1,5 +1,5 @@
-// FLOP accounting. Recompute: selective rebuilds the attention core forward (4·L·h·s per token);
-// full / every-k rebuild every block's forward (2·N_blocks + 4·L·h·s). Chapter replay uses its 33%.
+// FLOP accounting. Recompute: selective rebuilds the attention core forward (4·L·q·s per token, q =
+// heads·head_dim, h for GPT-2); full / every-k rebuild every block's forward (2·N_blocks + 4·L·q·s). Chapter replay uses its 33%.
 #include "model/flops.hpp"
 #include <cmath>
 #include "util/checked.hpp"
@@ -25,9 +25,12 @@ FlopsEstimate estimate_flops(const Scenario& s) {
   f.matmul_parameters = p.total - p.position_embedding - (s.model.tied_head ? 0 : p.token_embedding);
   const std::int64_t n_no_pos = s.framework.framework == Framework::pytorch ? f.matmul_parameters
                                                                             : p.total - p.position_embedding;
-  const std::int64_t attention = mul(12, s.model.layers, s.model.hidden, s.seq_len);
+  // Scores Q·Kᵀ and their product with V: 2·s·(a·d_h) FLOPs each per token forward, ×3 with backward.
+  // The width is the query side, heads × head_dim (= h without GQA or a head_dim of its own): with GQA
+  // each K/V head serves heads/kv_heads query heads, the matmuls stay as wide as Q.
+  const std::int64_t attention = mul(12, s.model.layers, q_width(s.model), s.seq_len);
   f.model_per_token = add(mul(6, n_no_pos), attention);
-  const std::int64_t attention_forward = mul(4, s.model.layers, s.model.hidden, s.seq_len);
+  const std::int64_t attention_forward = mul(4, s.model.layers, q_width(s.model), s.seq_len);
   switch (s.checkpointing.kind) {
     case CheckpointKind::none: f.recompute_per_token = 0; break;
     case CheckpointKind::selective: f.recompute_per_token = attention_forward; break;

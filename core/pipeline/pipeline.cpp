@@ -36,7 +36,7 @@ const PhaseTime& phase(const PipelineResult& r, PhaseId p) { return r.phases[sta
 
 // Forward bytes per token per layer moved by non-matmul kernels (e = activation element bytes, h
 // hidden, f MLP width, a heads, s sequence; masks are 1 byte, as in the Korthikanti inventory):
-//   two norms (read h, write h)            4·h·e
+//   two norms (read h, write h)            4·h·e   (Gemma 2's four: 8·h·e)
 //   two residual adds (read 2h, write h)   6·h·e
 //   two output dropouts (read, write, mask) 4·h·e + 2·h
 //   MLP activation: GELU read f write f    2·f·e   (SwiGLU: read gate and up, write f: 3·f·e)
@@ -49,7 +49,8 @@ double memory_bound_bytes_per_step(const Scenario& s, const PipelineConstants& c
   const double h = static_cast<double>(s.model.hidden), f = static_cast<double>(s.model.mlp_hidden);
   const double a = static_cast<double>(s.model.heads), sl = static_cast<double>(s.seq_len);
   const double L = static_cast<double>(s.model.layers), V = static_cast<double>(s.model.vocab);
-  const double linear = (14 * e + 2) * h + (s.model.mlp == MlpKind::gelu ? 2 : 3) * e * f;
+  const double norms = 2.0 * s.model.norms_per_layer;  // each norm reads and writes h (Gemma 2: four)
+  const double linear = (norms * e + 10 * e + 2) * h + (s.model.mlp == MlpKind::gelu ? 2 : 3) * e * f;
   const double scores = s.flash_attention ? 0.0 : (4 * e + 1) * a * sl;
   const double forward = L * (linear + scores) + 2 * h * e;
   double recompute = 0;  // forward traffic of recomputed ops

@@ -12,7 +12,9 @@
 
 namespace lab {
 
-bool numerically_valid(Precision p) { return p == Precision::fp32 || p == Precision::mixed; }
+bool numerically_valid(Precision p) {  // autocast keeps FP32 weights, as mixed keeps an FP32 master
+  return p == Precision::fp32 || p == Precision::mixed || p == Precision::autocast_bf16 || p == Precision::autocast_fp16;
+}
 
 double convergence_factor(Optimizer o) { return o == Optimizer::adam ? 1.0 : 3.0; }
 
@@ -252,15 +254,22 @@ Floor find_floor(const Sweep& sw) {
 }
 
 LargestBatch find_largest(const Sweep& sw) {
+  const TrainingConfig c = config_of(sw.base);
+  const std::size_t i = sw.index_of(c.checkpointing);
+  const std::int64_t estimate = sw.largest_batch_estimate(c.precision, c.optimizer, i);
+  return largest_result(sw.base, sw.capacity, largest_batch_exact(sw.base, c, estimate, sw.capacity));
+}
+
+}  // namespace
+
+namespace solver_detail {
+LargestBatch largest_result(const Scenario& s, std::int64_t capacity, std::int64_t largest) {
   LargestBatch r;
-  const Scenario& s = sw.base;
   TrainingConfig c = config_of(s);
   r.numerically_valid = numerically_valid(c.precision);
   r.scenario_peak_bytes = exact_peak(s, c);
-  r.scenario_batch_fits = r.scenario_peak_bytes <= sw.capacity;
-  const std::size_t i = sw.index_of(c.checkpointing);
-  const std::int64_t estimate = sw.largest_batch_estimate(c.precision, c.optimizer, i);
-  r.largest_batch = largest_batch_exact(s, c, estimate, sw.capacity);
+  r.scenario_batch_fits = r.scenario_peak_bytes <= capacity;
+  r.largest_batch = largest;
   c.batch_size = std::max<std::int64_t>(1, r.largest_batch);
   r.config = c;
   r.peak_bytes = exact_peak(s, c);
@@ -271,6 +280,9 @@ LargestBatch find_largest(const Sweep& sw) {
   }
   return r;
 }
+}  // namespace solver_detail
+
+namespace {
 
 std::vector<StallingFit> find_stalls(const Sweep& sw) {
   std::vector<StallingFit> out;
@@ -298,10 +310,24 @@ std::vector<StallingFit> find_stalls(const Sweep& sw) {
 
 }  // namespace
 
+Scenario textbook_view(const Scenario& s) {
+  Scenario t = s;
+  t.framework = FrameworkKnobs{};
+  t.activation_model = ActivationModel::korthikanti;
+  if (is_autocast(t.precision)) t.precision = Precision::mixed;
+  return t;
+}
+
 SolverResult solve(const Scenario& s, const SolverOptions& o) {
   // The scenario itself must be countable, exactly as evaluate requires (InputError "scenario").
   (void)compute_ledger(s);
   (void)estimate_flops(s);
+  if (s.framework.framework == Framework::pytorch) {
+    SolverResult r = solve(textbook_view(s), o);
+    r.largest = pytorch_largest(s);
+    r.path = pytorch_cheapest_path(s);
+    return r;
+  }
   const Sweep sw(s);
   SolverResult r;
   r.convention = sw.base.convention;

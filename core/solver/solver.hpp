@@ -109,6 +109,11 @@ struct SolverResult {
 // SGD+Momentum). Plain SGD is not in the chapter; it is taken as SGD+Momentum's (a lower bound).
 double convergence_factor(Optimizer o);
 
+// Framework "pytorch": largest and path are found on the step-phase peak (solver_pytorch.cpp); the floor,
+// best configurations and stalls are those of the textbook view of the same run (autocast -> mixed).
 SolverResult solve(const Scenario& s, const SolverOptions& o = {});
+Scenario textbook_view(const Scenario& s);
+LargestBatch pytorch_largest(const Scenario& s);
+CheapestPath pytorch_cheapest_path(const Scenario& s);
 
 }  // namespace lab

@@ -47,7 +47,18 @@ std::int64_t exact_peak(const Scenario& base, const TrainingConfig& c);
 std::int64_t largest_batch_exact(const Scenario& base, TrainingConfig c, std::int64_t estimate, std::int64_t capacity);
 // Pipeline result of a configuration (memory fit assumed; schedule not built).
 PipelineResult timing(const Scenario& base, const TrainingConfig& c);
+// The scenario's own configuration at `largest` (0: none fits), with the peaks that prove it.
+LargestBatch largest_result(const Scenario& s, std::int64_t capacity, std::int64_t largest);
 bool same_checkpointing(const Checkpointing& a, const Checkpointing& b);
+
+double seconds_per_token(const Scenario& base, const TrainingConfig& c);
+// Estimated time-to-train of `c` relative to `start`: time per token × convergence steps.
+double relative_time(const Scenario& base, const TrainingConfig& start, double start_seconds_per_token,
+                     const TrainingConfig& c);
+std::int64_t halvings_to(std::int64_t from, std::int64_t to);
+// start -> target one move at a time, largest saving first, with the exact peak after each.
+std::vector<PathMove> order_moves(const Scenario& base, std::int64_t capacity, const TrainingConfig& start,
+                                  const TrainingConfig& target);
 
 CheapestPath find_cheapest_path(const Sweep& sweep, const Floor& floor);
 void find_best(const Sweep& sweep, std::int64_t max_batch, SolverResult& out);

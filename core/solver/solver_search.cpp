@@ -11,8 +11,6 @@
 
 namespace lab::solver_detail {
 
-namespace {
-
 double seconds_per_token(const Scenario& base, const TrainingConfig& c) {
   const PipelineResult p = timing(base, c);
   return p.step_seconds / static_cast<double>(p.tokens_per_step);
@@ -31,14 +29,8 @@ std::int64_t halvings_to(std::int64_t from, std::int64_t to) {
   return h;
 }
 
-struct Candidate {
-  TrainingConfig config;
-  std::int64_t moves;
-  double cost;
-  double peak;
-};
-
-std::vector<PathMove> order_moves(const Sweep& sw, const TrainingConfig& start, const TrainingConfig& target) {
+std::vector<PathMove> order_moves(const Scenario& base, std::int64_t capacity, const TrainingConfig& start,
+                                  const TrainingConfig& target) {
   std::vector<PathMove> moves;
   TrainingConfig cur = start;
   std::int64_t halvings = halvings_to(start.batch_size, target.batch_size);
@@ -65,16 +57,25 @@ std::vector<PathMove> order_moves(const Sweep& sw, const TrainingConfig& start, 
     std::size_t best = 0;
     std::int64_t best_peak = kTooLarge;
     for (std::size_t i = 0; i < options.size(); ++i) {
-      const std::int64_t peak = exact_peak(sw.base, options[i].next);
+      const std::int64_t peak = exact_peak(base, options[i].next);
       if (i == 0 || peak < best_peak) { best = i; best_peak = peak; }
     }
     cur = options[best].next;
     if (std::string(options[best].kind) == "batch") --halvings;
-    const bool fits = best_peak <= sw.capacity && numerically_valid(cur.precision);
+    const bool fits = best_peak <= capacity && numerically_valid(cur.precision);
     moves.push_back({options[best].kind, options[best].text, cur, best_peak, fits});
   }
   return moves;
 }
+
+namespace {
+
+struct Candidate {
+  TrainingConfig config;
+  std::int64_t moves;
+  double cost;
+  double peak;
+};
 
 }  // namespace
 
@@ -121,7 +122,7 @@ CheapestPath find_cheapest_path(const Sweep& sw, const Floor& floor) {
   });
   for (const Candidate& c : best) {
     if (exact_peak(sw.base, c.config) > sw.capacity) continue;  // the linear model's rounding (chapter model)
-    path.moves = order_moves(sw, start, c.config);
+    path.moves = order_moves(sw.base, sw.capacity, start, c.config);
     path.reaches_fit = true;
     path.relative_training_time = c.cost;
     path.reason = "Fewest moves that fit: " + std::to_string(c.moves) + "; among those, the lowest estimated " +
@@ -132,7 +133,7 @@ CheapestPath find_cheapest_path(const Sweep& sw, const Floor& floor) {
   TrainingConfig target = floor.config;
   target.batch_size = 1;
   if (floor.peak_bytes != kTooLarge) {
-    path.moves = order_moves(sw, start, target);
+    path.moves = order_moves(sw.base, sw.capacity, start, target);
     path.relative_training_time = relative_time(sw.base, start, start_spt, target);
   }
   path.reaches_fit = false;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,4 +74,53 @@ test('train --fma in a Node without relaxed SIMD says how to run it, and exits 2
   const err = JSON.parse(r.stdout).error;
   assert.equal(err.field, 'fma');
   assert.match(err.message, /relaxed SIMD/);
+});
+
+test('evaluate and solve --hf-config FILE [--scenario FILE]: a Hugging Face config.json as the model', () => {
+  const configs = JSON.parse(readFileSync(path.join(root, 'tests', 'fixtures', 'hf', 'configs.json'), 'utf8'));
+  const tiny = configs.find((c) => c.name === 'tinyllama-1.1b');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'labctl-hf-'));
+  try {
+    const cfg = path.join(dir, 'config.json'), scen = path.join(dir, 'scenario.json');
+    writeFileSync(cfg, JSON.stringify(tiny.config));
+    writeFileSync(scen, JSON.stringify({ framework: 'pytorch', device: 'rtx4090-24gb', seq_len: 512, batch_size: 2 }));
+    const alone = labctl(['evaluate', '--hf-config', cfg]);
+    assert.equal(alone.status, 0, JSON.stringify(alone.json));
+    assert.equal(alone.json.model.parameters, tiny.published_parameters);
+    const withScenario = labctl(['evaluate', `--hf-config=${cfg}`, '--scenario', scen]);
+    assert.equal(withScenario.status, 0, JSON.stringify(withScenario.json));
+    assert.equal(withScenario.json.scenario.batch_size, 2);
+    assert.equal(withScenario.json.memory.framework, 'pytorch');
+    const solved = labctl(['solve', '--hf-config', cfg, '--scenario', scen]);
+    assert.equal(solved.status, 0, JSON.stringify(solved.json));
+    assert.equal(solved.json.framework, 'pytorch');
+    assert.ok(solved.json.largest_batch.largest_batch >= 1);
+
+    writeFileSync(path.join(dir, 'bad.json'), '{"model_type": "llama",');
+    writeFileSync(path.join(dir, 'moe.json'), JSON.stringify({ ...tiny.config, num_local_experts: 8 }));
+    writeFileSync(path.join(dir, 'with-model.json'), JSON.stringify({ model: 'gpt2-small' }));
+    writeFileSync(path.join(dir, 'array.json'), '[1]');
+    const cases = [
+      [['evaluate', '--hf-config'], 'hf-config'],
+      [['evaluate', '--scenario', scen], 'hf-config'],
+      [['evaluate', '--hf-config', path.join(dir, 'missing.json')], 'hf-config'],
+      [['evaluate', '--hf-config', path.join(dir, 'bad.json')], 'hf-config'],
+      [['evaluate', '--hf-config', cfg, '--scenario', path.join(dir, 'with-model.json')], 'scenario.model'],
+      [['evaluate', '--hf-config', cfg, '--scenario', path.join(dir, 'array.json')], 'scenario'],
+      [['evaluate', '--hf-config', cfg, 'extra.json'], 'arguments'],
+      [['train', '--hf-config', cfg], 'arguments'],
+      [['evaluate', '--hf-config', path.join(dir, 'moe.json')], 'model.hf_config.num_local_experts'],
+    ];
+    for (const [args, field] of cases) {
+      const r = labctl(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.equal(r.json.error.field, field, JSON.stringify(r.json));
+      assert.ok(r.json.error.message.length > 10);
+    }
+    const help = spawnSync(path.join(root, 'scripts', 'labctl'), ['--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /--hf-config CONFIG\.json \[--scenario FILE\]/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

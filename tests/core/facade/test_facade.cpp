@@ -53,8 +53,18 @@ TEST_CASE("malformed and hostile requests return structured errors and never thr
 
 TEST_CASE("catalog lists every model and device with provenance, and version is the engine version") {
   const json c = json::parse(facade::catalog());
-  CHECK(c["models"].size() == 4);
-  CHECK(c["devices"].size() >= 6);
+  std::vector<std::string> ids;
+  for (const auto& m : c["models"]) ids.push_back(m["id"]);
+  CHECK(ids == std::vector<std::string>{"gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama-2-7b", "llama-2-13b",
+                                        "llama-3-8b", "mistral-7b", "qwen2-7b", "tinyllama-1.1b", "measure-tiny",
+                                        "course-s", "course-m", "course-l"});
+  // Each entry's spec is the full custom-model object: evaluated, it gives the entry's exact count.
+  for (const auto& m : c["models"]) {
+    const json r = eval(json{{"model", m["spec"]}}.dump());
+    CHECK(r["model"]["parameters"] == m["parameters"]);
+    CHECK(r["model"]["family"] == "custom");
+  }
+  CHECK(c["devices"].size() >= 7);
   for (const auto& d : c["devices"]) CHECK(d["provenance"].get<std::string>().size() > 20);
   CHECK(facade::version() == std::string(facade::kEngineVersion));
 }
@@ -91,10 +101,47 @@ TEST_CASE("textbook results carry no framework fields, only the new flops.matmul
   CHECK(r["flops"]["matmul_parameters"] == 1'557'611'200LL - 1024 * 1600);  // tied head: N without positions
 }
 
-TEST_CASE("solve refuses the pytorch framework and the eager activation model, naming the field") {
-  CHECK(json::parse(facade::solve(R"({"framework":"pytorch"})"))["error"]["field"] == "framework");
-  CHECK(json::parse(facade::solve(R"({"precision":"autocast_bf16"})"))["error"]["field"] == "framework");
+TEST_CASE("solve refuses the eager activation model without framework pytorch, naming the field") {
   CHECK(json::parse(facade::solve(R"({"activation_model":"pytorch_eager"})"))["error"]["field"] == "activation_model");
+}
+
+TEST_CASE("solve with framework pytorch: the largest micro-batch is the last that evaluate says fits") {
+  const json r = json::parse(facade::solve(R"({"framework":"pytorch","model":"tinyllama-1.1b","device":"rtx4090-24gb","precision":"autocast_bf16","seq_len":512})"));
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["framework"] == "pytorch");
+  const std::int64_t b = r["largest_batch"]["largest_batch"];
+  REQUIRE(b >= 1);
+  const auto at = [](std::int64_t batch) {
+    return eval(R"({"framework":"pytorch","model":"tinyllama-1.1b","device":"rtx4090-24gb","precision":"autocast_bf16","seq_len":512,"batch_size":)" +
+                std::to_string(batch) + "}");
+  };
+  CHECK(at(b)["memory"]["fits"] == true);
+  CHECK(at(b)["memory"]["peak_bytes"] == r["largest_batch"]["peak_bytes"]);
+  CHECK(at(b + 1)["memory"]["fits"] == false);
+  CHECK(at(b + 1)["memory"]["peak_bytes"] == r["largest_batch"]["next_peak_bytes"]);
+}
+
+TEST_CASE("solve with framework pytorch: the cheapest path ends on a configuration evaluate says fits") {
+  // TinyLlama in FP32 with Adam needs 16 B x 1.1e9 = 17.6 GB before activations: over a T4's 16 GB.
+  const json r = json::parse(facade::solve(R"({"framework":"pytorch","model":"tinyllama-1.1b","device":"t4-16gb","batch_size":8,"seq_len":1024})"));
+  REQUIRE_FALSE(r.contains("error"));
+  const json& p = r["cheapest_path"];
+  CHECK(p["start"]["fits"] == false);
+  REQUIRE(p["reaches_fit"] == true);
+  const json last = p["moves"].back();
+  CHECK(last["fits"] == true);
+  json scenario = {{"framework", "pytorch"}, {"model", "tinyllama-1.1b"}, {"device", "t4-16gb"}, {"seq_len", 1024}};
+  const json& c = last["configuration"];
+  scenario["precision"] = c["precision"];
+  scenario["optimizer"] = c["optimizer"];
+  scenario["batch_size"] = c["batch_size"];
+  const json e = eval(scenario.dump());
+  CHECK(e["memory"]["fits"] == true);
+  CHECK(e["memory"]["peak_bytes"] == last["peak_bytes"]);
+  // Llama-2 7B cannot train on 24 GB under PyTorch counting at all: the path says so.
+  const json none = json::parse(facade::solve(R"({"framework":"pytorch","model":"llama-2-7b","device":"rtx4090-24gb"})"));
+  CHECK(none["cheapest_path"]["reaches_fit"] == false);
+  CHECK(none["largest_batch"]["largest_batch"] == 0);
 }
 
 TEST_CASE("every combination of framework fields answers with a result or an error naming a field, never an internal error") {

@@ -121,3 +121,26 @@ TEST_CASE("dropout false drops Korthikanti's masks and the scores' dropout outpu
   const Scenario s = parse_scenario(json{{"precision", "mixed"}, {"dropout", false}});
   CHECK(estimate_activations(s).per_layer_full_bytes == 32LL * 1'638'400 + 2LL * 26'214'400);
 }
+
+TEST_CASE("GQA and a head_dim of its own: Q and the projection input are heads x head_dim wide, K and V kv_heads x head_dim") {
+  Scenario s = xl16(CheckpointKind::none);
+  s.model = TransformerSpec{};
+  s.model.layers = 2; s.model.hidden = 64; s.model.heads = 8; s.model.kv_heads = 2; s.model.head_dim = 16;
+  s.model.vocab = 100; s.model.context = 64; s.model.mlp_hidden = 128; s.model.mlp = MlpKind::swiglu;
+  s.model.norm = NormKind::rmsnorm; s.model.learned_positions = false; set_biases(s.model, false);
+  s.seq_len = 32;
+  // By hand, e = 2 (mixed), s·b = 32: sbh = 2,048, sb·q = 32·128 = 4,096, sb·kv = 32·32 = 1,024, sbf = 4,096.
+  //   attention  2·(2,048 + 2·4,096 + 2·1,024) = 24,576   two dropout masks 2·2,048 = 4,096
+  //   MLP input  2·2,048 = 4,096; SwiGLU gate, up, product 3·2·4,096 = 24,576; two norm inputs 2·2·2,048 = 8,192
+  //   linear = 24,576 + 4,096 + 4,096 + 24,576 + 8,192 = 65,536
+  //   scores (2·2 + 1)·a·s²·b = 5·8·32·32 = 40,960 (a = 8 query heads: GQA shares K/V, not scores)
+  CHECK(estimate_activations(s).per_layer_full_bytes == 65'536 + 40'960);
+  s.checkpointing.kind = CheckpointKind::selective;
+  CHECK(estimate_activations(s).per_layer_saved_bytes == 65'536);
+  // Gemma 2's post-norms save two more inputs (2·2·2,048); a parallel residual shares one.
+  s.model.norms_per_layer = 4;
+  CHECK(estimate_activations(s).per_layer_saved_bytes == 65'536 + 8'192);
+  s.model.norms_per_layer = 2;
+  s.model.parallel_residual = true;
+  CHECK(estimate_activations(s).per_layer_saved_bytes == 65'536 - 4'096);
+}

@@ -69,3 +69,24 @@ TEST_CASE("with an untied head, the pytorch framework leaves the input embedding
   // A tied head is the embedding table's only matmul: both counts agree (GPT-2 XL).
   CHECK(estimate_flops(parse_scenario(json{{"framework", "pytorch"}})).model_per_token == 10'279'555'200LL);
 }
+
+TEST_CASE("GQA FLOPs: K/V projections shrink with kv_heads, the score matmuls stay heads x head_dim wide") {
+  Scenario s = xl();
+  s.model = TransformerSpec{};
+  s.model.layers = 2; s.model.hidden = 64; s.model.heads = 8; s.model.kv_heads = 2; s.model.head_dim = 16;
+  s.model.vocab = 100; s.model.context = 64; s.model.mlp_hidden = 128; s.model.mlp = MlpKind::swiglu;
+  s.model.norm = NormKind::rmsnorm; s.model.learned_positions = false; s.model.tied_head = false;
+  set_biases(s.model, false);
+  s.seq_len = 32;
+  // By hand: q = 8·16 = 128, kv = 2·16 = 32. Per layer Q 64·128 + O 128·64 = 16,384, K and V 2·64·32 =
+  // 4,096, MLP 3·64·128 = 24,576, norms 128: 45,184; N = 2·45,184 + 2·100·64 + 64 = 103,232.
+  // Scores and their product with V: 12·L·q·s = 12·2·128·32 = 98,304 (with h = 64 it would be 49,152).
+  CHECK(count_parameters(s.model).total == 103'232);
+  CHECK(estimate_flops(s).model_per_token == 6 * 103'232 + 98'304);
+  // The pytorch count leaves out the untied input table (a lookup): 6·(103,232 − 6,400) + 98,304.
+  s.framework.framework = Framework::pytorch;
+  CHECK(estimate_flops(s).model_per_token == 6 * 96'832 + 98'304);
+  // Selective recompute rebuilds the attention core forward: 4·L·q·s = 4·2·128·32 = 32,768.
+  s.checkpointing.kind = CheckpointKind::selective;
+  CHECK(estimate_flops(s).recompute_per_token == 32'768);
+}

@@ -1,6 +1,7 @@
 // Parameter counts: exact GPT-2 values (PHYSICS.md) and the general formula on custom shapes.
 #include <doctest/doctest.h>
 #include "model/models.hpp"
+#include "refengine/inventory.hpp"
 
 using namespace lab;
 
@@ -81,4 +82,59 @@ TEST_CASE("set_biases and complete_attention keep the shorthand and the widths c
   CHECK(s.kv_heads == 12);
   set_biases(s, false);
   CHECK_FALSE((s.biases || s.qkv_bias || s.attn_out_bias || s.mlp_bias || s.norm_bias));
+}
+
+// Published counts of the released checkpoints; each re-derived from its config.json:
+// Llama-2 7B: L 32, d 4096, f 11008, V 32000, untied: 32·(4·4096² + 3·4096·11008 + 2·4096) + 2·32000·4096
+//   + 4096 = 6,476,267,520 + 262,144,000 + 4,096 = 6,738,415,616.
+// Llama-2 13B: 40·(4·5120² + 3·5120·13824 + 2·5120) + 2·32000·5120 + 5120 = 12,688,179,200 + 327,680,000
+//   + 5,120 = 13,015,864,320.
+// Llama-3 8B (8 KV heads of 128): 32·218,112,000 + 2·128256·4096 + 4096 = 6,979,584,000 + 1,050,673,152
+//   + 4,096 = 8,030,261,248.
+// Mistral 7B v0.1: the same blocks, V 32000: 6,979,584,000 + 262,144,000 + 4,096 = 7,241,732,096.
+// Qwen2 7B: d 3584, 28 heads, 4 KV heads (width 512), f 18944, q/k/v biases (4,608), V 152064:
+//   28·233,057,792 + 2·152064·3584 + 3584 = 6,525,618,176 + 1,089,994,752 + 3,584 = 7,615,616,512.
+// TinyLlama 1.1B: L 22, d 2048, 4 KV heads of 64, f 5632: 22·44,044,288 + 2·32000·2048 + 2048
+//   = 968,974,336 + 131,072,000 + 2,048 = 1,100,048,384.
+TEST_CASE("catalogue presets count the published parameters of their checkpoints") {
+  const std::pair<const char*, std::int64_t> published[] = {
+      {"gpt2-small", 124'439'808},      {"gpt2-medium", 354'823'168},   {"gpt2-large", 774'030'080},
+      {"gpt2-xl", 1'557'611'200},       {"llama-2-7b", 6'738'415'616},  {"llama-2-13b", 13'015'864'320},
+      {"llama-3-8b", 8'030'261'248},    {"mistral-7b", 7'241'732'096},  {"qwen2-7b", 7'615'616'512},
+      {"tinyllama-1.1b", 1'100'048'384},
+  };
+  for (const auto& entry : published) {  // not a structured binding: clang's C++17 cannot capture one
+    const char* id = entry.first;
+    const std::int64_t count = entry.second;
+    CAPTURE(id);
+    REQUIRE(find_model(id) != nullptr);
+    CHECK(count_parameters(*find_model(id)).total == count);
+  }
+}
+
+TEST_CASE("the Measure-it preset is the reference engine's model, parameter for parameter") {
+  CHECK(count_parameters(*find_model("measure-tiny")).total == ref::parameter_count(ref::RefConfig{}));
+}
+
+TEST_CASE("the course family is Llama-style at about 11M, 58M and 134M parameters") {
+  // S: 8·(4·256² + 3·256·688 + 512) + 2·10000·256 + 256 = 6,328,320 + 5,120,000 + 256 = 11,448,576.
+  CHECK(count_parameters(*find_model("course-s")).total == 11'448'576);
+  // M: 8·(4·512² + 3·512·1376 + 1024) + 2·32000·512 + 512 = 25,305,088 + 32,768,000 + 512 = 58,073,600.
+  CHECK(count_parameters(*find_model("course-m")).total == 58'073'600);
+  // L: 12·(4·768² + 3·768·2048 + 1536) + 2·32000·768 + 768 = 84,953,088 + 49,152,000 + 768 = 134,105,856.
+  CHECK(count_parameters(*find_model("course-l")).total == 134'105'856);
+  for (const char* id : {"course-s", "course-m", "course-l"}) {
+    const auto& m = *find_model(id);
+    CHECK((m.mlp == MlpKind::swiglu && m.norm == NormKind::rmsnorm && !m.tied_head && !m.learned_positions && !m.biases));
+  }
+}
+
+TEST_CASE("every catalogue model has its attention widths filled in and a family") {
+  for (const auto& m : model_catalog()) {
+    CAPTURE(m.id);
+    CHECK(m.kv_heads > 0);
+    CHECK(m.head_dim > 0);
+    CHECK(m.heads % m.kv_heads == 0);
+    CHECK(std::string(m.family) != "custom");
+  }
 }

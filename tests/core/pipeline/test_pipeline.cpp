@@ -148,6 +148,17 @@ TEST_CASE("without prefetch the phases add up; 16-bit activations halve the acti
   CHECK(mixed > fp32 / 2);
 }
 
+TEST_CASE("Gemma 2's post-norms add a read and a write of h per norm to the memory-bound traffic") {
+  Scenario s = xl(Precision::mixed, 8);
+  const auto c = physics_constants(s);
+  const double two = memory_bound_bytes_per_step(s, c);
+  s.model.norms_per_layer = 4;
+  // Two more norms, each reading and writing h 16-bit elements per token: 2·2·h·e per layer, forward
+  // and backward (1 + backward factor), for b·s tokens.
+  const double per_token = 48.0 * 2 * 2 * 1600 * 2 * (1 + c.backward_traffic_factor);
+  CHECK(memory_bound_bytes_per_step(s, c) - two == doctest::Approx(per_token * 8 * 1024).epsilon(1e-12));
+}
+
 TEST_CASE("the gauges keep their order for every input: busy >= pipeline efficiency >= MFU, MFU <= HFU (sweep)") {
   std::vector<TransformerSpec> models;
   for (const auto& m : model_catalog()) models.push_back(m);
@@ -155,8 +166,10 @@ TEST_CASE("the gauges keep their order for every input: busy >= pipeline efficie
   llama.id = "custom"; llama.layers = 4; llama.hidden = 512; llama.heads = 8; llama.vocab = 32000;
   llama.mlp_hidden = 1376; llama.mlp = MlpKind::swiglu; llama.norm = NormKind::rmsnorm; llama.context = 4096;
   llama.learned_positions = false; llama.tied_head = false; set_biases(llama, false);
+  llama.head_dim = 64; llama.kv_heads = 8;
   TransformerSpec tiny = llama;
   tiny.layers = 1; tiny.hidden = 8; tiny.heads = 2; tiny.vocab = 3; tiny.mlp_hidden = 1; tiny.context = 8;
+  tiny.head_dim = 4; tiny.kv_heads = 1;
   models.push_back(llama);
   models.push_back(tiny);
   std::vector<DeviceSpec> devices;
