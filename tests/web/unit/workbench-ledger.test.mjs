@@ -11,9 +11,9 @@ import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
 
 const engine = await loadLedgerEngine(); // evaluate, solve, verifyLedger, catalog, version
 const NOW = { now: new Date('2026-11-27T06:00:00Z') };
-const SCENARIO = { model: 'gpt2-small', device: 'rtx4090-24gb', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024, framework: 'pytorch' };
+const SCENARIO = { model: 'gpt2-small', device: 'rtx4090-24gb', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024, checkpointing: 'none', framework: 'pytorch' };
 const CUSTOM = { model: { layers: 4, hidden: 256, heads: 4, vocab: 1000, context: 512, mlp_hidden: 688, mlp: 'swiglu', norm: 'rmsnorm',
-  biases: false, tied_head: false, learned_positions: false }, device: 'rtx4090-24gb', precision: 'fp32', optimizer: 'adam', batch_size: 4, seq_len: 512, framework: 'textbook' };
+  biases: false, tied_head: false, learned_positions: false }, device: 'rtx4090-24gb', precision: 'fp32', optimizer: 'adam', batch_size: 4, seq_len: 512, checkpointing: 'none', framework: 'textbook' };
 const withWorkbench = (scenario) => ({ ...defaultState(), workbench: { scenario } });
 const verify = (ledger) => engine.verifyLedger(JSON.stringify(ledger));
 
@@ -59,7 +59,8 @@ test('a textbook-layout custom model is recorded with no phase, and verifies', (
 });
 
 test('no scenario, or one the engine refuses, records null; a record where there should be none differs', () => {
-  for (const scenario of [null, { ...SCENARIO, batch_size: 0 }]) {
+  // The second: GPT-2 has 1,024 positions, so the engine refuses a 4,096-token sequence.
+  for (const scenario of [null, { ...SCENARIO, seq_len: 4096 }]) {
     const ledger = buildDesignLedger(withWorkbench(scenario), engine, NOW);
     assert.equal(ledger.result_snapshot.workbench, null);
     assert.deepEqual(validateLedger(ledger), []);
