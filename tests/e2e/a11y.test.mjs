@@ -51,7 +51,8 @@ test('keyboard only: predict, operate every control, reveal and reflect', async 
     await page.keyboard.press('ArrowDown'); // none -> selective
     await tabTo(page, '[data-control="dev"] select');
     await page.keyboard.press('End'); // custom
-    await page.keyboard.press('ArrowUp'); // the laptop (last catalog device)
+    await page.keyboard.press('ArrowUp'); // the T4 (last catalog device)
+    await page.keyboard.press('ArrowUp'); // the laptop, just above it
     let config = normalizeConfig({ optimizer: 'momentum', precision: 'mixed', batch_size: 8, checkpointing: 'selective', device: 'rtx4060-laptop-8gb' });
     await expectLedger(page, config, assert, lib);
     assert.equal(await page.locator('.banner').getAttribute('data-binding'), 'static');

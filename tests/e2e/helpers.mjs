@@ -224,11 +224,20 @@ export async function scrollsSideways(page) {
 // browser's innerText, which leaves out closed <details>, hidden elements and display:none parts;
 // text kept for screen readers only (.visually-hidden, e.g. a step's "(done)") is left out too.
 // A word is a run of non-space characters holding a letter or a digit ("—" and "×" alone are not).
-export async function visibleWords(page, selector = 'main') {
-  const text = await page.locator(selector).first().evaluate((el) => {
-    const hidden = [...el.querySelectorAll('.visually-hidden')].filter((x) => x.style.display !== 'none');
+export async function visibleWords(page, selector = 'main', { hide = [] } = {}) {
+  return page.locator(selector).first().evaluate((el, hideSelectors) => {
+    const words = (t) => t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    const hidden = [...el.querySelectorAll('.visually-hidden'), ...hideSelectors.flatMap((q) => [...el.querySelectorAll(q)])]
+      .filter((x) => x.style.display !== 'none');
     for (const x of hidden) x.style.display = 'none';
-    try { return el.innerText; } finally { for (const x of hidden) x.style.display = ''; }
-  });
-  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    try {
+      // innerText lists every option of a menu, but a closed menu shows only the chosen one.
+      let unseen = 0;
+      for (const menu of el.querySelectorAll('select')) {
+        if (menu.multiple || menu.size > 1 || menu.getClientRects().length === 0) continue;
+        for (const o of menu.options) if (!o.selected) unseen += words(o.text);
+      }
+      return words(el.innerText) - unseen;
+    } finally { for (const x of hidden) x.style.display = ''; }
+  }, hide);
 }

@@ -13,11 +13,7 @@ before(async () => { srv = await startServer(); });
 after(async () => { await srv?.close(); });
 
 // The shell's words: the workbench section without the results part.
-const shellWords = (page) => page.locator('[data-act="workbench"]').evaluate((el) => {
-  const results = el.querySelector('.workbench__results');
-  results.style.display = 'none';
-  try { return el.innerText.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length; } finally { results.style.display = ''; }
-});
+const shellWords = (page) => visibleWords(page, '[data-act="workbench"]', { hide: ['.workbench__results'] });
 
 for (const width of [1280, 390]) {
   test(`at ${width} px the workbench page stays within ${BUDGET.page} words, the shell within ${BUDGET.shell}`, async () => {

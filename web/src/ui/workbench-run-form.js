@@ -70,7 +70,7 @@ function gpuPart({ devices, current, onChange, onUnit, showError }) {
 function pytorchPart({ newer, onChange }) {
   const knobs = Object.keys(PYTORCH_KNOBS).filter((k) => !PYTORCH_KNOBS[k].newer || newer.includes(k)).map((key) => {
     const values = PYTORCH_KNOBS[key].default ? PYTORCH_KNOBS[key].values : ['', ...PYTORCH_KNOBS[key].values];
-    const words = { '': 'As the model’s family writes it', ...LABELS[key] };
+    const words = { '': 'Family default', ...LABELS[key] }; // fits the closed menu at 640 px
     const sel = selectOf(values, words, () => onChange({ [key]: sel.value || undefined }), { 'data-control': key });
     const label = { step: 'Step', zero_grad: 'zero_grad', optimizer_impl: 'Optimizer code', pytorch_implementation: 'Model code', autocast_scope: 'Autocast covers' }[key];
     return { key, sel, row: field(label, sel, h('p', { class: 'control__note', text: KNOB_NOTES[key] })) };
