@@ -3,7 +3,8 @@
 // `labctl train --fma [FILE]` runs the fused-multiply-add build (lab_train_fma), the one the
 // "Measure it" panel runs in browsers with relaxed SIMD, so its numbers match the panel's; Node 20
 // needs --experimental-wasm-relaxed-simd for it, which scripts/labctl passes.
-// `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs).
+// `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs);
+// `labctl script` and `labctl compare` are "Check it on your GPU" (labctl-check.mjs).
 //
 // Nothing here calls process.exit(): a write to a pipe finishes asynchronously in Node, and exiting
 // at once drops what the reader has not taken yet (issue 24: 64 KiB of 160 KB arrived). Every path
@@ -12,12 +13,13 @@ import { readFileSync } from 'node:fs';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
+import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
 
-const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
+const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train', script: 'script', compare: 'compare' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
-  '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)';
-const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n`;
+  '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)\n' + CHECK_USAGE;
+const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n${CHECK_EXIT_HELP}\n`;
 
 // Thrown to end the command with an exit status; its message, if any, is already written.
 export class Exit extends Error {
@@ -41,6 +43,8 @@ async function main(command, args) {
   }
   if (!(command in COMMANDS)) fail('command', `unknown command '${command}'; ${usage}`);
   if (command === 'verify') return verifyCommand(args, { fail, usage });
+  if (command === 'script') return scriptCommand(args, { fail, usage });
+  if (command === 'compare') return compareCommand(args, { fail, usage });
   const fma = args.includes('--fma');
   if (fma && command !== 'train') fail('arguments', `--fma applies to train only; ${usage}`);
   const [file, ...rest] = args.filter((a) => a !== '--fma');
