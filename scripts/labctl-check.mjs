@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { loadEngine } from './engine-node.mjs';
 import { checkFor, pytorchScript, DEFAULT_STEPS } from '../web/src/pytorch-script.js';
-import { compareMeasured } from '../web/src/pytorch-compare.js';
+import { compareMeasured, readMeasured } from '../web/src/pytorch-compare.js';
 import { EXIT } from './labctl-verify.mjs';
 
 export const CHECK_USAGE = '       labctl script [--steps WARMUP,MEASURED] SCENARIO|-   (the Python script that measures the step)\n' +
-  '       labctl compare SCENARIO MEASURED   (the script\'s printed JSON against the prediction)';
+  '       labctl compare [SCENARIO] MEASURED   (the script\'s printed JSON against the prediction for SCENARIO,\n' +
+  '         or for the scenario it names)';
 export const CHECK_EXIT_HELP = 'exit status of script: 0 printed; 3 the scenario is invalid or the script cannot build it;\n' +
   '  of compare: 0 every step\'s peak within 1% and the saved bytes exact; 1 they differ; 3 the scenario or the\n' +
   '  measured JSON is invalid, or it measured another scenario; both: 2 usage; 4 the engine could not be loaded.';
@@ -28,6 +29,12 @@ function parseScenario(text, fail) {
   } catch (err) {
     return fail('scenario', `not JSON: ${err.message}`, EXIT.invalid);
   }
+}
+
+function scenarioIn(text, fail) {
+  const read = readMeasured(text);
+  if (read.error) return fail(read.error.field, read.error.message, EXIT.invalid);
+  return read.measured.scenario;
 }
 
 async function evaluator(fail) {
@@ -61,10 +68,12 @@ export async function scriptCommand(args, { fail, usage }) {
 
 // `labctl compare`: the comparison JSON; exit 0 agrees, 1 differs.
 export async function compareCommand(args, { fail, usage }) {
-  if (args.length !== 2 || args.some((a) => a.startsWith('--'))) fail('arguments', `compare needs a scenario file and a measured JSON file; ${usage}`);
+  if (![1, 2].includes(args.length) || args.some((a) => a.startsWith('--')))
+    fail('arguments', `compare needs a measured JSON file, after the scenario file to compare it with; ${usage}`);
   if (args[0] === '-' && args[1] === '-') fail('arguments', `only one of the two files can be stdin; ${usage}`);
-  const scenario = parseScenario(readText(args[0], 'file', fail), fail);
-  const measured = readText(args[1], 'measured', fail); // compareMeasured refuses one over MEASURED_MAX_BYTES
+  const measured = readText(args[args.length - 1], 'measured', fail); // compareMeasured refuses one over MEASURED_MAX_BYTES
+  // One file: the scenario the result names (a user's result re-checked against today's engine).
+  const scenario = args.length === 2 ? parseScenario(readText(args[0], 'file', fail), fail) : scenarioIn(measured, fail);
   const out = compareMeasured(await evaluator(fail), scenario, measured);
   if (out.error) fail(out.error.field, out.error.message, EXIT.invalid);
   process.stdout.write(JSON.stringify(out, null, 1) + '\n');

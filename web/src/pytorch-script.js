@@ -75,6 +75,10 @@ function specOf(evaluate, scenario, result) {
 // CPU tests keep them few).
 export function checkFor(evaluate, scenario, steps = DEFAULT_STEPS) {
   if (!scenario || typeof scenario !== 'object' || Array.isArray(scenario)) return err('scenario', 'the scenario must be a JSON object');
+  const plain = evaluate(scenario);
+  if (plain.error) return { error: plain.error };
+  if (plain.scenario.framework !== 'pytorch' || !plain.memory.step_phases)
+    return err('framework', 'the script measures what PyTorch allocates: count the step the PyTorch way (framework "pytorch")');
   const results = {};
   for (const step of ['first', 'steady']) {
     const r = evaluate({ ...scenario, step, mode: 'train' });
@@ -83,8 +87,6 @@ export function checkFor(evaluate, scenario, steps = DEFAULT_STEPS) {
   }
   const r = results.steady;
   const s = r.scenario;
-  if (s.framework !== 'pytorch' || !r.memory.step_phases)
-    return err('framework', 'the script measures what PyTorch allocates: count the step the PyTorch way (framework "pytorch")');
   const spec = specOf(evaluate, scenario, r);
   if (!spec) return err('model', 'the engine did not return the model\'s fields');
   const model = modelOf(spec);
