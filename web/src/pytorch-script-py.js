@@ -369,7 +369,7 @@ def main():
     free, device_name = free_bytes()
     need = CHECK["predicted_peak_bytes"]
     if free is not None and need > free:
-        refuse(f"The lab predicts this step needs {need:,} bytes; {device_name} has {free:,} bytes free. "
+        refuse(f"The lab predicts this step needs {need:,} bytes ({need / 1e9:,.2f} GB); {device_name} has {free:,} bytes ({free / 1e9:,.2f} GB) free. "
                "It would run out of memory: choose a smaller batch, sequence or model in the lab.")
     if DEV == "cpu": torch.set_num_threads(1)  # as the lab's CPU measurements were made
     torch.manual_seed(0)
