@@ -147,6 +147,7 @@ export function compareMeasured(evaluate, scenario, text) {
   const t = m.timing;
   return {
     status: peaksAgree && exact ? 'agrees' : 'differs',
+    style: check.style,
     scenario: Object.fromEntries(Object.entries(m.scenario).filter(([k]) => !MEASURE_FIELDS.includes(k))),
     measured_on: { ...m.device, torch_version: m.torch_version },
     engine_version: r.engine_version,

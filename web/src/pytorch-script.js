@@ -8,7 +8,8 @@ import { PY_HEAD, PY_NANOGPT, PY_HF_LLAMA, PY_FROM_SCRATCH, PY_RUN } from './pyt
 // The measured JSON says which script wrote it; a future format is refused by name, not misread.
 export const CHECK_FORMAT = 'lab08-pytorch-check/1';
 export const SCRIPT_FILE_NAME = 'lab08_check.py';
-export const RUN_LINE = `python3 ${SCRIPT_FILE_NAME}   (in a notebook: paste the script into a cell and run it)`;
+export const RUN_COMMAND = `python3 ${SCRIPT_FILE_NAME}`;
+export const RUN_NOTEBOOK = 'in a notebook, paste the script into a cell and run the cell';
 // Steps before the timed ones (the first step also creates the optimizer state), and steps timed.
 export const DEFAULT_STEPS = Object.freeze({ warmup: 3, measured: 10 });
 const STYLES = { nanogpt: PY_NANOGPT, hf_llama: PY_HF_LLAMA, from_scratch: PY_FROM_SCRATCH };
