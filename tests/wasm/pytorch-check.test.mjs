@@ -95,6 +95,15 @@ test('a step the lab predicts will not fit is refused before anything is allocat
   assert.equal(back.error.field, 'refused');
 });
 
+test('a script for a GPU refuses, saying so, where PyTorch sees no CUDA GPU', { skip: torchMissing }, (t) => {
+  const cuda = spawnSync(PYTHON, ['-c', 'import torch; print(torch.cuda.is_available())'], { encoding: 'utf8' }).stdout.trim();
+  if (cuda === 'True') { t.skip('this machine has a CUDA GPU'); return; }
+  const scenario = { model: 'gpt2-small', framework: 'pytorch', device: 'rtx4090-24gb', batch_size: 4, seq_len: 512 };
+  const run = runScript(pytorchScript(checkFor(evaluate, scenario, FEW)));
+  assert.equal(run.status, 1, run.stderr);
+  assert.equal(JSON.parse(run.stdout).refused, 'PyTorch sees no CUDA GPU. In a notebook, choose a GPU runtime; or check the CPU build in the lab.');
+});
+
 const labctl = (args, input = '') => {
   const r = spawnSync(path.join(root, 'scripts', 'labctl'), args, { input, encoding: 'utf8', timeout: 120000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

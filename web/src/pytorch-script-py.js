@@ -387,7 +387,7 @@ def main():
             measured_step(model, opt, idx, tgt)
         steady = measured_step(model, opt, idx, tgt)
         seconds = sorted(timed_steps(model, opt, idx, tgt, CHECK["measured_steps"]))
-    except (RuntimeError, TypeError, ValueError) as err:  # out of memory, an op or option this build lacks
+    except (RuntimeError, TypeError, ValueError, AttributeError) as err:  # out of memory, an op or option this build lacks
         refuse(f"PyTorch stopped: {str(err).splitlines()[0][:300]}")
     step_s = seconds[len(seconds) // 2]
     tokens_per_s = S["batch_size"] * S["seq_len"] / step_s
