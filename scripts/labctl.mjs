@@ -3,17 +3,17 @@
 // `labctl train --fma [FILE]` runs the fused-multiply-add build (lab_train_fma), the one the
 // "Measure it" panel runs in browsers with relaxed SIMD, so its numbers match the panel's; Node 20
 // needs --experimental-wasm-relaxed-simd for it, which scripts/labctl passes.
-// `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs);
 // `labctl script` and `labctl compare` are "Check it on your GPU" (labctl-check.mjs).
+// `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs).
 //
 // Nothing here calls process.exit(): a write to a pipe finishes asynchronously in Node, and exiting
 // at once drops what the reader has not taken yet (issue 24: 64 KiB of 160 KB arrived). Every path
 // sets process.exitCode and returns, so Node ends only once stdout is flushed.
 import { readFileSync } from 'node:fs';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
+import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
-import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
 
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train', script: 'script', compare: 'compare' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
@@ -42,9 +42,9 @@ async function main(command, args) {
     return command ? 0 : 2;
   }
   if (!(command in COMMANDS)) fail('command', `unknown command '${command}'; ${usage}`);
-  if (command === 'verify') return verifyCommand(args, { fail, usage });
   if (command === 'script') return scriptCommand(args, { fail, usage });
   if (command === 'compare') return compareCommand(args, { fail, usage });
+  if (command === 'verify') return verifyCommand(args, { fail, usage });
   const fma = args.includes('--fma');
   if (fma && command !== 'train') fail('arguments', `--fma applies to train only; ${usage}`);
   const [file, ...rest] = args.filter((a) => a !== '--fma');

@@ -11,8 +11,8 @@ import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, CHAPTER_TUNED
 import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, formatNumber2, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REGIME } from './act2-model.js';
-import { measureRunsText } from './measure-record.js';
 import { gpuChecksText } from './gpu-check-record.js';
+import { measureRunsText } from './measure-record.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
 export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade/facade_ledger.hpp kLedgerMaxBytes
@@ -340,10 +340,10 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   } else {
     lines.push('Laptop challenge: not started.');
   }
-  const measured = measureRunsText(st.measure_runs, units); // only once a run is recorded
-  if (measured) lines.push(measured);
   const checked = gpuChecksText(st.gpu_checks, units); // only once a comparison is recorded
   if (checked) lines.push(checked);
+  const measured = measureRunsText(st.measure_runs, units); // only once a run is recorded
+  if (measured) lines.push(measured);
   lines.push('', 'Reflections');
   if (!ledger.reflections.length) lines.push('- none yet');
   for (const r of ledger.reflections) {
