@@ -10,6 +10,7 @@ import { checkFor, pytorchScript, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } 
 import { compareMeasured } from '../pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
 import { formatInt } from '../format.js';
+import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
 import './workbench-check.css';
 
 const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
@@ -40,10 +41,12 @@ function buildDom() {
   return d;
 }
 
-// mountWorkbenchCheck(root, { engine, units }): engine as engine.js gives it (evaluate(object) →
-// object); units a function returning 'gb' or 'gib'. onCompared(comparison, measuredText) lets the
-// workbench record a comparison (the design ledger).
-export function mountWorkbenchCheck(root, { engine, units = () => 'gb', onCompared = () => {} }) {
+// mountWorkbenchCheck(root, { engine, store }): appends the panel to root. engine as engine.js gives it
+// (evaluate(object) → object); store (optional) gives the units and records each comparison
+// (lab_state.gpu_checks: the design ledger).
+export function mountWorkbenchCheck(root, { engine, store = null }) {
+  const units = () => (store && store.getState && store.getState().config && store.getState().config.units) || 'gb';
+  const onCompared = (cmp, text) => { if (store) store.update((s) => withGpuCheck(s, checkRecord(cmp, text))); };
   const d = buildDom();
   root.append(d.root);
   const evaluate = (s) => engine.evaluate(s);
