@@ -107,11 +107,18 @@ export function checkFor(evaluate, scenario, steps = DEFAULT_STEPS) {
   };
 }
 
+// The check as the script holds it: one top-level field a line, inside a raw triple-quoted string. A
+// quote is written \u0027 (JSON reads it back; it can then never close the string early).
+export function checkJson(rest) {
+  const lines = Object.entries(rest).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{\n${lines.join(',\n')}\n}`.replace(/'/g, '\\u0027');
+}
+
 // The script's text for a check from checkFor: the head with the check as JSON, the style's model
-// and the loop. The JSON goes in as a Python string literal (JSON's string escapes are Python's).
+// and the loop.
 export function pytorchScript(check) {
   const { style, ...rest } = check;
-  const json = JSON.stringify(rest).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  const json = checkJson(rest);
   const note = `# Code style: ${STYLE_NAMES[style]}.${check.model.sliding_window ? ' The sliding window is not applied (the lab predicts full causal attention).' : ''}\n`;
-  return PY_HEAD.replace('@@CHECK@@', () => JSON.stringify(json)) + note + STYLES[style] + PY_RUN;
+  return PY_HEAD.replace('@@CHECK@@', () => `r'''${json}'''`) + note + STYLES[style] + PY_RUN;
 }

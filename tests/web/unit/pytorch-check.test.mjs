@@ -37,9 +37,10 @@ test('the script imports PyTorch and the standard library only, opens no connect
       ['contextlib', 'json', 'math', 'sys', 'time', 'torch', 'torch.nn', 'torch.nn.functional'].sort());
     assert.doesNotMatch(py, /urllib|requests|socket|http|subprocess|pip |hf_hub|from_pretrained/);
     assert.ok(py.split('\n').length < 320, `${py.split('\n').length} lines`);
+    // A quote in a model's name cannot end the string the check rides in.
+    assert.doesNotMatch(pytorchScript({ ...check, scenario: { ...check.scenario, model: { name: "it''' + 'is" } } }).split("CHECK = json.loads(r'''")[1].split("''')")[0], /'/);
     // The check rides inside as a JSON string: the scenario, the model and the prediction's peak.
-    const literal = /CHECK = json\.loads\((".*")\)\n/.exec(py)[1];
-    const inside = JSON.parse(JSON.parse(literal));
+    const inside = JSON.parse(/CHECK = json\.loads\(r'''([^]*?)'''\)\n/.exec(py)[1]);
     assert.equal(inside.format, CHECK_FORMAT);
     assert.equal(inside.predicted_peak_bytes, Math.max(evaluate({ ...s, step: 'first' }).memory.peak_bytes, evaluate(s).memory.peak_bytes));
     assert.equal(inside.model_flops_per_token, evaluate(s).flops.model_per_token);
