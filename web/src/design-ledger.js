@@ -11,7 +11,7 @@ import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, CHAPTER_TUNED
 import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, formatNumber2, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REGIME } from './act2-model.js';
-import { gpuChecksText } from './gpu-check-record.js';
+import { gpuChecksText } from './gpu-check-text.js';
 import { measureRunsText } from './measure-record.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;

@@ -3,10 +3,8 @@
 // the evidence, and the prediction side beside it. The ledger check (ledger-rescore.js) re-computes
 // the prediction side from the measured scenario with the engine, as the page did, so an edited
 // prediction is flagged and `labctl verify` says so; the measurement itself is the user's machine's
-// and cannot be re-computed.
+// and cannot be re-computed. The summary's line is gpu-check-text.js (kept off this module's imports).
 import { compareMeasured } from './pytorch-compare.js';
-import { formatCount, formatNumber2 } from './format.js';
-import { bytesText } from './pytorch-check-view.js';
 
 export const MAX_CHECKS = 5; // a ledger is a file a student sends: the newest comparisons only
 
@@ -53,15 +51,4 @@ export function gpuCheckRows(state, evaluate, row, skip) {
       row(`${at}.predicted.${k}`, c.predicted[k], again[k]);
     again.phases.forEach((p, j) => row(`${at}.predicted.phases[${j}].predicted_bytes`, c.predicted.phases[j] ? c.predicted.phases[j].predicted_bytes : null, p.predicted_bytes));
   });
-}
-
-// The ledger's readable line: how many comparisons, and the last one's verdict.
-export function gpuChecksText(checks, units = 'gb') {
-  if (!Array.isArray(checks) || !checks.length) return null;
-  const c = checks.at(-1);
-  const peak = c.predicted.phases.find((p) => p.step === 'steady' && p.phase === 'peak');
-  const measured = c.measured.steady_step.peak_bytes;
-  const err = (100 * (peak.predicted_bytes - measured)) / measured;
-  return `Checked on a GPU: ${formatCount(checks.length, 'comparison')} recorded; the last, on ${c.measured.device.name}: steady step's peak measured `
-    + `${bytesText(measured, units)}, predicted ${bytesText(peak.predicted_bytes, units)} (${err > 0 ? '+' : ''}${formatNumber2(err)}%): ${c.predicted.status}.`;
 }

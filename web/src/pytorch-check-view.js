@@ -2,15 +2,14 @@
 // pytorch-compare.js as a verdict, a table of predicted against measured per phase with the error in
 // %, and the measured step time beside the timing model's estimate. Every number is the engine's or
 // the script's; this module only decides how it reads. The panel is acts/workbench-check.js.
-import { formatBytes, formatSmallBytes, formatNumber2, formatInt, formatRatio, UNIT_SPACE } from './format.js';
+import { formatNumber2, formatInt, formatRatio, UNIT_SPACE } from './format.js';
+import { bytesText, errorText } from './gpu-check-text.js';
 import { STYLE_NAMES } from './pytorch-script.js';
 
 const PHASE_WORDS = { forward: 'Forward', backward: 'Backward', optimizer_step: 'Optimizer step', peak: 'Peak of the step' };
 const STEP_WORDS = { first: 'First step', steady: 'Steady step' };
 
-// Below 1 GB in MB (or MiB), so a small model's bytes do not all read "<0.01 GB".
-export const bytesText = (bytes, units = 'gb') => (Math.abs(bytes) >= (units === 'gib' ? 2 ** 30 : 1e9) ? formatBytes(bytes, units) : formatSmallBytes(bytes, units));
-export const errorText = (pct) => `${pct > 0 ? '+' : ''}${formatNumber2(pct)}%`;
+export { bytesText, errorText };
 
 export function secondsText(s) {
   if (!Number.isFinite(s)) return '—';

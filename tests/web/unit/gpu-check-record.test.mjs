@@ -11,7 +11,8 @@ import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../../web/src/ledger-check.js';
 import { ledgerText, validateLedger } from '../../../web/src/design-ledger.js';
 import { compareMeasured } from '../../../web/src/pytorch-compare.js';
-import { checkRecord, withGpuCheck, gpuChecksText, MAX_CHECKS } from '../../../web/src/gpu-check-record.js';
+import { checkRecord, withGpuCheck, MAX_CHECKS } from '../../../web/src/gpu-check-record.js';
+import { gpuChecksText } from '../../../web/src/gpu-check-text.js';
 import { plainText } from '../../../web/src/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
