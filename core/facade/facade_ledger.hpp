@@ -22,6 +22,10 @@ nlohmann::json act1_scenario(const nlohmann::json& config, const std::string& pa
 nlohmann::json act2_scenario(const nlohmann::json& config2, const std::string& path);
 nlohmann::json laptop_scenario(const nlohmann::json& move_config, const std::string& path);
 
+// The workbench scenario counted the textbook way (web/src/workbench-view.js textbookTwin): framework
+// "textbook", no PyTorch-only knobs, torch.autocast as "mixed". The solver's input until it takes "pytorch".
+nlohmann::json workbench_textbook_twin(const nlohmann::json& scenario);
+
 // The laptop floor's text in the solver's first wording (facade_ledger_earlier.cpp), from a solve
 // result for model `model_id`: verify_ledger accepts it beside today's words (the numbers are the same).
 std::string floor_text_first_wording(const nlohmann::json& solved, const std::string& model_id);

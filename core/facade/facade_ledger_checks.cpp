@@ -391,6 +391,73 @@ void act2_checks(Checks& c, const json& state, json& scenarios) {
   act2_reflection_ckpt(c, act2);
 }
 
+// The workbench (issue 25): the results the ledger records for lab_state.workbench.scenario, re-computed
+// as workbench-view.js workbenchRecord makes them: evaluate, then solve on the scenario, or on its textbook
+// twin (workbench_textbook_twin) where the solver does not take framework "pytorch". An evaluate error
+// records null, as the page does.
+json workbench_record(const json& scenario, json& scenarios) {
+  json r;
+  try {
+    r = evaluate_json(scenario);
+  } catch (const InputError&) {
+    return nullptr;
+  }
+  scenarios["workbench"] = r["scenario"];
+  const bool pytorch = r["scenario"].value("framework", "") == "pytorch";
+  std::string layout = pytorch ? "pytorch" : "textbook";
+  json solved;
+  try {
+    solved = solve_json(scenario);
+  } catch (const InputError& e) {
+    if (pytorch && (e.field == "framework" || e.field == "precision" || e.field == "activation_model")) {
+      layout = "textbook";
+      try { solved = solve_json(workbench_textbook_twin(scenario)); } catch (const InputError&) { solved = nullptr; }
+    }
+  }
+  const json& m = r["memory"];
+  const json& p = r["pipeline"];
+  return {{"model_name", r["model"].contains("name") ? r["model"]["name"] : json(nullptr)},
+          {"peak_bytes", m["peak_bytes"]},
+          {"peak_phase", m.contains("step_phases") ? m["step_phases"]["peak_phase"] : json(nullptr)},
+          {"fits", m["fits"]}, {"numerically_valid", m["numerically_valid"]}, {"usable_device_bytes", m["usable_device_bytes"]},
+          {"largest_batch_size", solved.is_object() ? solved["largest_batch"]["largest_batch"] : json(nullptr)},
+          {"largest_batch_layout", layout},
+          {"step_seconds", p["step_seconds"]}, {"tokens_per_second", p["tokens_per_second"]}, {"mfu", p["mfu"]}};
+}
+
+const char* const kWorkbenchLabels[][2] = {
+    {"model_name", "workbench: the model's name"},
+    {"peak_bytes", "workbench: peak memory"},
+    {"peak_phase", "workbench: the phase of the peak"},
+    {"fits", "workbench: fits the device"},
+    {"numerically_valid", "workbench: can train (an FP32 master copy or FP32)"},
+    {"usable_device_bytes", "workbench: the device's usable memory"},
+    {"largest_batch_size", "workbench: the largest micro-batch that fits (the solver)"},
+    {"largest_batch_layout", "workbench: how the solver counted memory"},
+    {"step_seconds", "workbench: seconds per step (estimate)"},
+    {"tokens_per_second", "workbench: tokens per second (estimate)"},
+    {"mfu", "workbench: MFU (estimate)"}};
+
+void workbench_checks(Checks& c, const json& state, json& scenarios) {
+  const json* snap = find_path(c.ledger(), "result_snapshot.workbench");
+  const json* scenario = find_path(state, "workbench.scenario");
+  if (!snap) {
+    c.skip("result_snapshot.workbench", "this ledger records no workbench results (made before the workbench, or without it)");
+    return;
+  }
+  if (!scenario || scenario->is_null()) {
+    c.skip("lab_state.workbench.scenario", "no workbench scenario recorded");
+    c.value("result_snapshot.workbench", nullptr, "workbench: no results without a scenario");
+    return;
+  }
+  const json rec = workbench_record(*scenario, scenarios);
+  if (rec.is_null() || snap->is_null()) {
+    c.value("result_snapshot.workbench", rec, "workbench: results for the recorded scenario");
+    return;
+  }
+  for (const auto& k : kWorkbenchLabels) c.value(std::string("result_snapshot.workbench.") + k[0], rec[k[0]], k[1]);
+}
+
 }  // namespace
 
 json verify_checks(const json& ledger) {
@@ -399,6 +466,7 @@ json verify_checks(const json& ledger) {
   const json& state = ledger["lab_state"];
   act1_checks(c, state, scenarios);
   act2_checks(c, state, scenarios);
+  workbench_checks(c, state, scenarios);
   return {{"fields", c.fields}, {"not_recomputed", c.not_recomputed}, {"scenarios", scenarios}};
 }
 

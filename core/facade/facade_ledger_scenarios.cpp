@@ -141,4 +141,16 @@ json laptop_scenario(const json& move_config, const std::string& path) {
           {"schedule_steps", 0}};
 }
 
+json workbench_textbook_twin(const json& scenario) {
+  if (!scenario.is_object()) return scenario;  // evaluate names what is wrong with it
+  json s = scenario;
+  for (const char* k : {"pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "pytorch_implementation",
+                        "autocast_scope", "activation_model"})
+    s.erase(k);
+  s["framework"] = "textbook";
+  const auto p = s.find("precision");
+  if (p != s.end() && p->is_string() && (*p == "autocast_bf16" || *p == "autocast_fp16")) *p = "mixed";
+  return s;
+}
+
 }  // namespace lab::facade

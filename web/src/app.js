@@ -40,8 +40,8 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
   if (urlState.errors.length) {
     noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
-      h('p', {}, h('strong', { text: act.progress === false
-        // Panels beside the acts keep the acts' settings in the link but do not use them.
+      h('p', {}, h('strong', { text: act.progress === false && !act.ownSettings
+        // Panels beside the acts keep the acts' settings in the link but do not use them (the workbench has its own).
         ? `Some of the acts’ settings ${settingsSource} could not be used (they do not change this page):`
         : `Some settings ${settingsSource} could not be used:` })),
       h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
@@ -157,7 +157,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   };
   if (syncUrl) win.addEventListener('pagehide', onPageHide);
   function sync(state, prev) {
-    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, hide: flags.hide, lock: flags.lock });
+    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, workbench: state.workbench, hide: flags.hide, lock: flags.lock });
     if (syncUrl) {
       address.want(query);
       // An act switched in place is a new history entry, with the address a page load would have.

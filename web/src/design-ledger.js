@@ -13,6 +13,7 @@ import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REGIME } from './act2-model.js';
 import { gpuChecksText } from './gpu-check-text.js';
 import { measureRunsText } from './measure-record.js';
+import { workbenchRecord, workbenchText } from './workbench-view.js';
 
 export const LEDGER_SCHEMA_VERSION = 2;
 export const LEDGER_MAX_BYTES = 1 << 20; // as core/facade/facade_ledger.hpp kLedgerMaxBytes
@@ -162,7 +163,9 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
     binding_constraints: [binding('act1', 'Act 1 settings (training memory ledger)', r1), binding('act2', 'Act 2 settings (pipeline)', r2)],
     decisions: decisionsOf(state),
     reflections: reflectionsOf(state),
-    result_snapshot: { act1: memorySnapshot(r1), act2: pipelineSnapshot(r2), laptop },
+    result_snapshot: { act1: memorySnapshot(r1), act2: pipelineSnapshot(r2), laptop,
+      // The workbench's results for its scenario (issue 25): only in a lab state that has the workbench.
+      ...(state.workbench ? { workbench: workbenchRecord(state.workbench.scenario, engine) } : {}) },
     calibration: savedCalibration(state),
     lab_state: structuredClone(state),
   };
@@ -344,6 +347,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   if (checked) lines.push(checked);
   const measured = measureRunsText(st.measure_runs, units); // only once a run is recorded
   if (measured) lines.push(measured);
+  if (s.workbench !== undefined) lines.push(workbenchText(s.workbench, st.workbench ? st.workbench.scenario : null, units));
   lines.push('', 'Reflections');
   if (!ledger.reflections.length) lines.push('- none yet');
   for (const r of ledger.reflections) {

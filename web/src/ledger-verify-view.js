@@ -3,6 +3,7 @@
 // instructors), each value in the lab's format or in words. The page draws them in acts/ledger-panel.js.
 import { LABELS } from './scenario.js';
 import { formatBytes, formatInt, formatPercent, formatRatio } from './format.js';
+import { phaseLabel } from './workbench-view.js';
 import { laptopMoveNumbers, settings1, settings2 } from './design-ledger.js'; // settings in words, as the summary has them
 
 // ---- The verification table's words. The engine (verify_ledger) and the re-scoring (ledger-rescore.js)
@@ -138,6 +139,8 @@ const NOT_RECOMPUTED_WORDS = [
   [/^timestamp/, 'Times of export and of each answer'],
   [/^decisions/, 'Moves and decisions'],
   [/^lab_state progress/, 'Progress through the lab'],
+  [/^result_snapshot\.workbench$/, 'Workbench results'],
+  [/^lab_state\.workbench\.scenario$/, 'Workbench: the model and run chosen'],
 ];
 export function notRecomputedItems(result, { ledger = null } = {}) {
   return (result.not_recomputed || []).map((n) => {
@@ -170,6 +173,7 @@ export function shownValue(field, v, { units = 'gb', devices, ledger } = {}) {
     return v ? 'yes' : 'no';
   }
   if (field === 'optimizer_chosen' && LABELS.optimizer[v]) return LABELS.optimizer[v];
+  if (/^result_snapshot\.workbench\.peak_phase$/.test(field) && typeof v === 'string') return phaseLabel(v);
   if (field === 'precision_chosen' && LABELS.precision[v]) return LABELS.precision[v];
   if (typeof v === 'string' && /\.choice$/.test(field) && /^[a-d]$/.test(v)) return v.toUpperCase(); // the option as the page letters it
   if (typeof v === 'string') {

@@ -189,7 +189,8 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
     flush() { if (writePending) write(); },
     reset() {
       const prev = state;
-      state = { ...defaultState(), config: state.config, config2: state.config2 };
+      // The workbench's choices are settings too (state.workbench, optional): they stay.
+      state = { ...defaultState(), config: state.config, config2: state.config2, ...(state.workbench ? { workbench: state.workbench } : {}) };
       persist();
       for (const fn of listeners) fn(state, prev);
     },
@@ -211,4 +212,11 @@ export function withConfig2(state, patch) {
 
 export function withAct2(state, patch) {
   return { ...state, acts: { ...state.acts, act2: { ...state.acts.act2, ...patch } } };
+}
+
+// The workbench's choices (optional; null or absent: never opened). patch: { scenario, gpu_unit } or
+// null (no change).
+export function withWorkbench(state, patch) {
+  if (!patch) return state;
+  return { ...state, workbench: { scenario: null, gpu_unit: 'gb', ...(state.workbench || {}), ...patch } };
 }

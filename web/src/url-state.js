@@ -31,6 +31,11 @@ const echo = (v) => visible(v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… ($
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
 const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
   'workers', 'prefetch', 'depth', 'pin'];
+// The workbench's URL module (workbench-url.js: its parameters, parse and serialize). It comes with the
+// workbench's code, not with the first load: boot.js loads it for a link that opens the workbench, and
+// the workbench sets it when it mounts. Until then a workbench address is just ?act=workbench.
+let workbenchUrl = null;
+export function useWorkbenchUrl(mod) { workbenchUrl = mod; }
 const wholeNumber = (v) => (/^\d{1,6}$/.test(v) ? Number(v) : NaN);
 
 // The controls of `keys` an instructor has neither locked nor hidden: what a student can still explore.
@@ -171,7 +176,7 @@ function parseAct2(params, config, bad, current) {
 // checkpointing and prefetch when the link does not set them.
 // Returns { act, config, config2, hide, lock, errors, hasConfig }: config holds the Act 1 knobs the
 // URL set validly (and `units`, which both acts share), config2 the Act 2 knobs.
-export function parseUrlState(search, { deviceIds = [], availableActs = [1], current = null } = {}) {
+export function parseUrlState(search, { deviceIds = [], modelIds = [], availableActs = [1], current = null } = {}) {
   const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
   const config = {};
   const config2 = {};
@@ -181,11 +186,12 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
 
   // A parameter given more than once with different values is ambiguous: none of them is used (the
   // same value repeated means one thing and is used).
+  const known = workbenchUrl ? [...KNOWN, ...workbenchUrl.WORKBENCH_PARAMS] : KNOWN;
   const seen = new Map();
   for (const [name, value] of params) seen.set(name, [...(seen.get(name) || []), value]);
   for (const [name, all] of seen) if (new Set(all).size === 1) seen.set(name, [all[0]]);
   for (const [name, values] of seen) {
-    if (values.length < 2 || !KNOWN.includes(name)) continue; // a name the lab does not read is its reader's (embed.html's parentOrigin)
+    if (values.length < 2 || !known.includes(name)) continue; // a name the lab does not read is its reader's (embed.html's parentOrigin)
     rejected.add(name);
     errors.push({ param: name, message: `${name} is given ${values.length} different values (${list(values.slice(0, 4).map((v) => `${name}=${echo(v)}`))}${values.length > 4 ? ', …' : ''}); none of them was used, so that setting was left as it was.` });
   }
@@ -194,7 +200,7 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
   const bad = (param, message) => errors.push({ param, message: `${param}=${echo(usable.get(param))}: ${message}; ${kept}` });
   for (const name of usable.keys()) {
     const lower = name.toLowerCase();
-    if (lower !== name && KNOWN.includes(lower)) {
+    if (lower !== name && known.includes(lower)) {
       errors.push({ param: name, message: `${echo(name)}=${echo(usable.get(name))}: parameter names are lower-case (did you mean ${lower}?); it was ignored.` });
     }
   }
@@ -213,12 +219,20 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
     }
   }
   const isAct2 = act === 2;
-  for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
-    if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+  let workbench = null;
+  if (act === 'workbench' && workbenchUrl) { // the workbench reads its own parameters (workbench-url.js); the acts' are not its
+    for (const name of [...ACT1_ONLY, ...ACT2_ONLY, 'dev', 'replay']) if (usable.has(name) && !workbenchUrl.WORKBENCH_PARAMS.includes(name)) bad(name, 'a setting of Act 1 or Act 2, not of the workbench');
+    const wb = workbenchUrl.parseWorkbenchParams(usable, { modelIds, deviceIds, current: current && current.workbench ? current.workbench : null, echo });
+    workbench = wb.workbench;
+    errors.push(...wb.errors);
+  } else if (act !== 'workbench') {
+    for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
+      if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+    }
+    const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
+    if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
+    else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   }
-  const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
-  if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
-  else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   if (usable.has('units')) {
     const v = usable.get('units');
     if (UNIT_IDS.includes(v)) config.units = v;
@@ -227,14 +241,18 @@ export function parseUrlState(search, { deviceIds = [], availableActs = [1], cur
   const hide = parseFlagList(usable, 'hide', errors);
   const lock = parseFlagList(usable, 'lock', errors);
   return {
-    act, config, config2, hide, lock, errors,
-    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0,
+    act, config, config2, workbench, hide, lock, errors,
+    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0 || workbench !== null,
   };
 }
 
 // The query string for a state (always the whole configuration of the act shown, so a copied URL
 // reproduces it). Pass config2 for Act 2.
-export function serializeUrlState({ act = 1, config, config2 = null, hide = [], lock = [] }) {
+export function serializeUrlState({ act = 1, config, config2 = null, workbench = null, hide = [], lock = [] }) {
+  if (act === 'workbench') {
+    if (workbenchUrl) return workbenchUrl.serializeWorkbench(workbench, { units: config.units, hide, lock });
+    return withFlags('?act=workbench', { hide, lock });
+  }
   const p = new URLSearchParams();
   p.set('act', String(act));
   if (act === 2 && config2) {

@@ -191,3 +191,41 @@ TEST_CASE("recorded settings map to the scenarios the page evaluates") {
   CHECK(s2["optimizer"] == "adam");
   CHECK(s2["chapter_replay"] == true);
 }
+
+TEST_CASE("the workbench's record is re-computed from its scenario: a missing record differs, the engine's record verifies, an edit is named") {
+  json l = json::parse(read_text(kFixtures + "valid-complete.json"));
+  const json scenario = {{"model", "gpt2-small"}, {"device", "rtx4090-24gb"}, {"precision", "autocast_bf16"}, {"optimizer", "adam"},
+                         {"batch_size", 8}, {"seq_len", 1024}, {"framework", "pytorch"}};
+  l["lab_state"]["workbench"] = {{"scenario", scenario}};
+  l["result_snapshot"]["workbench"] = nullptr;
+  json r = verify(l.dump());
+  CHECK(r["status"] == "differs");
+  CHECK(r["differing_fields"] == json::array({"result_snapshot.workbench"}));
+  // The engine's own record, as the verifier re-computed it.
+  json rec;
+  for (const auto& f : r["fields"]) if (f["field"] == "result_snapshot.workbench") rec = f["recomputed"];
+  REQUIRE(rec.is_object());
+  CHECK(rec["peak_bytes"] == facade::evaluate_json(scenario)["memory"]["peak_bytes"]);
+  CHECK(rec["peak_phase"] == facade::evaluate_json(scenario)["memory"]["step_phases"]["peak_phase"]);
+  l["result_snapshot"]["workbench"] = rec;
+  r = verify(l.dump());
+  CHECK(r["status"] == "ok");
+  CHECK(std::count_if(r["fields"].begin(), r["fields"].end(), [](const json& f) {
+          return f["field"].get<std::string>().rfind("result_snapshot.workbench.", 0) == 0;
+        }) == static_cast<long>(rec.size()));
+  l["result_snapshot"]["workbench"]["mfu"] = rec["mfu"].get<double>() * 1.01;
+  r = verify(l.dump());
+  CHECK(r["differing_fields"] == json::array({"result_snapshot.workbench.mfu"}));
+  // A scenario the engine refuses records null.
+  l["lab_state"]["workbench"]["scenario"]["batch_size"] = 0;
+  l["result_snapshot"]["workbench"] = nullptr;
+  CHECK(verify(l.dump())["status"] == "ok");
+}
+
+TEST_CASE("the workbench's textbook twin drops PyTorch's knobs and counts autocast as mixed") {
+  const json twin = facade::workbench_textbook_twin({{"model", "gpt2-small"}, {"precision", "autocast_fp16"}, {"framework", "pytorch"},
+                                                     {"zero_grad", "zero"}, {"activation_model", "pytorch_eager"}, {"batch_size", 2}});
+  CHECK(twin == json({{"model", "gpt2-small"}, {"precision", "mixed"}, {"framework", "textbook"}, {"batch_size", 2}}));
+  CHECK(facade::workbench_textbook_twin(json("not an object")) == json("not an object"));
+  CHECK_NOTHROW(facade::solve_json(twin));
+}

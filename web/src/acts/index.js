@@ -1,7 +1,8 @@
 // The act registry: the navigation and the app read this list. Adding an act = one file in acts/
 // exporting { id, title, shortTitle, mount } plus one entry here; `mount: null` shows it as coming soon.
 // `nav` is the navigation's words; `status(state)` (optional) adds a progress note; `progress: false`
-// entries (panels beside the acts) do not become the student's current act. Panels that are not on
+// entries (panels beside the acts) do not become the student's current act; `ownSettings` ones read
+// settings of their own from a link (the workbench). Panels that are not on
 // the first screen load their code only when opened (lazyMount).
 import * as act1 from './act1.js';
 
@@ -45,7 +46,7 @@ export const ACTS = [
     status: (state) => (state.acts.act2.completed ? ' (complete)' : state.acts.act2.prediction ? ' (in progress)' : '') },
   { id: 'measure', nav: 'Measure it', shortTitle: 'Measure it', progress: false,
     mount: lazyMount(() => import('./measure.js'), 'the “Measure it” panel') },
-  { id: 'workbench', nav: 'Workbench', shortTitle: 'Workbench', progress: false,
+  { id: 'workbench', nav: 'Workbench', shortTitle: 'Workbench', progress: false, ownSettings: true,
     mount: lazyMount(() => import('./workbench.js'), 'the workbench') },
   { id: 'ledger', nav: 'Design ledger', shortTitle: 'Design ledger', progress: false, mount: lazyMount(() => import('./ledger-panel.js'), 'the design ledger') },
 ];

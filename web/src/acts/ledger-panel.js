@@ -16,6 +16,7 @@ import '../ledger-panel.css';
 import { withFlags } from '../url-state.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 import { measureRunsText } from '../measure-record.js';
+import { workbenchText } from '../workbench-view.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -36,7 +37,9 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   const calReflections = h('p', { class: 'panel__note' });
   // Measure it's runs are in the file too (lab_state.measure_runs): the last one said here (student walk).
   const calMeasured = h('p', { class: 'panel__note', 'data-note': 'measure-runs', hidden: true });
-  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections, calMeasured);
+  // The workbench's record (result_snapshot.workbench), in one line: the file holds it too.
+  const calWorkbench = h('p', { class: 'panel__note', 'data-note': 'workbench', hidden: true });
+  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections, calMeasured, calWorkbench);
 
   // ---- export
   const exportStatus = h('p', { class: 'ledger-status', role: 'status' });
@@ -263,7 +266,11 @@ export function mount({ root, engine, store, announce, flags = {} }) {
     calMeasured.hidden = !measured;
     setText(calMeasured, measured || '');
     try {
-      summaryBox.value = ledgerText(buildDesignLedger(state, eng), units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
+      const ledger = buildDesignLedger(state, eng);
+      const wb = ledger.result_snapshot.workbench;
+      calWorkbench.hidden = wb === undefined;
+      setText(calWorkbench, wb === undefined ? '' : workbenchText(wb, state.workbench.scenario, units));
+      summaryBox.value = ledgerText(ledger, units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }

@@ -3,8 +3,8 @@
 // (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
-import { withConfig, withConfig2, saveFailure } from '../store.js';
-import { parseUrlState, actOf } from '../url-state.js';
+import { withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
+import { parseUrlState, actOf, useWorkbenchUrl } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
 
@@ -60,10 +60,14 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     win.clearTimeout(slow);
   }
   const catalog = engine.catalog();
+  // A link to the workbench: its URL module first (with the workbench's code, not the first load).
+  if (actOf(search, availableActs()) === 'workbench') {
+    try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+  }
   // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
-  const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), availableActs: availableActs(), current: store.getState() });
+  const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
   const config2Before = JSON.stringify(store.getState().config2);
-  if (urlState.hasConfig) store.update((s) => withConfig2(withConfig(s, urlState.config), urlState.config2));
+  if (urlState.hasConfig) store.update((s) => withWorkbench(withConfig2(withConfig(s, urlState.config), urlState.config2), urlState.workbench));
   // Act 2 settings a link changed are the link's until the student changes one (Act 2's design
   // challenge does not count them); one object for every act mounted from this page load.
   const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };

@@ -9,6 +9,7 @@ import stylesCss from '../styles.css?inline';
 import act2Css from '../acts/act2.css?inline';
 import measureCss from '../measure.css?inline';
 import ledgerCss from '../ledger-panel.css?inline';
+import workbenchCss from '../acts/workbench.css?inline';
 import { createStore, STORAGE_KEY, LAB_ID } from '../store.js';
 import { h } from '../ui/dom.js';
 import { bootLab, probeStorage, showFailure } from './boot.js';
@@ -24,7 +25,7 @@ let sheet = null;
 function labSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(shadowCss([stylesCss, act2Css, measureCss, ledgerCss].join('\n')));
+    sheet.replaceSync(shadowCss([stylesCss, act2Css, measureCss, ledgerCss, workbenchCss].join('\n')));
   }
   return sheet;
 }
