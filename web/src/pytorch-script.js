@@ -19,6 +19,14 @@ export const MEASURE_FIELDS = ['step', 'mode'];
 
 const err = (field, message) => ({ error: { field, message } });
 
+// Where the script runs: the scenario's PyTorch build. "cpu-1.13" is PyTorch on a CPU, as the lab's
+// fixtures were measured (no allocator reserve there); the workbench's scenarios are for CUDA.
+export const BUILDS = ['cuda', 'cpu-1.13'];
+export function forBuild(scenario, build) {
+  if (build !== 'cpu-1.13') return scenario;
+  return { ...scenario, pytorch_build: 'cpu-1.13', reserve_bytes: 0 };
+}
+
 // The model as the script builds it: the engine's model object with every optional field filled the
 // way the engine fills it (the contract of issue 25: per-projection biases default to `biases`,
 // kv_heads to heads, head_dim to hidden / heads).

@@ -6,8 +6,8 @@
 import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
-import { checkFor, pytorchScript, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
-import { compareMeasured } from '../pytorch-compare.js';
+import { checkFor, pytorchScript, forBuild, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
+import { compareMeasured, readMeasured } from '../pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
 import { formatInt } from '../format.js';
 import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
@@ -20,6 +20,9 @@ function buildDom() {
   d.title = h('h3', { id: 'wb-check-title', text: 'Check it on your GPU' });
   d.lead = h('p', { text: 'Run this script where PyTorch runs, then paste the line it prints below.' });
   d.run = h('p', { class: 'wb-check__run' }, 'Run it with ', h('code', { text: RUN_COMMAND }), `, or ${RUN_NOTEBOOK}.`);
+  d.where = h('fieldset', { class: 'wb-check__where' }, h('legend', { text: 'Run it on' }),
+    ...[['cuda', 'a CUDA GPU'], ['cpu-1.13', 'this computer’s CPU (predicted as PyTorch 1.13 allocates there)']].map(([value, label]) =>
+      h('label', {}, h('input', { type: 'radio', name: 'wb-check-where', value, checked: value === 'cuda' }), ` ${label}`)));
   d.download = h('button', { type: 'button', class: 'btn btn--primary', text: `Download ${SCRIPT_FILE_NAME}` });
   d.copy = h('button', { type: 'button', class: 'btn', text: 'Copy the script' });
   d.status = h('p', { class: 'wb-check__status', role: 'status' });
@@ -35,7 +38,7 @@ function buildDom() {
   d.timing = h('p', { class: 'wb-check__timing' });
   d.result = h('div', { class: 'wb-check__result', hidden: true }, d.verdict, d.on, d.tableBox, d.timing);
   d.actions = h('div', { class: 'wb-check__actions' }, d.download, d.copy);
-  d.root = h('section', { class: 'wb-check', 'aria-labelledby': 'wb-check-title' }, d.title, d.lead, d.run, d.actions,
+  d.root = h('section', { class: 'wb-check', 'aria-labelledby': 'wb-check-title' }, d.title, d.lead, d.where, d.run, d.actions,
     d.status, d.scriptBox, d.cannot, d.pasteLabel, d.paste, h('div', { class: 'wb-check__actions' }, d.compare), d.error, d.result);
   d.table = new DataTable(d.tableBox, { caption: 'Predicted and measured, phase by phase', className: 'wb-check__table' });
   return d;
@@ -54,9 +57,10 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
   let check = null;
   let compared = false;
 
+  const build = () => d.where.querySelector('input:checked').value;
   function showScript(s) {
     scenario = s;
-    check = s ? checkFor(evaluate, s) : { error: { field: 'scenario', message: 'no scenario yet' } };
+    check = s ? checkFor(evaluate, forBuild(s, build())) : { error: { field: 'scenario', message: 'no scenario yet' } };
     const bad = !!check.error;
     d.download.disabled = bad;
     d.copy.disabled = bad;
@@ -103,8 +107,14 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     }
   });
 
+  d.where.addEventListener('change', () => showScript(scenario));
+
   function showComparison() {
-    const cmp = compareMeasured(evaluate, scenario || {}, d.paste.value);
+    // Compared with the prediction for where the result says it ran (a CPU result pasted while the
+    // GPU is chosen is still this step).
+    const read = readMeasured(d.paste.value);
+    const ranOn = read.measured && read.measured.scenario.pytorch_build;
+    const cmp = compareMeasured(evaluate, forBuild(scenario || {}, ranOn || build()), d.paste.value);
     setHidden(d.error, !cmp.error);
     setHidden(d.result, !!cmp.error);
     if (cmp.error) {
