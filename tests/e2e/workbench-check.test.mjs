@@ -42,6 +42,11 @@ async function openOn(context, scenario) {
   await page.waitForSelector('.wb-check');
   return { page, problems };
 }
+// The panel is closed until asked for (few words on screen).
+async function openCheck(page) {
+  await page.locator('.wb-check summary').click();
+  await page.waitForSelector('.wb-check[open]');
+}
 const shownScenario = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)).workbench.scenario, KEY);
 const clean = (problems) => { assert.deepEqual(problems.consoleErrors, []); assert.deepEqual(problems.foreignRequests, []); };
 
@@ -50,6 +55,7 @@ test('the script downloaded is Node\'s for the scenario shown; a result pasted b
   try {
     const { page, problems } = await openOn(browser.context, measuredRun);
     const scenario = await shownScenario(page);
+    await openCheck(page);
     const downloaded = async () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.wb-check button', { hasText: 'Download lab08_check.py' }).click()]);
       assert.equal(download.suggestedFilename(), 'lab08_check.py');
@@ -93,6 +99,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
   const browser = await launch();
   try {
     const { page, problems } = await openOn(browser.context, measuredRun);
+    await openCheck(page);
     const compare = () => page.locator('.wb-check button', { hasText: 'Compare with the prediction' }).click();
     const edited = JSON.parse(resultText);
     edited.steady_step.peak_bytes += 1000;
@@ -112,6 +119,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
     // The same result against a scenario of another batch size (a run choice changed after the paste).
     const other = { ...measuredRun, batch_size: measuredRun.batch_size + 1 };
     const page2 = (await openOn(browser.context, other)).page;
+    await openCheck(page2);
     await page2.locator('#wb-check-paste').fill(resultText);
     await page2.locator('.wb-check button', { hasText: 'Compare with the prediction' }).click();
     assert.match(plainText(await page2.locator('.wb-check .wb-error:not([hidden])').textContent()),
@@ -125,6 +133,9 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
   try {
     const { page, problems } = await openOn(browser.context, measuredRun);
     assert.deepEqual(await axeViolations(page), []);
+    await page.locator('.wb-check summary').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.wb-check[open]');
     await page.locator('#wb-check-paste').focus();
     await page.keyboard.insertText(resultText);
     await page.keyboard.press('Tab');

@@ -133,7 +133,7 @@ export function mount(ctx) {
   replaceChildren(ctx.root, h('section', { class: 'act act--workbench', 'aria-labelledby': 'act-title', 'data-act': 'workbench' },
     heading, lead, startError, h('div', { class: 'wb-choices' }, modelForm.el, runForm.el), resultsRoot));
   const results = mountWorkbenchResults(resultsRoot, { engine, store });
-  const check = mountWorkbenchCheck(resultsRoot.parentNode, { engine, store }); // "Check it on your GPU" (issue 27)
+  const check = mountWorkbenchCheck(resultsRoot, { engine, store }); // "Check it on your GPU" (issue 27), after the results
   show(evaluate(scenario));
   store.update((s) => withWorkbench(s, { scenario, gpu_unit: gpuUnit }));
   return { focus: () => heading.focus(), destroy: () => { results.destroy(); check.destroy(); ctx.root.replaceChildren(); } };
