@@ -112,7 +112,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
     for (const [paste, message] of cases) {
       await page.locator('#wb-check-paste').fill(paste);
       await compare();
-      assert.match(plainText(await page.locator('.wb-check .wb-error[role="alert"]:not([hidden])').textContent()), message);
+      assert.match(plainText(await page.locator('.wb-check__error:not([hidden])').textContent()), message);
       assert.equal((await page.locator('#wb-check-paste').inputValue()).length, paste.length, 'the paste is kept');
       assert.equal(await page.locator('.wb-check__result').isHidden(), true);
     }
@@ -122,7 +122,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
     await openCheck(page2);
     await page2.locator('#wb-check-paste').fill(resultText);
     await page2.locator('.wb-check button', { hasText: 'Compare with the prediction' }).click();
-    assert.match(plainText(await page2.locator('.wb-check .wb-error:not([hidden])').textContent()),
+    assert.match(plainText(await page2.locator('.wb-check__error:not([hidden])').textContent()),
       new RegExp(`another scenario: batch_size: ${measured.scenario.batch_size} there, ${other.batch_size} here`));
     clean(problems);
   } finally { await browser.close(); }

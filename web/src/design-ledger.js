@@ -11,7 +11,6 @@ import { toScenario, toScenario2, LABELS, LAPTOP_DEVICE, MODEL_ID, CHAPTER_TUNED
 import { formatBytes, formatBytesApprox, formatPercent, formatRatio, formatCount, formatInt, formatNumber2, plainText, wordList } from './format.js';
 import { PREDICTION as PREDICTION2 } from './acts/act2-text.js';
 import { REGIME } from './act2-model.js';
-import { gpuChecksText } from './gpu-check-text.js';
 import { measureRunsText } from './measure-record.js';
 import { workbenchRecord, workbenchText } from './workbench-view.js';
 
@@ -343,8 +342,6 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   } else {
     lines.push('Laptop challenge: not started.');
   }
-  const checked = gpuChecksText(st.gpu_checks, units); // only once a comparison is recorded
-  if (checked) lines.push(checked);
   const measured = measureRunsText(st.measure_runs, units); // only once a run is recorded
   if (measured) lines.push(measured);
   if (s.workbench !== undefined) lines.push(workbenchText(s.workbench, st.workbench ? st.workbench.scenario : null, units));

@@ -27,11 +27,11 @@ function buildDom() {
   d.copy = h('button', { type: 'button', class: 'btn', text: 'Copy the script' });
   d.status = h('p', { class: 'wb-check__status', role: 'status' });
   d.scriptBox = h('textarea', { class: 'wb-check__script', readonly: true, rows: 6, 'aria-label': 'The script', hidden: true });
-  d.cannot = h('p', { class: 'wb-error', role: 'alert', hidden: true });
+  d.cannot = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
   d.pasteLabel = h('label', { for: 'wb-check-paste', text: 'What the script printed' });
   d.paste = h('textarea', { id: 'wb-check-paste', class: 'wb-check__paste', rows: 4, spellcheck: 'false', autocomplete: 'off' });
   d.compare = h('button', { type: 'button', class: 'btn', text: 'Compare with the prediction' });
-  d.error = h('p', { class: 'wb-error', role: 'alert', hidden: true });
+  d.error = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
   d.verdict = h('p', { class: 'wb-check__verdict' });
   d.on = h('p', { class: 'wb-check__on' });
   d.tableBox = h('div');
