@@ -4,8 +4,10 @@
 // it, naming the field; compareMeasured() refuses a result of another scenario, naming what differs.
 // The script is pytorch-script.js; the words on screen are the page's.
 import { CHECK_FORMAT, MEASURE_FIELDS, checkFor } from './pytorch-script.js';
+import { nestingDepth } from './ledger-check.js';
 
 export const MEASURED_MAX_BYTES = 64 * 1024; // a result is about 2 KB; a pasted page or log is not one
+export const MEASURED_MAX_DEPTH = 8; // a result nests 4 deep; a deeper paste would overflow JSON.stringify's stack
 export const PEAK_TOLERANCE = 0.01; // the fixtures' tolerance for a peak (core/memory/README.md)
 export const PHASES = ['forward', 'backward', 'optimizer_step'];
 const ALL_PHASES = ['zero_grad', ...PHASES];
@@ -45,6 +47,8 @@ export function readMeasured(text) {
   if (typeof text !== 'string' || !text.trim()) return fail('measured', 'nothing pasted: paste the line the script printed');
   if (text.length > MEASURED_MAX_BYTES)
     return fail('measured', `${Math.round(text.length / 1024)} KB pasted; the script prints one line of about 2 KB. Paste only that line.`);
+  if (nestingDepth(text, MEASURED_MAX_DEPTH) > MEASURED_MAX_DEPTH)
+    return fail('measured', `nested more than ${MEASURED_MAX_DEPTH} deep; the script prints objects 4 deep. Paste only the line it printed`);
   const { value: m, error } = parseLoose(text);
   if (error) return fail('measured', `not JSON (${error}): paste the one line the script printed`);
   if (!isObj(m)) return fail('measured', 'not a JSON object: paste the one line the script printed');

@@ -82,6 +82,8 @@ test('hostile pastes are refused, each naming the field; a notebook\'s warnings 
     ['{"lab_check": "lab08-pytorch-check/1", ', 'measured', /not JSON/],
     ['x'.repeat(10 * 1024 * 1024), 'measured', /10240 KB pasted/],
     ['[1, 2]', 'measured', /not a JSON object/],
+    // 15,000 deep: JSON.parse takes it, JSON.stringify (the engine adapter's) would overflow its stack.
+    [`{"lab_check": "lab08-pytorch-check/1", "scenario": {"model": ${'['.repeat(15000)}${']'.repeat(15000)}}}`, 'measured', /nested more than 8 deep/],
     ['{"refused": "PyTorch sees no CUDA GPU.", "scenario": {}}', 'refused', /did not run the step: PyTorch sees no CUDA GPU/],
     [edit((m) => { m.lab_check = 'lab08-pytorch-check/9'; }), 'lab_check', /not a format this page reads/],
     [edit((m) => { delete m.lab_check; }), 'lab_check', /not a result of this lab/],
