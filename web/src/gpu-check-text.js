@@ -5,4 +5,5 @@ import { formatBytes, formatSmallBytes, formatNumber2 } from './format.js';
 
 // Below 1 GB in MB (or MiB), so a small model's bytes do not all read "<0.01 GB".
 export const bytesText = (bytes, units = 'gb') => (Math.abs(bytes) >= (units === 'gib' ? 2 ** 30 : 1e9) ? formatBytes(bytes, units) : formatSmallBytes(bytes, units));
-export const errorText = (pct) => `${pct > 0 ? '+' : ''}${formatNumber2(pct)}%`;
+// Signed, two decimals; under 0.005% it reads 0.00% (not "−0.00%").
+export const errorText = (pct) => (Math.abs(pct) < 0.005 ? '0.00%' : `${pct > 0 ? '+' : ''}${formatNumber2(pct)}%`);

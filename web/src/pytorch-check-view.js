@@ -6,8 +6,9 @@ import { formatNumber2, formatInt, formatRatio, UNIT_SPACE } from './format.js';
 import { bytesText, errorText } from './gpu-check-text.js';
 import { STYLE_NAMES } from './pytorch-script.js';
 
-const PHASE_WORDS = { forward: 'Forward', backward: 'Backward', optimizer_step: 'Optimizer step', peak: 'Peak of the step' };
-const STEP_WORDS = { first: 'First step', steady: 'Steady step' };
+// Short, so that four columns fit a phone: "First: backward", "Steady: peak".
+const PHASE_WORDS = { forward: 'forward', backward: 'backward', optimizer_step: 'optimizer', peak: 'peak' };
+const STEP_WORDS = { first: 'First', steady: 'Steady' };
 
 export { bytesText, errorText };
 

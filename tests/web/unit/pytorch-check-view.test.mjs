@@ -32,6 +32,7 @@ test('each row shows the comparison\'s bytes and error; the peak rows are marked
   assert.equal(plainText(bytesText(12_500_000_000)), '12.50 GB');
   assert.equal(errorText(-3.9104), '−3.91%');
   assert.equal(errorText(0.5), '+0.50%');
+  assert.equal(errorText(-0.0006), '0.00%');
   assert.equal(plainText(secondsText(0.0454)), '45.40 ms');
 });
 

@@ -115,6 +115,8 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     // GPU is chosen is still this step).
     const read = readMeasured(d.paste.value);
     const ranOn = read.measured && read.measured.scenario.pytorch_build;
+    const where = d.where.querySelector(`input[value="${ranOn}"]`);
+    if (where && !where.checked) { where.checked = true; showScript(scenario); } // the script for where it ran
     const cmp = compareMeasured(evaluate, forBuild(scenario || {}, ranOn || build()), d.paste.value);
     setHidden(d.error, !cmp.error);
     setHidden(d.result, !!cmp.error);
@@ -128,7 +130,7 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     setText(d.on, measuredOnText(cmp, cmp.style));
     const rows = checkRows(cmp, units());
     d.table.update({
-      columns: ['Step and phase', 'Predicted', 'Measured', 'Error'],
+      columns: ['Step: phase', 'Predicted', 'Measured', 'Error'],
       rows: rows.map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
         cls: r.isPeak ? 'is-peak' : null,
         cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
