@@ -3,6 +3,7 @@
 // `labctl train --fma [FILE]` runs the fused-multiply-add build (lab_train_fma), the one the
 // "Measure it" panel runs in browsers with relaxed SIMD, so its numbers match the panel's; Node 20
 // needs --experimental-wasm-relaxed-simd for it, which scripts/labctl passes.
+// `labctl script` and `labctl compare` are "Check it on your GPU" (labctl-check.mjs).
 // `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs).
 // `labctl evaluate|solve --hf-config FILE [--scenario FILE]`: a Hugging Face config.json as the model
 // (labctl-hf.mjs), the rest of the scenario from --scenario (defaults without it).
@@ -12,16 +13,17 @@
 // sets process.exitCode and returns, so Node ends only once stdout is flushed.
 import { readFileSync } from 'node:fs';
 import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
+import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
 import { hfRequest } from './labctl-hf.mjs';
 
-const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train' };
+const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train', script: 'script', compare: 'compare' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
   '       labctl <evaluate|solve> --hf-config CONFIG.json [--scenario FILE]   (a Hugging Face config as the model)\n' +
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
-  '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)';
-const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n`;
+  '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)\n' + CHECK_USAGE;
+const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n${CHECK_EXIT_HELP}\n`;
 
 // Thrown to end the command with an exit status; its message, if any, is already written.
 export class Exit extends Error {
@@ -52,6 +54,8 @@ async function main(command, args) {
     return command ? 0 : 2;
   }
   if (!(command in COMMANDS)) fail('command', `unknown command '${command}'; ${usage}`);
+  if (command === 'script') return scriptCommand(args, { fail, usage });
+  if (command === 'compare') return compareCommand(args, { fail, usage });
   if (command === 'verify') return verifyCommand(args, { fail, usage });
   if (args.some((a) => a.startsWith('--hf-config') || a.startsWith('--scenario'))) {
     if (command === 'train') fail('arguments', `--hf-config and --scenario apply to evaluate and solve; ${usage}`);

@@ -3,8 +3,9 @@
 # `npm install --no-audit --no-fund` (not `npm ci`: see scripts/README.md). Idempotent and
 # quick when everything is present. The default is what building and serving the lab needs;
 # `--tests` (scripts/test.sh) adds what only the tests need: doctest, clang with its libFuzzer/ASan/
-# UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh), Debian's Chromium (the e2e tests), and
-# Firefox ESR, WebKitGTK's WebDriver and Xvfb (tests/e2e/cross-browser.test.mjs).
+# UBSan runtimes (scripts/fuzz.sh, scripts/sanitize.sh), Debian's Chromium (the e2e tests),
+# Firefox ESR, WebKitGTK's WebDriver and Xvfb (tests/e2e/cross-browser.test.mjs), and python3-torch
+# (tests/wasm/pytorch-check.test.mjs runs the generated script on CPU).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_tests=0
@@ -31,6 +32,8 @@ if (( want_tests )); then
   [[ -x /usr/bin/firefox-esr ]] || pkgs+=(firefox-esr)
   [[ -x /usr/bin/WebKitWebDriver ]] || pkgs+=(webkit2gtk-driver)
   [[ -x /usr/bin/Xvfb ]] || pkgs+=(xvfb)
+  # "Check it on your GPU" run end to end on CPU (tests/wasm/pytorch-check.test.mjs): Debian's PyTorch.
+  /usr/bin/python3 -c 'import torch' 2>/dev/null || pkgs+=(python3-torch)
 fi
 
 if (( ${#pkgs[@]} )); then

@@ -13,6 +13,7 @@ import { scoreFixes } from './acts/act2-numbers.js';
 import { savedCalibration, must, reflectionsOf } from './design-ledger.js';
 import { fieldLabel } from './ledger-verify-view.js';
 import { derivedRows } from './ledger-derived.js';
+import { gpuCheckRows } from './gpu-check-record.js';
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -114,6 +115,11 @@ export function rescore(ledger, verified, engine) {
   predictionRows(ledger, engine, row, skip);
   // Flags derived from the record (completion, the tuned regime, decisions): a flag set by hand differs.
   derivedRows(ledger, engine, row, skip);
+  // "Check it on your GPU" (gpu-check-record.js): each recorded prediction, re-computed from the scenario it measured.
+  if (st.gpu_checks && st.gpu_checks.length) {
+    if (engine && typeof engine.evaluate === 'function') gpuCheckRows(st, (x) => { const r = engine.evaluate(x); return typeof r === 'string' ? JSON.parse(r) : r; }, row, skip);
+    else skip('lab_state.gpu_checks', 'the predictions come from the engine’s evaluate, which this check was not given');
+  }
 
   // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
   // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its

@@ -5,6 +5,7 @@
 // and never reaches the results: the last scenario that worked stays on screen.
 import { h, replaceChildren } from '../ui/dom.js';
 import { mountWorkbenchResults } from './workbench-results.js';
+import { mountWorkbenchCheck } from './workbench-check.js';
 import { createModelForm } from '../ui/workbench-model-form.js';
 import { createRunForm } from '../ui/workbench-run-form.js';
 import { withWorkbench } from '../store.js';
@@ -91,6 +92,7 @@ export function mount(ctx) {
     modelForm.set(scenario.model, specOf(evaluate, scenario.model), parametersText(r.model.parameters));
     runForm.set(scenario, gpuUnit);
     results.show(scenario);
+    check.show(scenario);
   }
   // A new model: its context may cap the sequence length (said in the run form).
   function applyModel(model, from) {
@@ -131,7 +133,8 @@ export function mount(ctx) {
   replaceChildren(ctx.root, h('section', { class: 'act act--workbench', 'aria-labelledby': 'act-title', 'data-act': 'workbench' },
     heading, lead, startError, h('div', { class: 'wb-choices' }, modelForm.el, runForm.el), resultsRoot));
   const results = mountWorkbenchResults(resultsRoot, { engine, store });
+  const check = mountWorkbenchCheck(resultsRoot, { engine, store }); // "Check it on your GPU" (issue 27), after the results
   show(evaluate(scenario));
   store.update((s) => withWorkbench(s, { scenario, gpu_unit: gpuUnit }));
-  return { focus: () => heading.focus(), destroy: () => { results.destroy(); ctx.root.replaceChildren(); } };
+  return { focus: () => heading.focus(), destroy: () => { results.destroy(); check.destroy(); ctx.root.replaceChildren(); } };
 }

@@ -1,0 +1,155 @@
+// The workbench's "Check it on your GPU" (issue 27): download or copy the script that measures the
+// workbench's step in PyTorch, one line on how to run it, paste back what it printed, and see the
+// prediction against the measurement phase by phase. The script and the comparison are DOM-free
+// (pytorch-script.js, pytorch-compare.js), the words pytorch-check-view.js. show(scenario) follows the
+// workbench; the pasted text is never cleared by the panel (an error leaves it for correction).
+import { h, setText, setHidden } from '../ui/dom.js';
+import { DataTable } from '../charts/data-table.js';
+import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
+import { checkFor, pytorchScript, forBuild, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
+import { compareMeasured, readMeasured } from '../pytorch-compare.js';
+import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
+import { formatInt } from '../format.js';
+import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
+import './workbench-check.css';
+
+const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
+
+function buildDom() {
+  const d = {};
+  d.title = h('summary', { class: 'wb-check__title', text: 'Check it on your GPU' });
+  d.lead = h('p', { text: 'Run this script where PyTorch runs, then paste the line it prints below.' });
+  d.run = h('p', { class: 'wb-check__run' }, 'Run it with ', h('code', { text: RUN_COMMAND }), `, or ${RUN_NOTEBOOK}.`);
+  d.where = h('fieldset', { class: 'wb-check__where' }, h('legend', { text: 'Run it on' }),
+    ...[['cuda', 'a CUDA GPU'], ['cpu-1.13', 'this computer’s CPU (predicted as PyTorch 1.13 allocates there)']].map(([value, label]) =>
+      h('label', {}, h('input', { type: 'radio', name: 'wb-check-where', value, checked: value === 'cuda' }), ` ${label}`)));
+  d.download = h('button', { type: 'button', class: 'btn btn--primary', text: `Download ${SCRIPT_FILE_NAME}` });
+  d.copy = h('button', { type: 'button', class: 'btn', text: 'Copy the script' });
+  d.status = h('p', { class: 'wb-check__status', role: 'status' });
+  d.scriptBox = h('textarea', { class: 'wb-check__script', readonly: true, rows: 6, 'aria-label': 'The script', hidden: true });
+  d.cannot = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
+  d.pasteLabel = h('label', { for: 'wb-check-paste', text: 'What the script printed' });
+  d.paste = h('textarea', { id: 'wb-check-paste', class: 'wb-check__paste', rows: 4, spellcheck: 'false', autocomplete: 'off' });
+  d.compare = h('button', { type: 'button', class: 'btn', text: 'Compare with the prediction' });
+  d.error = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
+  d.verdict = h('p', { class: 'wb-check__verdict' });
+  d.on = h('p', { class: 'wb-check__on' });
+  d.tableBox = h('div');
+  d.timing = h('p', { class: 'wb-check__timing' });
+  d.result = h('div', { class: 'wb-check__result', hidden: true }, d.verdict, d.on, d.tableBox, d.timing);
+  d.actions = h('div', { class: 'wb-check__actions' }, d.download, d.copy);
+  // Closed until asked for: the workbench's words on screen stay the results' (words-workbench test).
+  d.root = h('details', { class: 'wb-check' }, d.title, d.lead, d.where, d.run, d.actions,
+    d.status, d.scriptBox, d.cannot, d.pasteLabel, d.paste, h('div', { class: 'wb-check__actions' }, d.compare), d.error, d.result);
+  d.table = new DataTable(d.tableBox, { caption: 'Predicted and measured, phase by phase', className: 'wb-check__table' });
+  return d;
+}
+
+// mountWorkbenchCheck(root, { engine, store }): appends the panel to root. engine as engine.js gives it
+// (evaluate(object) → object); store (optional) gives the units and records each comparison
+// (lab_state.gpu_checks: the design ledger).
+export function mountWorkbenchCheck(root, { engine, store = null }) {
+  const units = () => (store && store.getState && store.getState().config && store.getState().config.units) || 'gb';
+  const onCompared = (cmp, text) => { if (store) store.update((s) => withGpuCheck(s, checkRecord(cmp, text))); };
+  const d = buildDom();
+  root.append(d.root);
+  const evaluate = (s) => engine.evaluate(s);
+  let scenario = null;
+  let check = null;
+  let compared = false;
+
+  const build = () => d.where.querySelector('input:checked').value;
+  function showScript(s) {
+    scenario = s;
+    check = s ? checkFor(evaluate, forBuild(s, build())) : { error: { field: 'scenario', message: 'no scenario yet' } };
+    const bad = !!check.error;
+    d.download.disabled = bad;
+    d.copy.disabled = bad;
+    setHidden(d.cannot, !bad);
+    if (bad) setText(d.cannot, `No script for this scenario: ${check.error.message} (${check.error.field}).`);
+    setHidden(d.scriptBox, true);
+    setText(d.status, '');
+  }
+
+  function scriptText() { return pytorchScript(check); }
+
+  function showCopy(text, message) {
+    d.scriptBox.value = text;
+    setHidden(d.scriptBox, false);
+    d.scriptBox.focus();
+    d.scriptBox.select();
+    setText(d.status, message);
+  }
+
+  d.download.addEventListener('click', () => {
+    if (check.error) return;
+    const text = scriptText();
+    const outlook = downloadOutlook(frameChain(window));
+    if (outlook === 'no') { showCopy(text, `✕ This embedded lab may not save files. The script is selected in the box below: ${COPY_HOW}, then save it as ${SCRIPT_FILE_NAME}.`); return; }
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
+    const a = h('a', { href: url, download: SCRIPT_FILE_NAME });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    if (outlook === 'unknown') showCopy(text, `⚠ If no file arrived, the script is selected in the box below: ${COPY_HOW}.`);
+    else setText(d.status, `✓ Downloaded ${SCRIPT_FILE_NAME} (${formatInt(text.split('\n').length)} lines).`);
+  });
+
+  d.copy.addEventListener('click', async () => {
+    if (check.error) return;
+    const text = scriptText();
+    try {
+      await navigator.clipboard.writeText(text);
+      setHidden(d.scriptBox, true);
+      setText(d.status, '✓ The script is on the clipboard.');
+    } catch {
+      showCopy(text, `This page may not use the clipboard here; the script is selected in the box below: ${COPY_HOW}.`);
+    }
+  });
+
+  d.where.addEventListener('change', () => showScript(scenario));
+
+  function showComparison() {
+    // Compared with the prediction for where the result says it ran (a CPU result pasted while the
+    // GPU is chosen is still this step).
+    const read = readMeasured(d.paste.value);
+    const ranOn = read.measured && read.measured.scenario.pytorch_build;
+    const where = d.where.querySelector(`input[value="${ranOn}"]`);
+    if (where && !where.checked) { where.checked = true; showScript(scenario); } // the script for where it ran
+    const cmp = compareMeasured(evaluate, forBuild(scenario || {}, ranOn || build()), d.paste.value);
+    setHidden(d.error, !cmp.error);
+    setHidden(d.result, !!cmp.error);
+    if (cmp.error) {
+      setText(d.error, `✕ Not compared: ${cmp.error.message} (${cmp.error.field}). Your paste is kept.`);
+      return;
+    }
+    const v = verdict(cmp);
+    setText(d.verdict, `${v.ok ? '✓' : '✕'} ${v.text}`);
+    d.verdict.className = `wb-check__verdict ${v.ok ? 'is-ok' : 'is-bad'}`;
+    setText(d.on, measuredOnText(cmp, cmp.style));
+    const rows = checkRows(cmp, units());
+    d.table.update({
+      columns: ['Step: phase', 'Predicted', 'Measured', 'Error'],
+      rows: rows.map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
+        cls: r.isPeak ? 'is-peak' : null,
+        cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
+          { text: r.error, value: cmp.phases[i].error_pct }] })),
+    });
+    setText(d.timing, timingText(cmp));
+    onCompared(cmp, d.paste.value);
+  }
+
+  d.compare.addEventListener('click', () => { compared = true; showComparison(); });
+
+  return {
+    el: d.root,
+    // A new workbench scenario: a new script; a comparison on screen is made again (a result of the
+    // old scenario is then refused, naming what differs).
+    show(s) {
+      showScript(s);
+      if (compared) showComparison();
+    },
+    destroy() { d.root.remove(); },
+  };
+}
