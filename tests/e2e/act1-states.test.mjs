@@ -281,6 +281,8 @@ test('at a 640 px viewport (200% zoom) the optimizer table becomes cards instead
     await lock(page);
     await page.locator('.opt-details > summary').click(); // the table waits behind its disclosure
     await page.locator('.optimizer-table tbody tr').first().waitFor();
+    // The table is fitted in the frame after its box is sized (ui/after-paint.js): wait for that frame.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     let s = await cut(page);
     assert.deepEqual(s, { cards: true, scrolls: false, captionCut: false, cellsOutside: [] });
     // Each value still says which column it is (the steps too).
