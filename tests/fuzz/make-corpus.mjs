@@ -1,5 +1,5 @@
 // Builds the fuzzer's seed corpus and dictionary (scripts/fuzz.sh runs it; outputs are build files).
-// Seeds: the ledger fixtures, the PyTorch fixtures' scenarios, every JSON literal in the doctest
+// Seeds: the ledger fixtures, the PyTorch fixtures' scenarios, the Hugging Face configs, every JSON literal in the doctest
 // suite, and the READMEs' examples, each prefixed with the byte that picks the entry point in
 // tests/fuzz/fuzz_facade.cpp ('0' evaluate, '1' solve, '2' train, '6' TrainSession, '3' verify_ledger).
 // Dictionary: every identifier-like string literal in core/ (field names and enum values), quoted
@@ -54,6 +54,10 @@ for (const f of walk(path.join(root, 'tests/fixtures/pytorch'), (p) => p.endsWit
   const j = JSON.parse(fs.readFileSync(f, 'utf8'));
   if (j.scenario) seed(['0', '1'], JSON.stringify(j.scenario));
 }
+
+// 2b. The Hugging Face configs (tests/fixtures/hf) as the model of an evaluate and a solve request.
+for (const c of JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/hf/configs.json'), 'utf8')))
+  seed(['0', '1'], JSON.stringify({ model: { hf_config: c.config }, batch_size: 2, seq_len: 128 }));
 
 // 3. JSON literals of the doctest suite: raw strings R"(...)" that parse.
 for (const f of walk(path.join(root, 'tests/core'), (p) => p.endsWith('.cpp'))) {
