@@ -169,12 +169,23 @@ export function gapView(pt, tb, units = 'gb') {
 }
 
 // ---- Step time, tokens/s and MFU: the timing model's estimate, with what it assumes.
+// A run that cannot train never reads as a speed it reaches: out of memory, the figures are labelled
+// "if it fitted" (as Act 2's gauges are); pure 16-bit runs its steps but they do not train.
+const TIMING_CAVEAT = {
+  ok: { label: 'estimate', line: null },
+  oom: { label: 'if it fitted', line: 'It does not fit, so no step runs: the speed below is what it would be if it fitted.' },
+  invalid: { label: 'estimate, does not train', line: 'Steps would run at this speed, but updates stall: they do not train.' },
+};
 export function timingView(result) {
   const p = result.pipeline;
   if (!p) return null;
   const g = p.gpu || {};
   const phases = p.phases.map((ph) => ({ phase: ph.phase, seconds: ph.exposed_seconds, share: ph.share }));
+  const state = fitState(result.memory);
+  const caveat = TIMING_CAVEAT[state];
   return {
+    state, caveat: caveat.line,
+    labels: { step: `Step time (${caveat.label})`, tokens: `Tokens/s (${caveat.label})`, mfu: `MFU (${caveat.label})` },
     step_seconds: p.step_seconds, tokens_per_second: p.tokens_per_second, mfu: p.mfu,
     step_text: `${formatNumber2(p.step_seconds)} s`, tokens_text: `${formatInt(p.tokens_per_second)} tokens/s`, mfu_text: formatPercent(p.mfu, 1),
     assumptions: [
@@ -231,12 +242,15 @@ export function workbenchText(rec, scenario, units = 'gb') {
   if (!rec) return 'Workbench: no results recorded (no model chosen, or its settings gave an error).';
   const model = rec.model_name || (typeof scenario.model === 'string' ? scenario.model : 'a custom model');
   const state = !rec.fits ? 'out of memory' : rec.numerically_valid ? 'fits' : 'fits but cannot train (updates stall)';
+  const speed = `${formatNumber2(rec.step_seconds)} s, ${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}`;
+  // As on the page: no speed reads as reached by a run that cannot train.
+  const timing = !rec.fits ? `no step runs (if it fitted: estimated step ${speed})`
+    : rec.numerically_valid ? `estimated step ${speed}` : `steps would take an estimated ${speed}, but do not train`;
   const where = rec.peak_phase ? ` ${phaseWords(rec.peak_phase)}` : '';
   const largest = rec.largest_batch_size === null ? 'no solver answer'
     : `largest micro-batch that fits ${formatInt(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
   return `Workbench: ${model}, batch ${scenario.batch_size ?? 'default'}: peak ${formatBytes(rec.peak_bytes, units)}${where}, `
-    + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; estimated step ${formatNumber2(rec.step_seconds)} s, `
-    + `${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}.`;
+    + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; ${timing}.`;
 }
 
 export const unitLabel = (units) => unitOf(units).label;

@@ -158,3 +158,29 @@ test('a grouped-query model with a sliding window: the timeline still adds up, a
   const mha = engine.evaluate({ ...BASE, model: { ...model, kv_heads: 16 }, batch_size: 1, seq_len: 2048 });
   assert.ok(r.model.parameters < mha.model.parameters);
 });
+
+test('a run that cannot train shows its speed only as what it would be: out of memory "if it fitted", pure 16-bit "does not train"', () => {
+  const ok = timingView(engine.evaluate(BASE));
+  assert.equal(ok.state, 'ok');
+  assert.equal(ok.caveat, null);
+  assert.equal(ok.labels.mfu, 'MFU (estimate)');
+  const oomResult = engine.evaluate({ ...BASE, batch_size: 64 });
+  assert.equal(oomResult.memory.fits, false);
+  const oom = timingView(oomResult);
+  assert.equal(oom.state, 'oom');
+  assert.match(oom.caveat, /no step runs/);
+  for (const label of Object.values(oom.labels)) assert.match(label, /if it fitted/);
+  assert.equal(oom.mfu, oomResult.pipeline.mfu); // the figure is still the engine's, only labelled
+  const pure = timingView(engine.evaluate({ ...BASE, precision: 'bf16' }));
+  assert.equal(pure.state, 'invalid');
+  assert.match(pure.caveat, /updates stall/);
+  for (const label of Object.values(pure.labels)) assert.match(label, /does not train/);
+  // The ledger's line says the same: no speed reads as reached.
+  const s = { ...BASE, batch_size: 64 };
+  const line = workbenchText(workbenchRecord(s, engine), s);
+  assert.match(line, /no step runs \(if it fitted: estimated step /);
+  assert.doesNotMatch(line, /; estimated step/);
+  const p = { ...BASE, precision: 'bf16' };
+  assert.match(workbenchText(workbenchRecord(p, engine), p), /but do not train\.$/);
+  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /; estimated step [\d.]+ s, /);
+});
