@@ -5,6 +5,7 @@
 import { fitState, INVALID_WHY } from './fit-state.js';
 import { formatBytes, formatInt, formatPercent, formatNumber2, unitOf, formatSum } from './format.js';
 import { phaseWords } from './ledger-model.js';
+import { LABELS } from './workbench-run.js';
 
 // Scenario fields that only framework "pytorch" takes (core/facade/scenario_json.cpp parse_framework;
 // pytorch_implementation and autocast_scope: issue 26).
@@ -200,16 +201,30 @@ export function timingView(result) {
 
 // ---- The solver: largest micro-batch and the cheapest change that fits. `layout`: 'pytorch' when
 // solve took the scenario as it is, 'textbook' when it answered for the textbook twin.
-export function solveView(solved, layout) {
+// usableBytes: the GPU's usable memory; a move under it that does not fit is refused for training
+// (pure 16-bit), not for memory, and says so.
+export function solveView(solved, layout, usableBytes = Infinity) {
   if (!solved || solved.error) return { error: solved ? solved.error.message : 'no answer', layout };
   const lb = solved.largest_batch;
   const path = solved.cheapest_path;
+  const outcome = (m) => (m.fits ? 'fits' : m.peak_bytes > usableBytes ? 'still out of memory' : 'still cannot train: updates stall');
   return {
     layout, largest_batch: lb.largest_batch, largest_valid: lb.numerically_valid,
     fits_now: path.start.fits, reaches_fit: path.reaches_fit,
-    moves: path.moves.map((m) => ({ move: m.move, peak_bytes: m.peak_bytes, fits: m.fits })),
+    moves: path.moves.map((m) => ({ move: m.move, words: moveWords(m.move), peak_bytes: m.peak_bytes, fits: m.fits, outcome: outcome(m) })),
     reason: path.reason,
   };
+}
+
+// The solver's move ("optimizer adam -> sgd") in the words of the workbench's controls
+// ("Optimizer: Adam(W) → SGD"); a move it does not know reads as the engine wrote it, arrow drawn.
+const MOVE_CONTROL = { precision: 'Precision', optimizer: 'Optimizer', checkpointing: 'Checkpointing', batch: 'Micro-batch' };
+export function moveWords(move) {
+  const m = /^(precision|optimizer|checkpointing|batch) (.+) -> (.+)$/.exec(move);
+  if (!m) return move.replace(/->/g, '→');
+  const [, kind, from, to] = m;
+  const word = (v) => (LABELS[kind] && Object.hasOwn(LABELS[kind], v) ? LABELS[kind][v] : v);
+  return `${MOVE_CONTROL[kind]}: ${word(from)} → ${word(to)}`;
 }
 
 // The request solve gets: the scenario as it is, or, where the solver does not take framework

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   textbookTwin, pytorchTwin, isPytorch, timelineView, timelineRows, phaseLabel, peakView, fitView, deviceSizeWords,
-  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText,
+  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText, moveWords,
 } from '../../../web/src/workbench-view.js';
 
 const raw = await loadEngine();
@@ -183,4 +183,31 @@ test('a run that cannot train shows its speed only as what it would be: out of m
   const p = { ...BASE, precision: 'bf16' };
   assert.match(workbenchText(workbenchRecord(p, engine), p), /but do not train\.$/);
   assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /; estimated step [\d.]+ s, /);
+});
+
+test('the cheapest path names its moves as the controls do, and says why a move does not fit', () => {
+  assert.equal(moveWords('optimizer adam -> sgd'), 'Optimizer: Adam(W) → SGD');
+  assert.equal(moveWords('precision autocast_bf16 -> fp32'), 'Precision: Autocast BF16 → FP32');
+  assert.equal(moveWords('precision bf16 -> mixed'), 'Precision: Pure BF16 → Mixed (FP32 master)');
+  assert.equal(moveWords('batch 8 -> 4'), 'Micro-batch: 8 → 4');
+  assert.equal(moveWords('checkpointing none -> every 4 layers'), 'Checkpointing: None → every 4 layers');
+  // Pure BF16 that fits: its first move is under the usable memory and still refused, for training.
+  const s = { model: 'qwen2-7b', device: 'h100-sxm-80gb', precision: 'bf16', optimizer: 'adam', batch_size: 1, seq_len: 1024, checkpointing: 'full', framework: 'textbook' };
+  const r = engine.evaluate(s);
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  const v = solveView(engine.solve(s), 'textbook', r.memory.usable_device_bytes);
+  assert.equal(v.fits_now, false);
+  const refused = v.moves.filter((m) => !m.fits);
+  assert.ok(refused.length > 0);
+  for (const m of refused) {
+    assert.equal(m.outcome, m.peak_bytes > r.memory.usable_device_bytes ? 'still out of memory' : 'still cannot train: updates stall');
+  }
+  assert.ok(refused.some((m) => m.outcome === 'still cannot train: updates stall'));
+  for (const m of v.moves) assert.doesNotMatch(m.words, /->|adam|autocast_|\bbf16\b/);
+  // Out of memory: a move still over the usable memory says so.
+  const big = { ...BASE, model: 'llama-3-8b' };
+  const rb = engine.evaluate(big);
+  const vb = solveView(...Object.values(solveFor(big, engine.solve)), rb.memory.usable_device_bytes);
+  assert.ok(vb.moves.some((m) => m.outcome === 'still out of memory'));
+  assert.ok(vb.moves.every((m) => m.outcome !== 'still out of memory' || m.peak_bytes > rb.memory.usable_device_bytes));
 });

@@ -165,7 +165,7 @@ function paintSolve(d, view, units, higherPeak = false) {
   }
   setText(d.pathLead, view.reaches_fit ? `Cheapest change that fits${layoutWords}:` : `No change the solver tries fits on this GPU${layoutWords}. The closest:`);
   replaceChildren(d.pathList, view.moves.map((m) => h('li', {},
-    `${m.move.replace(/->/g, '→')}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? 'fits' : 'still over'}`)));
+    `${m.words}: peak ${formatBytes(m.peak_bytes, units)}, ${m.outcome}`)));
 }
 
 export function mountWorkbenchResults(root, { engine, store }) {
@@ -192,7 +192,7 @@ export function mountWorkbenchResults(root, { engine, store }) {
       paintTable(d, tl, units);
       const { solved, layout } = solveFor(scenario, ask);
       const higher = isPytorch(scenario) && twin && !twin.error && r.memory.peak_bytes > twin.memory.peak_bytes;
-      paintSolve(d, solveView(solved, layout), units, higher);
+      paintSolve(d, solveView(solved, layout, r.memory.usable_device_bytes), units, higher);
     });
   }
 
