@@ -82,11 +82,15 @@ test('choose a preset, edit a field, paste a model, change the run; the shared l
     assert.equal(await params(page), hf ? countOf({ hf_config: TINYLLAMA }) : '6,738,415,616 parameters');
     assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), hf ? 'Your model: llama config' : 'Your model');
     assert.deepEqual(await axeViolations(page), []);
-    // The run: GPU, micro-batch, the textbook layout with full checkpointing.
+    // The run: GPU, micro-batch, the textbook layout with full checkpointing. The note under Precision
+    // starts from what is offered, never naming an option that is not chosen as if it were.
+    const precNote = page.locator('[data-testid="wb-precision-note"]');
+    assert.equal(await precNote.textContent(), 'Here: PyTorch’s precisions; the chapter’s mixed is under the textbook layout.');
     await page.locator('[data-control="gpu"]').selectOption('rtx4060-laptop-8gb');
     await page.locator('input[data-control="batch"]').fill('2');
     await page.getByLabel('Textbook layout').check();
     assert.equal(await page.locator('[data-testid="wb-run-note"]').textContent(), 'Changed: autocast is PyTorch counting’s, so the chapter’s mixed precision is used.');
+    assert.equal(await precNote.textContent(), 'Here: the textbook’s precisions; autocast is under PyTorch counting.');
     await page.locator('select[data-control="ckpt"]').selectOption('full');
     const url = await addressSettled(page);
     assert.match(url, /model=custom&layers=\d+&hidden=\d+/);
