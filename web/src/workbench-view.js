@@ -157,10 +157,14 @@ export function gapView(pt, tb, units = 'gb') {
   const diff = pt.memory.peak_bytes - tb.memory.peak_bytes;
   const f = (b) => formatBytes(b, units);
   const biggest = [...rows].sort((a, b) => Math.abs(b.diff) - Math.abs(a.diff)).filter((r) => r.diff).slice(0, 2);
+  // The two largest differences and the rest of the rows' together, so the terms add up to the total.
+  const rest = diff - biggest.reduce((a, r) => a + r.diff, 0);
+  const terms = [...biggest.map((r) => ({ label: r.label.toLowerCase(), bytes: r.diff })), ...(rest ? [{ label: 'everything else', bytes: rest }] : [])];
   const signed = (b) => `${b >= 0 ? '+' : '−'}${f(Math.abs(b))}`;
-  const why = biggest.map((r) => `${r.label.toLowerCase()} ${signed(r.diff)}`).join(', ');
+  const adds = formatSum(terms.map((t) => t.bytes), units, diff).exact;
+  const why = `${terms.map((t) => `${t.label} ${signed(t.bytes)}`).join(', ')}${adds || !terms.length ? '' : ' (each rounded)'}`;
   return {
-    rows, textbook_bytes: tb.memory.peak_bytes, pytorch_bytes: pt.memory.peak_bytes, diff_bytes: diff,
+    rows, textbook_bytes: tb.memory.peak_bytes, pytorch_bytes: pt.memory.peak_bytes, diff_bytes: diff, terms,
     ratio: pt.memory.peak_bytes / tb.memory.peak_bytes,
     sums_exact: formatSum(rows.map((r) => r.pytorch), units, pt.memory.peak_bytes).exact && formatSum(rows.map((r) => r.textbook), units, tb.memory.peak_bytes).exact,
     summary: `PyTorch’s peak is ${f(Math.abs(diff))} ${diff >= 0 ? 'above' : 'below'} the textbook sum${why ? `: ${why}` : ''}.`,

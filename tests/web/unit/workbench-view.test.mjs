@@ -211,3 +211,22 @@ test('the cheapest path names its moves as the controls do, and says why a move 
   assert.ok(vb.moves.some((m) => m.outcome === 'still out of memory'));
   assert.ok(vb.moves.every((m) => m.outcome !== 'still out of memory' || m.peak_bytes > rb.memory.usable_device_bytes));
 });
+
+test('the "Why different?" sentence names every term of the gap: its terms add up to the total it shows', () => {
+  const hundredths = (text) => Math.round(Number(text.replace(/,/g, '')) * 100);
+  for (const s of [BASE, { ...BASE, precision: 'fp32' }, { ...BASE, optimizer: 'sgd', batch_size: 2 }, { ...BASE, model: 'tinyllama-1.1b', batch_size: 1 }]) {
+    const pt = engine.evaluate(s);
+    assert.equal(pt.error, undefined, pt.error && pt.error.message);
+    const gap = gapView(pt, engine.evaluate(textbookTwin(s)));
+    assert.equal(gap.terms.reduce((a, t) => a + t.bytes, 0), gap.diff_bytes); // exact, in bytes
+    // As shown: "… is 5.00 GB above …: saved activations +4.42 GB, temporaries … +1.65 GB, everything else −1.07 GB."
+    const m = /is ([\d,.]+)\sGB (above|below) the textbook sum: (.*)\.$/.exec(gap.summary);
+    assert.ok(m, gap.summary);
+    const shown = [...m[3].matchAll(/([+−])([\d,.]+)\sGB/g)].map(([, sign, x]) => (sign === '−' ? -1 : 1) * hundredths(x));
+    assert.equal(shown.length, gap.terms.length);
+    const total = (m[2] === 'above' ? 1 : -1) * hundredths(m[1]);
+    if (!/\(each rounded\)/.test(m[3])) assert.equal(shown.reduce((a, b) => a + b, 0), total, gap.summary);
+  }
+  const gap = gapView(engine.evaluate(BASE), engine.evaluate(textbookTwin(BASE)));
+  assert.ok(gap.terms.some((t) => t.label === 'everything else'), gap.summary);
+});
