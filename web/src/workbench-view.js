@@ -3,7 +3,7 @@
 // timeline, the fit, the textbook gap, the timing estimate. Every number is the engine's; this module
 // only picks, labels and formats. The page is acts/workbench-results.js; tests: tests/web/unit/workbench-view.test.mjs.
 import { fitState, INVALID_WHY } from './fit-state.js';
-import { formatBytes, formatInt, formatPercent, formatNumber2, unitOf, formatSum } from './format.js';
+import { formatBytes, formatInt, formatPercent, formatNumber2, formatSeconds, unitOf, formatSum } from './format.js';
 import { phaseWords } from './ledger-model.js';
 import { LABELS } from './workbench-run.js';
 
@@ -192,7 +192,7 @@ export function timingView(result) {
     state, caveat: caveat.line,
     labels: { step: `Step time (${caveat.label})`, tokens: `Tokens/s (${caveat.label})`, mfu: `MFU (${caveat.label})` },
     step_seconds: p.step_seconds, tokens_per_second: p.tokens_per_second, mfu: p.mfu,
-    step_text: `${formatNumber2(p.step_seconds)} s`, tokens_text: `${formatInt(p.tokens_per_second)} tokens/s`, mfu_text: formatPercent(p.mfu, 1),
+    step_text: formatSeconds(p.step_seconds), tokens_text: `${formatInt(p.tokens_per_second)} tokens/s`, mfu_text: formatPercent(p.mfu, 1),
     assumptions: [
       `Peak ${formatNumber2((g.peak_flops_per_s || result.flops.peak_flops_per_s) / 1e12)} TFLOP/s for this precision on this GPU; matrix multiplications run at ${formatPercent(g.kernel_efficiency || 0, 1)} of it at this batch size (read off the chapter’s measurements).`,
       `${formatInt(p.tokens_per_step)} tokens a step; ${formatInt(result.flops.model_per_token)} model FLOP a token.`,
@@ -261,7 +261,7 @@ export function workbenchText(rec, scenario, units = 'gb') {
   if (!rec) return 'Workbench: no results recorded (no model chosen, or its settings gave an error).';
   const model = rec.model_name || (typeof scenario.model === 'string' ? scenario.model : 'a custom model');
   const state = !rec.fits ? 'out of memory' : rec.numerically_valid ? 'fits' : 'fits but cannot train (updates stall)';
-  const speed = `${formatNumber2(rec.step_seconds)} s, ${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}`;
+  const speed = `${formatSeconds(rec.step_seconds)}, ${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}`;
   // As on the page: no speed reads as reached by a run that cannot train.
   const timing = !rec.fits ? `no step runs (if it fitted: estimated step ${speed})`
     : rec.numerically_valid ? `estimated step ${speed}` : `steps would take an estimated ${speed}, but do not train`;

@@ -182,7 +182,7 @@ test('a run that cannot train shows its speed only as what it would be: out of m
   assert.doesNotMatch(line, /; estimated step/);
   const p = { ...BASE, precision: 'bf16' };
   assert.match(workbenchText(workbenchRecord(p, engine), p), /but do not train\.$/);
-  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /; estimated step [\d.]+ s, /);
+  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /; estimated step [\d.]+\ss, /);
 });
 
 test('the cheapest path names its moves as the controls do, and says why a move does not fit', () => {
@@ -229,4 +229,19 @@ test('the "Why different?" sentence names every term of the gap: its terms add u
   }
   const gap = gapView(engine.evaluate(BASE), engine.evaluate(textbookTwin(BASE)));
   assert.ok(gap.terms.some((t) => t.label === 'everything else'), gap.summary);
+});
+
+test('a tiny model’s step reads in milliseconds, on the page and in the ledger line, never "0.00 s"', () => {
+  const s = { ...BASE, model: 'measure-tiny', seq_len: 64 };
+  const r = engine.evaluate(s);
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  assert.ok(r.pipeline.step_seconds < 0.1);
+  const t = timingView(r);
+  assert.equal(t.step_text, `${(r.pipeline.step_seconds * 1000).toFixed(2)}\u00a0ms`);
+  const line = workbenchText(workbenchRecord(s, engine), s);
+  assert.ok(line.includes(`estimated step ${t.step_text}`), line);
+  assert.doesNotMatch(line, /0\.00\s+s/);
+  const base = engine.evaluate(BASE);
+  assert.ok(base.pipeline.step_seconds >= 0.1);
+  assert.equal(timingView(base).step_text, `${base.pipeline.step_seconds.toFixed(2)}\u00a0s`);
 });
