@@ -241,6 +241,9 @@ export function solveFor(scenario, ask) {
   return { solved: ask(textbookTwin(scenario)), layout: 'textbook' };
 }
 
+// The largest micro-batch as the page's card and the ledger line both word it: "none" when none fits.
+export const largestText = (n) => (n > 0 ? formatInt(n) : 'none');
+
 // ---- The ledger's record of the workbench (result_snapshot.workbench; re-computed by verify_ledger).
 export function workbenchRecord(scenario, engine) {
   if (!scenario) return null;
@@ -267,7 +270,7 @@ export function workbenchText(rec, scenario, units = 'gb') {
     : rec.numerically_valid ? `estimated step ${speed}` : `steps would take an estimated ${speed}, but do not train`;
   const where = rec.peak_phase ? ` ${phaseWords(rec.peak_phase)}` : '';
   const largest = rec.largest_batch_size === null ? 'no solver answer'
-    : `largest micro-batch that fits ${formatInt(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
+    : `largest micro-batch that fits: ${largestText(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
   return `Workbench: ${model}, batch ${scenario.batch_size ?? 'default'}: peak ${formatBytes(rec.peak_bytes, units)}${where}, `
     + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; ${timing}.`;
 }

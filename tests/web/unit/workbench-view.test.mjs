@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   textbookTwin, pytorchTwin, isPytorch, timelineView, timelineRows, phaseLabel, peakView, fitView, deviceSizeWords,
-  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText, moveWords,
+  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText, moveWords, largestText,
 } from '../../../web/src/workbench-view.js';
 
 const raw = await loadEngine();
@@ -244,4 +244,15 @@ test('a tiny model’s step reads in milliseconds, on the page and in the ledger
   const base = engine.evaluate(BASE);
   assert.ok(base.pipeline.step_seconds >= 0.1);
   assert.equal(timingView(base).step_text, `${base.pipeline.step_seconds.toFixed(2)}\u00a0s`);
+});
+
+test('no micro-batch that fits reads "none" in the ledger line, as on the page', () => {
+  const s = { model: 'tinyllama-1.1b', device: 't4-16gb', precision: 'autocast_fp16', optimizer: 'adam', batch_size: 1, seq_len: 1024, framework: 'pytorch' };
+  const rec = workbenchRecord(s, engine);
+  assert.equal(rec.largest_batch_size, 0);
+  const line = workbenchText(rec, s);
+  assert.match(line, /largest micro-batch that fits: none;/);
+  assert.equal(largestText(0), 'none');
+  assert.equal(largestText(1024), '1,024');
+  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /largest micro-batch that fits: [\d,]+;/);
 });

@@ -12,7 +12,7 @@ import { DataTable } from '../charts/data-table.js';
 import { formatBytes, formatInt } from '../format.js';
 import {
   isPytorch, textbookTwin, pytorchTwin, timelineView, timelineRows, peakView, fitView, deviceSizeWords,
-  gapView, timingView, solveView, solveFor,
+  gapView, timingView, solveView, solveFor, largestText,
 } from '../workbench-view.js';
 import './workbench.css';
 
@@ -151,7 +151,7 @@ function paintSolve(d, view, units, higherPeak = false) {
     setHidden(d.pathLead, true);
     return;
   }
-  setText(d.largest.value, view.largest_batch > 0 ? formatInt(view.largest_batch) : 'none');
+  setText(d.largest.value, largestText(view.largest_batch));
   setAttr(d.largest.value, 'data-value', view.largest_batch);
   const layout = view.layout !== 'textbook' ? '' : higherPeak
     ? 'Counted with the textbook layout; PyTorch’s peak is higher, so fewer may fit.' : 'Counted with the textbook layout.';
