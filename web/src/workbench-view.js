@@ -178,8 +178,8 @@ export function gapView(pt, tb, units = 'gb') {
 // "if it fitted" (as Act 2's gauges are); pure 16-bit runs its steps but they do not train.
 const TIMING_CAVEAT = {
   ok: { label: 'estimate', line: null },
-  oom: { label: 'if it fitted', line: 'It does not fit, so no step runs: the speed below is what it would be if it fitted.' },
-  invalid: { label: 'estimate, does not train', line: 'Steps would run at this speed, but updates stall: they do not train.' },
+  oom: { label: 'if it fitted', line: 'It does not fit, so no step runs.' },
+  invalid: { label: 'estimate, does not train', line: 'Steps run, but do not train: updates stall.' },
 };
 export function timingView(result) {
   const p = result.pipeline;
