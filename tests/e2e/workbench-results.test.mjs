@@ -111,6 +111,7 @@ test('out of memory and pure 16-bit never read as success; an error keeps the la
     assert.match(await caveat.textContent(), /no step runs/);
     assert.deepEqual(await page.locator('.wb-figures--timing dt').allTextContents(), ['Step time (if it fitted)', 'Tokens/s (if it fitted)', 'MFU (if it fitted)']);
     assert.equal(await value(page, 'mfu'), oom.pipeline.mfu);
+    assert.deepEqual(await axeViolations(page), []);
     // The path's moves in the controls' words, each with why it does or does not fit.
     for (const li of await page.locator('.wb-path li').allTextContents()) {
       assert.match(plainText(li), /^(Precision|Optimizer|Checkpointing|Micro-batch): .+ → .+: peak [\d.,]+ GB, (fits|still out of memory|still cannot train: updates stall)$/, li);
