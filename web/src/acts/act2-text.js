@@ -1,7 +1,7 @@
 // Act 2's words: the questions, the reveal, the reference panel's reconciliation and the notes. Every
 // number is passed in from the engine (act2.js gathers them); each sentence takes its numbers from one
 // scenario and names it. Sourced constants here are the chapter's own published figures, labelled.
-import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2, formatSeconds, wordList, chapterUnits } from '../format.js';
+import { formatPercent, formatInt, formatBytes, formatRatio, formatCount, formatNumber2, wordList, chapterUnits } from '../format.js';
 
 export { chapterUnits };
 import { nearestByRatio } from '../act2-model.js';
@@ -16,7 +16,7 @@ export const pct = (x) => formatPercent(x, 1);
 // A no-break space between a number and its unit: a line never ends with "67.48" and starts with "s)".
 // formatNumber2 reuses one Intl.NumberFormat: toLocaleString with options builds a new one per call,
 // and the timeline and its table format ~100 times per slider step (2 ms of each step's 2.5 ms).
-export const secs = formatSeconds; // the lab's one duration format (ms below 0.1 s)
+export const secs = (s) => `${formatNumber2(s)}\u00a0s`;
 export const hours = (h) => `${formatNumber2(h)}\u00a0h`;
 export const rate = (t) => `${formatInt(t)}\u00a0tokens/s`;
 
