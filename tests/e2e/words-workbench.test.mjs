@@ -27,8 +27,19 @@ for (const width of [1280, 390]) {
       await page.waitForSelector('[data-testid="wb-parameters"]');
       counts.customPage = await visibleWords(page);
       counts.customShell = await shellWords(page);
+      // The longest state a walk found: out of memory (its speed caveat and the solver's path) with a
+      // paste error showing.
+      await page.goto(`${srv.origin}/?act=workbench&model=llama-3-8b&gpu=rtx4090-24gb&prec=autocast_bf16&opt=adam&batch=8&seq=1024&ckpt=none&count=pytorch`);
+      await page.waitForSelector('.wb-timing-caveat:not([hidden])');
+      await page.waitForSelector('.wb-path li');
+      const paste = page.locator('[data-testid="wb-paste-box"]');
+      await paste.locator('summary').click();
+      await page.locator('[data-testid="wb-paste"]').fill('{"hidden_size": 4096,');
+      await page.getByRole('button', { name: 'Use this config' }).click();
+      await page.waitForSelector('[data-testid="wb-model-error"]:not([hidden])');
+      counts.oomPage = await visibleWords(page);
       console.log(`words at ${width} px: ${JSON.stringify(counts)}`);
-      assert.ok(counts.page <= BUDGET.page && counts.customPage <= BUDGET.page, JSON.stringify(counts));
+      assert.ok(counts.page <= BUDGET.page && counts.customPage <= BUDGET.page && counts.oomPage <= BUDGET.page, JSON.stringify(counts));
       assert.ok(counts.shell <= BUDGET.shell && counts.customShell <= BUDGET.shell, JSON.stringify(counts));
       assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
     } finally { await b.close(); }

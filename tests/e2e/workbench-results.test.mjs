@@ -105,9 +105,22 @@ test('out of memory and pure 16-bit never read as success; an error keeps the la
     assert.doesNotMatch(title, /✓|Fits/);
     assert.match(await text(page, '.wb-path__lead'), /Cheapest change that fits/);
     assert.ok(await page.locator('.wb-path li').count() > 0);
+    // The speed of a run that does not fit: a visible line says no step runs, each card "if it fitted".
+    const caveat = page.locator('.wb-timing-caveat');
+    assert.ok(await caveat.isVisible());
+    assert.match(await caveat.textContent(), /no step runs/);
+    assert.deepEqual(await page.locator('.wb-figures--timing dt').allTextContents(), ['Step time (if it fitted)', 'Tokens/s (if it fitted)', 'MFU (if it fitted)']);
+    assert.equal(await value(page, 'mfu'), oom.pipeline.mfu);
+    assert.deepEqual(await axeViolations(page), []);
+    // The path's moves in the controls' words, each with why it does or does not fit.
+    for (const li of await page.locator('.wb-path li').allTextContents()) {
+      assert.match(plainText(li), /^(Precision|Optimizer|Checkpointing|Micro-batch): .+ → .+: peak [\d.,]+ GB, (fits|still out of memory|still cannot train: updates stall)$/, li);
+    }
     await show(page, { ...SHOWN, precision: 'bf16' });
     assert.equal(await page.locator('.wb-current .banner').getAttribute('data-state'), 'invalid');
     assert.doesNotMatch(await text(page, '.wb-current .banner__title'), /✓|Fits:/);
+    assert.match(await caveat.textContent(), /updates stall/);
+    assert.match(await text(page, '.wb-figure[data-key="mfu"] dt'), /does not train/);
     // An engine error: the message names the field, the last results stay, marked not current.
     const before = await value(page, 'peak');
     await show(page, { ...SHOWN, batch_size: -1 });
@@ -115,6 +128,8 @@ test('out of memory and pure 16-bit never read as success; an error keeps the la
     assert.ok(await page.locator('.wb-stale').isVisible());
     assert.equal(await value(page, 'peak'), before);
     await show(page, SHOWN);
+    assert.ok(await caveat.isHidden());
+    assert.equal(await text(page, '.wb-figure[data-key="mfu"] dt'), 'MFU (estimate)');
     assert.ok(await page.locator('.wb-error').isHidden());
     assert.ok(await page.locator('.wb-stale').isHidden());
     assert.ok(await page.locator('.wb-notes').isHidden());

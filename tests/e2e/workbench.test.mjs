@@ -82,11 +82,15 @@ test('choose a preset, edit a field, paste a model, change the run; the shared l
     assert.equal(await params(page), hf ? countOf({ hf_config: TINYLLAMA }) : '6,738,415,616 parameters');
     assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), hf ? 'Your model: llama config' : 'Your model');
     assert.deepEqual(await axeViolations(page), []);
-    // The run: GPU, micro-batch, the textbook layout with full checkpointing.
+    // The run: GPU, micro-batch, the textbook layout with full checkpointing. The note under Precision
+    // starts from what is offered, never naming an option that is not chosen as if it were.
+    const precNote = page.locator('[data-testid="wb-precision-note"]');
+    assert.equal(await precNote.textContent(), 'Here: PyTorch’s precisions; the chapter’s mixed is under the textbook layout.');
     await page.locator('[data-control="gpu"]').selectOption('rtx4060-laptop-8gb');
     await page.locator('input[data-control="batch"]').fill('2');
     await page.getByLabel('Textbook layout').check();
     assert.equal(await page.locator('[data-testid="wb-run-note"]').textContent(), 'Changed: autocast is PyTorch counting’s, so the chapter’s mixed precision is used.');
+    assert.equal(await precNote.textContent(), 'Here: the textbook’s precisions; autocast is under PyTorch counting.');
     await page.locator('select[data-control="ckpt"]').selectOption('full');
     const url = await addressSettled(page);
     assert.match(url, /model=custom&layers=\d+&hidden=\d+/);
@@ -133,7 +137,7 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     await unchanged('not JSON');
     await page.locator('[data-testid="wb-paste"]').evaluate((el) => { el.value = `{"pad": "${'x'.repeat(10 * 1024 * 1024)}"}`; });
     await page.getByRole('button', { name: 'Use this config' }).click();
-    assert.match(await modelError(page).textContent(), /^This text is 10\.49\sMB; a config\.json is a few kB, so it was not read/);
+    assert.match(await modelError(page).textContent(), /^This text is 10\.49\sMB, over 256\sKB: a model’s config\.json is a few KB, so it was not read/);
     await unchanged('10 MB');
     // An architecture the lab does not model (a mixture of experts), or, before the engine reads
     // config.json, the engine saying it cannot read one yet.
@@ -196,7 +200,7 @@ test('open a file: a model file is read into the box and used; a 2 MB file is re
     assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), 'Your model: Llama-2 7B (file)');
     await box.locator('input[type=file]').setInputFiles({ name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2000000, 32) });
     await page.waitForFunction(() => !document.querySelector('[data-testid="wb-model-error"]').hidden);
-    assert.match(await modelError(page).textContent(), /^model\.safetensors is 2\.00\sMB; a config\.json is a few kB, so it was not opened/);
+    assert.match(await modelError(page).textContent(), /^model\.safetensors is 2\.00\sMB, over 256\sKB: a model’s config\.json is a few KB, so it was not opened/);
     assert.equal(await page.locator('[data-testid="wb-paste"]').inputValue(), text, 'the box keeps what it had');
     assert.equal(await params(page), '6,738,415,616 parameters');
     assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });

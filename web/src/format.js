@@ -69,6 +69,13 @@ const UNIT_WORDS = ['GB', 'GiB', 'MB', 'MiB', 'kB', 'KiB', 'B', 'bytes', 'tokens
 const UNIT_GAP = new RegExp(String.raw`(\d) (?=(?:${UNIT_WORDS.map((u) => u.replace('/', '\\/')).join('|')})(?![\w/]))`, 'g');
 export const keepUnits = (text) => (text.includes(' ') ? text.replace(UNIT_GAP, `$1${UNIT_SPACE}`) : text);
 
+// A duration: seconds with two decimals, milliseconds below 0.1 s so a short step never reads as
+// "0.00 s" ("0.16 s", "18.52 ms").
+export function formatSeconds(seconds) {
+  if (!Number.isFinite(seconds)) return '—';
+  return Math.abs(seconds) < 0.1 ? `${formatNumber2(seconds * 1000)}${UNIT_SPACE}ms` : `${formatNumber2(seconds)}${UNIT_SPACE}s`;
+}
+
 export function formatBytes(bytes, units = 'gb') {
   return `${formatAmount(bytes, units)}${UNIT_SPACE}${unitOf(units).label}`;
 }

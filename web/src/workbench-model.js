@@ -35,8 +35,11 @@ const ALWAYS = new Set(['layers', 'hidden', 'heads', 'vocab', 'context', 'mlp_hi
 // Family ids (Hugging Face model_type, as the catalogue gives them) in words; others are shown as given.
 const FAMILY_WORDS = { gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2', gemma2: 'Gemma 2', gpt_neox: 'GPT-NeoX', phi3: 'Phi-3', course: 'Course models' };
 
-// The largest config text read (a config.json is 1-5 KB; a tokenizer file pasted by mistake is MBs).
-export const MAX_CONFIG_BYTES = 1000000;
+// The largest config text read (a config.json is 1-5 KB; a tokenizer file pasted by mistake is MBs):
+// the engine's own limit and words (core/facade/hf_config.cpp check_size), so the page and labctl
+// refuse the same configs the same way.
+export const MAX_CONFIG_BYTES = 256 * 1024;
+export const CONFIG_LIMIT_WORDS = 'over 256 KB: a model’s config.json is a few KB';
 
 // Which fields and choices the engine reads: each newer one is tried on `baseSpec` and kept when the
 // engine accepts it. Returns { fields: [field with the choices it accepts], hfConfig: boolean }.
@@ -107,7 +110,7 @@ export function followDerived(prev, values) {
 export function readConfigText(text) {
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > MAX_CONFIG_BYTES) {
-    return { error: `This text is ${formatSmallBytes(bytes)}; a config.json is a few kB, so it was not read (the limit is ${formatSmallBytes(MAX_CONFIG_BYTES)}). Is it a weights or tokenizer file?` };
+    return { error: `This text is ${formatSmallBytes(bytes)}, ${CONFIG_LIMIT_WORDS}, so it was not read. Is it a weights or tokenizer file?` };
   }
   if (!text.trim()) return { error: 'The box is empty: paste the contents of a config.json.' };
   let config;

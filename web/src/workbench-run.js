@@ -39,8 +39,12 @@ export const LABELS = {
 };
 
 // One short sentence per PyTorch knob: what it changes.
-// Where the precisions one way of counting lacks are found.
-export const PRECISION_ELSEWHERE = { pytorch: 'The chapter’s mixed: with the textbook layout.', textbook: 'Autocast: with PyTorch counting.' };
+// The note under Precision: what is offered here (it starts from the state, so it never reads as the
+// name of an option that is not chosen), then where the other way of counting's precisions are.
+export const PRECISION_ELSEWHERE = {
+  pytorch: 'Here: PyTorch’s precisions; the chapter’s mixed is under the textbook layout.',
+  textbook: 'Here: the textbook’s precisions; autocast is under PyTorch counting.',
+};
 export const KNOB_NOTES = {
   step: 'The first step also creates the optimizer’s state inside optimizer.step(); later steps start with it.',
   zero_grad: 'set_to_none (the default) frees the gradients before the forward; zero keeps them allocated.',

@@ -3,8 +3,9 @@
 // timeline, the fit, the textbook gap, the timing estimate. Every number is the engine's; this module
 // only picks, labels and formats. The page is acts/workbench-results.js; tests: tests/web/unit/workbench-view.test.mjs.
 import { fitState, INVALID_WHY } from './fit-state.js';
-import { formatBytes, formatInt, formatPercent, formatNumber2, unitOf, formatSum } from './format.js';
+import { formatBytes, formatInt, formatPercent, formatNumber2, formatSeconds, unitOf, formatSum } from './format.js';
 import { phaseWords } from './ledger-model.js';
+import { LABELS } from './workbench-run.js';
 
 // Scenario fields that only framework "pytorch" takes (core/facade/scenario_json.cpp parse_framework;
 // pytorch_implementation and autocast_scope: issue 26).
@@ -156,10 +157,14 @@ export function gapView(pt, tb, units = 'gb') {
   const diff = pt.memory.peak_bytes - tb.memory.peak_bytes;
   const f = (b) => formatBytes(b, units);
   const biggest = [...rows].sort((a, b) => Math.abs(b.diff) - Math.abs(a.diff)).filter((r) => r.diff).slice(0, 2);
+  // The two largest differences and the rest of the rows' together, so the terms add up to the total.
+  const rest = diff - biggest.reduce((a, r) => a + r.diff, 0);
+  const terms = [...biggest.map((r) => ({ label: r.label.toLowerCase(), bytes: r.diff })), ...(rest ? [{ label: 'everything else', bytes: rest }] : [])];
   const signed = (b) => `${b >= 0 ? '+' : '−'}${f(Math.abs(b))}`;
-  const why = biggest.map((r) => `${r.label.toLowerCase()} ${signed(r.diff)}`).join(', ');
+  const adds = formatSum(terms.map((t) => t.bytes), units, diff).exact;
+  const why = `${terms.map((t) => `${t.label} ${signed(t.bytes)}`).join(', ')}${adds || !terms.length ? '' : ' (each rounded)'}`;
   return {
-    rows, textbook_bytes: tb.memory.peak_bytes, pytorch_bytes: pt.memory.peak_bytes, diff_bytes: diff,
+    rows, textbook_bytes: tb.memory.peak_bytes, pytorch_bytes: pt.memory.peak_bytes, diff_bytes: diff, terms,
     ratio: pt.memory.peak_bytes / tb.memory.peak_bytes,
     sums_exact: formatSum(rows.map((r) => r.pytorch), units, pt.memory.peak_bytes).exact && formatSum(rows.map((r) => r.textbook), units, tb.memory.peak_bytes).exact,
     summary: `PyTorch’s peak is ${f(Math.abs(diff))} ${diff >= 0 ? 'above' : 'below'} the textbook sum${why ? `: ${why}` : ''}.`,
@@ -169,14 +174,25 @@ export function gapView(pt, tb, units = 'gb') {
 }
 
 // ---- Step time, tokens/s and MFU: the timing model's estimate, with what it assumes.
+// A run that cannot train never reads as a speed it reaches: out of memory, the figures are labelled
+// "if it fitted" (as Act 2's gauges are); pure 16-bit runs its steps but they do not train.
+const TIMING_CAVEAT = {
+  ok: { label: 'estimate', line: null },
+  oom: { label: 'if it fitted', line: 'It does not fit, so no step runs.' },
+  invalid: { label: 'estimate, does not train', line: 'Steps run, but do not train: updates stall.' },
+};
 export function timingView(result) {
   const p = result.pipeline;
   if (!p) return null;
   const g = p.gpu || {};
   const phases = p.phases.map((ph) => ({ phase: ph.phase, seconds: ph.exposed_seconds, share: ph.share }));
+  const state = fitState(result.memory);
+  const caveat = TIMING_CAVEAT[state];
   return {
+    state, caveat: caveat.line,
+    labels: { step: `Step time (${caveat.label})`, tokens: `Tokens/s (${caveat.label})`, mfu: `MFU (${caveat.label})` },
     step_seconds: p.step_seconds, tokens_per_second: p.tokens_per_second, mfu: p.mfu,
-    step_text: `${formatNumber2(p.step_seconds)} s`, tokens_text: `${formatInt(p.tokens_per_second)} tokens/s`, mfu_text: formatPercent(p.mfu, 1),
+    step_text: formatSeconds(p.step_seconds), tokens_text: `${formatInt(p.tokens_per_second)} tokens/s`, mfu_text: formatPercent(p.mfu, 1),
     assumptions: [
       `Peak ${formatNumber2((g.peak_flops_per_s || result.flops.peak_flops_per_s) / 1e12)} TFLOP/s for this precision on this GPU; matrix multiplications run at ${formatPercent(g.kernel_efficiency || 0, 1)} of it at this batch size (read off the chapter’s measurements).`,
       `${formatInt(p.tokens_per_step)} tokens a step; ${formatInt(result.flops.model_per_token)} model FLOP a token.`,
@@ -189,16 +205,30 @@ export function timingView(result) {
 
 // ---- The solver: largest micro-batch and the cheapest change that fits. `layout`: 'pytorch' when
 // solve took the scenario as it is, 'textbook' when it answered for the textbook twin.
-export function solveView(solved, layout) {
+// usableBytes: the GPU's usable memory; a move under it that does not fit is refused for training
+// (pure 16-bit), not for memory, and says so.
+export function solveView(solved, layout, usableBytes = Infinity) {
   if (!solved || solved.error) return { error: solved ? solved.error.message : 'no answer', layout };
   const lb = solved.largest_batch;
   const path = solved.cheapest_path;
+  const outcome = (m) => (m.fits ? 'fits' : m.peak_bytes > usableBytes ? 'still out of memory' : 'still cannot train: updates stall');
   return {
     layout, largest_batch: lb.largest_batch, largest_valid: lb.numerically_valid,
     fits_now: path.start.fits, reaches_fit: path.reaches_fit,
-    moves: path.moves.map((m) => ({ move: m.move, peak_bytes: m.peak_bytes, fits: m.fits })),
+    moves: path.moves.map((m) => ({ move: m.move, words: moveWords(m.move), peak_bytes: m.peak_bytes, fits: m.fits, outcome: outcome(m) })),
     reason: path.reason,
   };
+}
+
+// The solver's move ("optimizer adam -> sgd") in the words of the workbench's controls
+// ("Optimizer: Adam(W) → SGD"); a move it does not know reads as the engine wrote it, arrow drawn.
+const MOVE_CONTROL = { precision: 'Precision', optimizer: 'Optimizer', checkpointing: 'Checkpointing', batch: 'Micro-batch' };
+export function moveWords(move) {
+  const m = /^(precision|optimizer|checkpointing|batch) (.+) -> (.+)$/.exec(move);
+  if (!m) return move.replace(/->/g, '→');
+  const [, kind, from, to] = m;
+  const word = (v) => (LABELS[kind] && Object.hasOwn(LABELS[kind], v) ? LABELS[kind][v] : v);
+  return `${MOVE_CONTROL[kind]}: ${word(from)} → ${word(to)}`;
 }
 
 // The request solve gets: the scenario as it is, or, where the solver does not take framework
@@ -210,6 +240,9 @@ export function solveFor(scenario, ask) {
   }
   return { solved: ask(textbookTwin(scenario)), layout: 'textbook' };
 }
+
+// The largest micro-batch as the page's card and the ledger line both word it: "none" when none fits.
+export const largestText = (n) => (n > 0 ? formatInt(n) : 'none');
 
 // ---- The ledger's record of the workbench (result_snapshot.workbench; re-computed by verify_ledger).
 export function workbenchRecord(scenario, engine) {
@@ -231,12 +264,15 @@ export function workbenchText(rec, scenario, units = 'gb') {
   if (!rec) return 'Workbench: no results recorded (no model chosen, or its settings gave an error).';
   const model = rec.model_name || (typeof scenario.model === 'string' ? scenario.model : 'a custom model');
   const state = !rec.fits ? 'out of memory' : rec.numerically_valid ? 'fits' : 'fits but cannot train (updates stall)';
+  const speed = `${formatSeconds(rec.step_seconds)}, ${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}`;
+  // As on the page: no speed reads as reached by a run that cannot train.
+  const timing = !rec.fits ? `no step runs (if it fitted: estimated step ${speed})`
+    : rec.numerically_valid ? `estimated step ${speed}` : `steps would take an estimated ${speed}, but do not train`;
   const where = rec.peak_phase ? ` ${phaseWords(rec.peak_phase)}` : '';
   const largest = rec.largest_batch_size === null ? 'no solver answer'
-    : `largest micro-batch that fits ${formatInt(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
+    : `largest micro-batch that fits: ${largestText(rec.largest_batch_size)}${rec.largest_batch_layout === 'textbook' ? ' (textbook layout)' : ''}`;
   return `Workbench: ${model}, batch ${scenario.batch_size ?? 'default'}: peak ${formatBytes(rec.peak_bytes, units)}${where}, `
-    + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; estimated step ${formatNumber2(rec.step_seconds)} s, `
-    + `${formatInt(rec.tokens_per_second)} tokens/s, MFU ${formatPercent(rec.mfu, 1)}.`;
+    + `${state} in ${formatBytes(rec.usable_device_bytes, units)}; ${largest}; ${timing}.`;
 }
 
 export const unitLabel = (units) => unitOf(units).label;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 // \u00a0 in the expected strings: the no-break space that joins every amount to its unit.
-import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount, chapterUnits, besideChapter } from '../../../web/src/format.js';
+import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount, chapterUnits, besideChapter, formatSeconds } from '../../../web/src/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
   assert.equal(formatBytes(12460889600), '12.46\u00a0GB');
@@ -132,4 +132,12 @@ test('figures beside the chapter’s GB numbers: the chapter’s stay in GB, the
   assert.equal(chapterUnits(65e9, 'gib'), '65.00\u00a0GB (60.54\u00a0GiB)');
   assert.equal(besideChapter(12460889600, 'gb'), '12.46\u00a0GB');
   assert.equal(besideChapter(12460889600, 'gib'), '11.61\u00a0GiB (12.46\u00a0GB)');
+});
+
+test('durations: seconds with two decimals, milliseconds below 0.1 s (a short step never reads "0.00 s")', () => {
+  assert.equal(formatSeconds(0.16187), `0.16${UNIT_SPACE}s`);
+  assert.equal(formatSeconds(5.14), `5.14${UNIT_SPACE}s`);
+  assert.equal(formatSeconds(0.1), `0.10${UNIT_SPACE}s`);
+  assert.equal(formatSeconds(0.0185237), `18.52${UNIT_SPACE}ms`);
+  assert.equal(formatSeconds(NaN), '—');
 });

@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  MODEL_FIELDS, supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES,
+  MODEL_FIELDS, supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES, CONFIG_LIMIT_WORDS,
 } from '../../../web/src/workbench-model.js';
 import { normalizeRun, defaultScenario, PRECISIONS, COUNTINGS, customDevice, customValues, runErrorText } from '../../../web/src/workbench-run.js';
 
@@ -69,8 +69,9 @@ test('head size and key/value heads follow an edit of hidden or heads until they
 });
 
 test('pasted text: too large, empty, not JSON and not an object each get their own message; a model object is read as one', () => {
-  assert.match(readConfigText('x'.repeat(10 * 1024 * 1024)).error, /^This text is 10\.49\sMB; a config\.json is a few kB/);
+  assert.match(readConfigText('x'.repeat(10 * 1024 * 1024)).error, /^This text is 10\.49\sMB, over 256\sKB: a model’s config\.json is a few KB/);
   assert.ok(readConfigText('{}'.padEnd(MAX_CONFIG_BYTES, ' ')).config);
+  assert.ok(readConfigText('{}'.padEnd(MAX_CONFIG_BYTES + 1, ' ')).error);
   assert.match(readConfigText('  ').error, /empty/);
   assert.match(readConfigText('{"hidden_size": 4096,').error, /^This is not valid JSON \(/);
   assert.match(readConfigText('[1, 2]').error, /not a list/);
@@ -131,4 +132,16 @@ test('a custom GPU keeps its memory in the unit typed (GB = 1e9 B, GiB = 2^30 B)
   assert.equal(r.error, undefined);
   assert.equal(r.scenario.device.capacity_bytes, 16 * 2 ** 30);
   assert.equal(r.memory.usable_device_bytes, 16 * 2 ** 30);
+});
+
+test('the page refuses a config over the engine’s limit, in the engine’s words (labctl and the page agree)', () => {
+  assert.equal(MAX_CONFIG_BYTES, 256 * 1024);
+  // A config whose one string is just over the limit: the engine refuses it, and so does the page.
+  const config = { model_type: 'llama', pad: 'x'.repeat(MAX_CONFIG_BYTES) };
+  const e = evaluate({ model: { hf_config: config } });
+  assert.equal(e.error.field, 'model.hf_config');
+  assert.equal(e.error.message.replace(/'/g, '’'), `is ${CONFIG_LIMIT_WORDS}`);
+  assert.ok(readConfigText(JSON.stringify(config)).error.includes(CONFIG_LIMIT_WORDS));
+  // A 300 KB text (accepted by the page before, refused by labctl) is refused.
+  assert.ok(readConfigText(JSON.stringify({ model_type: 'llama', pad: 'x'.repeat(300000) })).error);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   textbookTwin, pytorchTwin, isPytorch, timelineView, timelineRows, phaseLabel, peakView, fitView, deviceSizeWords,
-  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText,
+  gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText, moveWords, largestText,
 } from '../../../web/src/workbench-view.js';
 
 const raw = await loadEngine();
@@ -157,4 +157,102 @@ test('a grouped-query model with a sliding window: the timeline still adds up, a
   // Fewer key/value heads keep fewer weights than the same model with every head its own.
   const mha = engine.evaluate({ ...BASE, model: { ...model, kv_heads: 16 }, batch_size: 1, seq_len: 2048 });
   assert.ok(r.model.parameters < mha.model.parameters);
+});
+
+test('a run that cannot train shows its speed only as what it would be: out of memory "if it fitted", pure 16-bit "does not train"', () => {
+  const ok = timingView(engine.evaluate(BASE));
+  assert.equal(ok.state, 'ok');
+  assert.equal(ok.caveat, null);
+  assert.equal(ok.labels.mfu, 'MFU (estimate)');
+  const oomResult = engine.evaluate({ ...BASE, batch_size: 64 });
+  assert.equal(oomResult.memory.fits, false);
+  const oom = timingView(oomResult);
+  assert.equal(oom.state, 'oom');
+  assert.match(oom.caveat, /no step runs/);
+  for (const label of Object.values(oom.labels)) assert.match(label, /if it fitted/);
+  assert.equal(oom.mfu, oomResult.pipeline.mfu); // the figure is still the engine's, only labelled
+  const pure = timingView(engine.evaluate({ ...BASE, precision: 'bf16' }));
+  assert.equal(pure.state, 'invalid');
+  assert.match(pure.caveat, /updates stall/);
+  for (const label of Object.values(pure.labels)) assert.match(label, /does not train/);
+  // The ledger's line says the same: no speed reads as reached.
+  const s = { ...BASE, batch_size: 64 };
+  const line = workbenchText(workbenchRecord(s, engine), s);
+  assert.match(line, /no step runs \(if it fitted: estimated step /);
+  assert.doesNotMatch(line, /; estimated step/);
+  const p = { ...BASE, precision: 'bf16' };
+  assert.match(workbenchText(workbenchRecord(p, engine), p), /but do not train\.$/);
+  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /; estimated step [\d.]+\ss, /);
+});
+
+test('the cheapest path names its moves as the controls do, and says why a move does not fit', () => {
+  assert.equal(moveWords('optimizer adam -> sgd'), 'Optimizer: Adam(W) → SGD');
+  assert.equal(moveWords('precision autocast_bf16 -> fp32'), 'Precision: Autocast BF16 → FP32');
+  assert.equal(moveWords('precision bf16 -> mixed'), 'Precision: Pure BF16 → Mixed (FP32 master)');
+  assert.equal(moveWords('batch 8 -> 4'), 'Micro-batch: 8 → 4');
+  assert.equal(moveWords('checkpointing none -> every 4 layers'), 'Checkpointing: None → every 4 layers');
+  // Pure BF16 that fits: its first move is under the usable memory and still refused, for training.
+  const s = { model: 'qwen2-7b', device: 'h100-sxm-80gb', precision: 'bf16', optimizer: 'adam', batch_size: 1, seq_len: 1024, checkpointing: 'full', framework: 'textbook' };
+  const r = engine.evaluate(s);
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  const v = solveView(engine.solve(s), 'textbook', r.memory.usable_device_bytes);
+  assert.equal(v.fits_now, false);
+  const refused = v.moves.filter((m) => !m.fits);
+  assert.ok(refused.length > 0);
+  for (const m of refused) {
+    assert.equal(m.outcome, m.peak_bytes > r.memory.usable_device_bytes ? 'still out of memory' : 'still cannot train: updates stall');
+  }
+  assert.ok(refused.some((m) => m.outcome === 'still cannot train: updates stall'));
+  for (const m of v.moves) assert.doesNotMatch(m.words, /->|adam|autocast_|\bbf16\b/);
+  // Out of memory: a move still over the usable memory says so.
+  const big = { ...BASE, model: 'llama-3-8b' };
+  const rb = engine.evaluate(big);
+  const vb = solveView(...Object.values(solveFor(big, engine.solve)), rb.memory.usable_device_bytes);
+  assert.ok(vb.moves.some((m) => m.outcome === 'still out of memory'));
+  assert.ok(vb.moves.every((m) => m.outcome !== 'still out of memory' || m.peak_bytes > rb.memory.usable_device_bytes));
+});
+
+test('the "Why different?" sentence names every term of the gap: its terms add up to the total it shows', () => {
+  const hundredths = (text) => Math.round(Number(text.replace(/,/g, '')) * 100);
+  for (const s of [BASE, { ...BASE, precision: 'fp32' }, { ...BASE, optimizer: 'sgd', batch_size: 2 }, { ...BASE, model: 'tinyllama-1.1b', batch_size: 1 }]) {
+    const pt = engine.evaluate(s);
+    assert.equal(pt.error, undefined, pt.error && pt.error.message);
+    const gap = gapView(pt, engine.evaluate(textbookTwin(s)));
+    assert.equal(gap.terms.reduce((a, t) => a + t.bytes, 0), gap.diff_bytes); // exact, in bytes
+    // As shown: "… is 5.00 GB above …: saved activations +4.42 GB, temporaries … +1.65 GB, everything else −1.07 GB."
+    const m = /is ([\d,.]+)\sGB (above|below) the textbook sum: (.*)\.$/.exec(gap.summary);
+    assert.ok(m, gap.summary);
+    const shown = [...m[3].matchAll(/([+−])([\d,.]+)\sGB/g)].map(([, sign, x]) => (sign === '−' ? -1 : 1) * hundredths(x));
+    assert.equal(shown.length, gap.terms.length);
+    const total = (m[2] === 'above' ? 1 : -1) * hundredths(m[1]);
+    if (!/\(each rounded\)/.test(m[3])) assert.equal(shown.reduce((a, b) => a + b, 0), total, gap.summary);
+  }
+  const gap = gapView(engine.evaluate(BASE), engine.evaluate(textbookTwin(BASE)));
+  assert.ok(gap.terms.some((t) => t.label === 'everything else'), gap.summary);
+});
+
+test('a tiny model’s step reads in milliseconds, on the page and in the ledger line, never "0.00 s"', () => {
+  const s = { ...BASE, model: 'measure-tiny', seq_len: 64 };
+  const r = engine.evaluate(s);
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  assert.ok(r.pipeline.step_seconds < 0.1);
+  const t = timingView(r);
+  assert.equal(t.step_text, `${(r.pipeline.step_seconds * 1000).toFixed(2)}\u00a0ms`);
+  const line = workbenchText(workbenchRecord(s, engine), s);
+  assert.ok(line.includes(`estimated step ${t.step_text}`), line);
+  assert.doesNotMatch(line, /0\.00\s+s/);
+  const base = engine.evaluate(BASE);
+  assert.ok(base.pipeline.step_seconds >= 0.1);
+  assert.equal(timingView(base).step_text, `${base.pipeline.step_seconds.toFixed(2)}\u00a0s`);
+});
+
+test('no micro-batch that fits reads "none" in the ledger line, as on the page', () => {
+  const s = { model: 'tinyllama-1.1b', device: 't4-16gb', precision: 'autocast_fp16', optimizer: 'adam', batch_size: 1, seq_len: 1024, framework: 'pytorch' };
+  const rec = workbenchRecord(s, engine);
+  assert.equal(rec.largest_batch_size, 0);
+  const line = workbenchText(rec, s);
+  assert.match(line, /largest micro-batch that fits: none;/);
+  assert.equal(largestText(0), 'none');
+  assert.equal(largestText(1024), '1,024');
+  assert.match(workbenchText(workbenchRecord(BASE, engine), BASE), /largest micro-batch that fits: [\d,]+;/);
 });

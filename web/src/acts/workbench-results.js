@@ -12,7 +12,7 @@ import { DataTable } from '../charts/data-table.js';
 import { formatBytes, formatInt } from '../format.js';
 import {
   isPytorch, textbookTwin, pytorchTwin, timelineView, timelineRows, peakView, fitView, deviceSizeWords,
-  gapView, timingView, solveView, solveFor,
+  gapView, timingView, solveView, solveFor, largestText,
 } from '../workbench-view.js';
 import './workbench.css';
 
@@ -42,6 +42,7 @@ function buildDom(root) {
   d.step = figure('step', 'Step time (estimate)');
   d.tokens = figure('tokens', 'Tokens/s (estimate)');
   d.mfu = figure('mfu', 'MFU (estimate)');
+  d.timingCaveat = h('p', { class: 'wb-timing-caveat', hidden: true });
   d.assumptions = h('ul');
   d.notes = h('ul', { class: 'wb-notes', hidden: true });
   d.figures = h('dl', { class: 'wb-figures' }, d.peak.row, d.usable.row, d.textbook.row, d.largest.row);
@@ -52,7 +53,7 @@ function buildDom(root) {
   d.tableDetails = whyDetails('Timeline as a table', d.tableBox);
   d.current = h('div', { class: 'wb-current' }, d.banner.el, d.figures, d.pathLead, d.pathList,
     h('h3', { text: 'Memory through one step' }), d.chartBox, d.chartNote, d.tableDetails,
-    h('h3', { text: 'Speed' }), d.timing, whyDetails('What the estimate assumes', d.assumptions), d.notes);
+    h('h3', { text: 'Speed' }), d.timingCaveat, d.timing, whyDetails('What the estimate assumes', d.assumptions), d.notes);
   replaceChildren(root, h('div', { class: 'wb-results' }, d.error, d.stale, d.current));
   d.chart = new StepTimelineChart(d.chartBox, { label: 'Live memory through one training step, by category' });
   d.table = new DataTable(d.tableBox, { caption: 'Live memory at each phase of the step', className: 'wb-table' });
@@ -102,6 +103,12 @@ function paintGapTable(d, gap, f) {
 
 function paintTiming(d, r) {
   const t = timingView(r);
+  setText(d.timingCaveat, t.caveat || '');
+  setHidden(d.timingCaveat, !t.caveat);
+  d.timing.classList.toggle('is-hypothetical', t.state !== 'ok');
+  setText(d.step.row.querySelector('dt'), t.labels.step);
+  setText(d.tokens.row.querySelector('dt'), t.labels.tokens);
+  setText(d.mfu.row.querySelector('dt'), t.labels.mfu);
   setText(d.step.value, t.step_text);
   setAttr(d.step.value, 'data-value', t.step_seconds);
   setText(d.tokens.value, t.tokens_text);
@@ -144,7 +151,7 @@ function paintSolve(d, view, units, higherPeak = false) {
     setHidden(d.pathLead, true);
     return;
   }
-  setText(d.largest.value, view.largest_batch > 0 ? formatInt(view.largest_batch) : 'none');
+  setText(d.largest.value, largestText(view.largest_batch));
   setAttr(d.largest.value, 'data-value', view.largest_batch);
   const layout = view.layout !== 'textbook' ? '' : higherPeak
     ? 'Counted with the textbook layout; PyTorch’s peak is higher, so fewer may fit.' : 'Counted with the textbook layout.';
@@ -158,7 +165,7 @@ function paintSolve(d, view, units, higherPeak = false) {
   }
   setText(d.pathLead, view.reaches_fit ? `Cheapest change that fits${layoutWords}:` : `No change the solver tries fits on this GPU${layoutWords}. The closest:`);
   replaceChildren(d.pathList, view.moves.map((m) => h('li', {},
-    `${m.move.replace(/->/g, '→')}: peak ${formatBytes(m.peak_bytes, units)}, ${m.fits ? 'fits' : 'still over'}`)));
+    `${m.words}: peak ${formatBytes(m.peak_bytes, units)}, ${m.outcome}`)));
 }
 
 export function mountWorkbenchResults(root, { engine, store }) {
@@ -185,7 +192,7 @@ export function mountWorkbenchResults(root, { engine, store }) {
       paintTable(d, tl, units);
       const { solved, layout } = solveFor(scenario, ask);
       const higher = isPytorch(scenario) && twin && !twin.error && r.memory.peak_bytes > twin.memory.peak_bytes;
-      paintSolve(d, solveView(solved, layout), units, higher);
+      paintSolve(d, solveView(solved, layout, r.memory.usable_device_bytes), units, higher);
     });
   }
 

@@ -3,7 +3,7 @@
 // (onPreset, onModel) and shows what the shell decides (set, showError); it computes nothing.
 // Pure parts: ../workbench-model.js. The shell: ../acts/workbench.js.
 import { h, uid, setText, setHidden } from './dom.js';
-import { presetGroups, readConfigText, MAX_CONFIG_BYTES } from '../workbench-model.js';
+import { presetGroups, readConfigText, MAX_CONFIG_BYTES, CONFIG_LIMIT_WORDS } from '../workbench-model.js';
 import { formatSmallBytes } from '../format.js';
 
 const CUSTOM = 'custom';
@@ -43,7 +43,7 @@ export function createModelForm({ models, fields, hfConfig, onPreset, onEdit, on
     file.value = '';
     if (!chosen) return;
     if (chosen.size > MAX_CONFIG_BYTES) {
-      showError(`${chosen.name} is ${formatSmallBytes(chosen.size)}; a config.json is a few kB, so it was not opened (the limit is ${formatSmallBytes(MAX_CONFIG_BYTES)}).`, 'paste');
+      showError(`${chosen.name} is ${formatSmallBytes(chosen.size)}, ${CONFIG_LIMIT_WORDS}, so it was not opened.`, 'paste');
       return;
     }
     paste.value = await chosen.text();

@@ -99,7 +99,7 @@ export function createRunForm({ devices, newer, onChange, onUnit }) {
   const pytorch = pytorchPart({ newer, onChange });
 
   const prec = selectOf(PRECISIONS, LABELS.precision, () => onChange({ precision: prec.value }), { 'data-control': 'prec' });
-  const precNote = h('p', { class: 'control__note' });
+  const precNote = h('p', { class: 'control__note', 'data-testid': 'wb-precision-note' });
   const opt = selectOf(OPTIMIZERS, LABELS.optimizer, () => onChange({ optimizer: opt.value }), { 'data-control': 'opt' });
   const whole = (name, range, what, key) => {
     const input = h('input', { type: 'number', min: range.min, max: range.max, step: 1, 'data-control': name, oninput: () => {
