@@ -23,7 +23,7 @@ std::string at(const char* key) { return std::string(kPath) + "." + key; }
 void check_size(const json& v, int depth, std::size_t& bytes) {
   if (depth > 16) throw InputError(kPath, "is nested more than 16 levels deep: not a model's config.json");
   bytes += v.is_string() ? v.get<std::string>().size() : 8;
-  if (bytes > (256u << 10)) throw InputError(kPath, "is over 256 KB: a model's config.json is a few KB");
+  if (bytes > (256u << 10)) throw InputError(kPath, "is over 256 KiB (262,144 bytes): a model's config.json is a few kB");
   if (v.is_object() || v.is_array())
     for (auto it = v.begin(); it != v.end(); ++it) {
       if (v.is_object()) bytes += it.key().size();

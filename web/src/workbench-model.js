@@ -39,7 +39,7 @@ const FAMILY_WORDS = { gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2:
 // the engine's own limit and words (core/facade/hf_config.cpp check_size), so the page and labctl
 // refuse the same configs the same way.
 export const MAX_CONFIG_BYTES = 256 * 1024;
-export const CONFIG_LIMIT_WORDS = 'over 256 KB: a model’s config.json is a few KB';
+export const CONFIG_LIMIT_WORDS = 'over 256 KiB (262,144 bytes): a model’s config.json is a few kB';
 
 // Which fields and choices the engine reads: each newer one is tried on `baseSpec` and kept when the
 // engine accepts it. Returns { fields: [field with the choices it accepts], hfConfig: boolean }.
