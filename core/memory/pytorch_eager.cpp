@@ -21,7 +21,10 @@ const char* implementation_mismatch(const Scenario& s) {
     case PytorchImplementation::hf_llama:
       return m.learned_positions ? "'hf_llama' applies rotary positions; this model learns its positions (use \"nanogpt\")" : nullptr;
     case PytorchImplementation::from_scratch:
-      if (m.learned_positions || m.norm != NormKind::rmsnorm || m.mlp != MlpKind::swiglu || m.biases)
+      // The per-projection flags, not the `biases` shorthand: a model can say biases true and then
+      // turn each projection's off (the workbench's field editor sends both).
+      if (m.learned_positions || m.norm != NormKind::rmsnorm || m.mlp != MlpKind::swiglu ||
+          m.qkv_bias || m.attn_out_bias || m.mlp_bias || m.norm_bias)
         return "'from_scratch' is a Llama-style course model (RMSNorm, SwiGLU, rotary positions, no biases); this model is not";
       if (s.flash_attention) return "'from_scratch' writes attention by hand (Q K^T, mask, softmax); flash_attention needs library attention";
       return nullptr;

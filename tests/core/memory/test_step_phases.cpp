@@ -203,6 +203,14 @@ TEST_CASE("pytorch_implementation defaults by the model, is echoed, and is refus
   CHECK(error_field({{"framework", "pytorch"}, {"model", "gpt2-small"}, {"pytorch_implementation", "hf_llama"}}) == "pytorch_implementation");
   CHECK(error_field({{"framework", "pytorch"}, {"model", kLlama34}, {"flash_attention", true}, {"pytorch_implementation", "from_scratch"}}) == "pytorch_implementation");
   CHECK(error_field({{"framework", "pytorch"}, {"model", "gpt2-small"}, {"pytorch_implementation", "keras"}}) == "pytorch_implementation");
+  // The per-projection flags decide, not the shorthand (a walk: the field editor sends biases true with
+  // all four off, and from scratch was refused with "no biases"); one projection's bias is refused.
+  json unbiased = kLlama34;
+  unbiased["biases"] = true;
+  for (const char* k : {"qkv_bias", "attn_out_bias", "mlp_bias", "norm_bias"}) unbiased[k] = false;
+  CHECK(error_field({{"framework", "pytorch"}, {"model", unbiased}, {"pytorch_implementation", "from_scratch"}}) == "none");
+  unbiased["qkv_bias"] = true;
+  CHECK(error_field({{"framework", "pytorch"}, {"model", unbiased}, {"pytorch_implementation", "from_scratch"}}) == "pytorch_implementation");
 }
 
 TEST_CASE("from scratch the loss saves the kept logits: the timeline counts them once, and its backward holds three") {
