@@ -341,11 +341,17 @@ def measured_step(model, opt, idx, tgt):
         with prof: step(model, opt, idx, tgt, mark)
         events = list(prof.profiler.kineto_results.events())
         spans = {e.name()[6:]: (e.start_us(), e.start_us() + e.duration_us()) for e in events if e.name().startswith("phase:")}
-        live, phase_max = start, {p: start for p in PHASES}
+        # Each phase's maximum starts from the bytes alive when that phase begins, as CUDA's reset of
+        # the peak does (the steady forward starts after zero_grad has freed the gradients).
+        order = sorted(spans, key=lambda p: spans[p][0])
+        live, phase_max, k = start, {}, 0
         for t, _, n in sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(events) if e.name() == "[memory]"):
+            while k < len(order) and spans[order[k]][0] <= t:
+                phase_max[order[k]], k = live, k + 1
             live += n
             phase = next((p for p, (a, b) in spans.items() if a <= t <= b), None)
             if phase: phase_max[phase] = max(phase_max[phase], live)
+        for p in PHASES: phase_max.setdefault(p, live)
         end = live
     peak_phase = max(PHASES, key=lambda p: phase_max[p])
     return {"start_bytes": start, "peak_bytes": phase_max[peak_phase], "peak_phase": peak_phase,

@@ -90,7 +90,7 @@ test('hostile pastes are refused, each naming the field; a notebook\'s warnings 
     [edit((m) => { delete m.scenario; }), 'scenario', /missing/],
     [edit((m) => { m.saved_bytes = -1; }), 'saved_bytes', /not a count/],
     [edit((m) => { m.steady_step.peak_bytes -= 1000; }), 'steady_step.peak_bytes', /not the largest phase peak/],
-    [edit((m) => { m.first_step.phase_max_bytes.zero_grad = m.first_step.start_bytes - 8; }), 'first_step.phase_max_bytes', /below the bytes alive/],
+    [edit((m) => { m.first_step.phase_max_bytes.zero_grad = m.first_step.start_bytes - 8; }), 'first_step.phase_max_bytes.zero_grad', /below the bytes alive/],
     [edit((m) => { m.first_step.phase_max_bytes.forward = 'many'; }), 'first_step.phase_max_bytes.forward', /not a byte count/],
     [edit((m) => { m.timing.tokens_per_s *= 2; }), 'timing.tokens_per_s', /changed after the run/],
     [edit((m) => { m.timing.mfu = 0.5; }), 'timing.mfu', /changed after the run/],
