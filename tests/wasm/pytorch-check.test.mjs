@@ -73,12 +73,14 @@ for (const [name, scenario, todo] of [...CASES, ...GAPS.map(([n, s]) => [n, s, '
     assert.equal(out.saved.measured_bytes, out.saved.predicted_bytes, 'saved bytes exact');
     assert.equal(out.saved.weight_cache_measured_bytes, out.saved.weight_cache_predicted_bytes, 'autocast weight cache exact');
     assert.equal(out.parameters.measured, out.parameters.predicted);
-    // Each step's peak, as the fixtures are held (the phases' own maxima are shown, not held: the
-    // forward phase under autocast reads 4-7% high on CPU, away from the peak; web/README.md).
+    // Each step's peak within 1%, as the fixtures are held, in its phase; each phase's own maximum within
+    // 1.5% (the forward includes the loss, which the model returns: the timeline's loss_forward moment;
+    // tiny autocast models' forwards were measured up to 1.27% below the prediction, away from the peak).
     for (const r of out.phases.filter((x) => x.phase === 'peak')) {
       assert.ok(Math.abs(r.error_pct) <= 100 * PEAK_TOLERANCE, `${r.step} peak: ${JSON.stringify(r)}`);
       assert.equal(r.measured_phase, r.predicted_phase, r.step);
     }
+    for (const r of out.phases) assert.ok(Math.abs(r.error_pct) <= 1.5, `${r.step} ${r.phase}: ${JSON.stringify(r)}`);
     assert.equal(out.status, 'agrees');
     assert.equal(out.measured_on.type, 'cpu');
     assert.ok(out.timing.measured_step_seconds > 0 && out.timing.measured_mfu === null && out.timing.same_device === false);

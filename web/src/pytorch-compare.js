@@ -91,7 +91,8 @@ function differences(measured, here, path = '') {
 // The step-phase timeline's moments, grouped as the script's phases (the measured forward phase
 // begins with the bytes alive after zero_grad: the timeline's `start`).
 export function phaseOf(moment) {
-  if (moment === 'start' || moment.startsWith('forward')) return 'forward';
+  // The loss is computed inside the script's forward phase (the model returns it), so its moment is too.
+  if (moment === 'start' || moment.startsWith('forward') || moment === 'loss_forward') return 'forward';
   if (moment.includes('backward')) return 'backward';
   if (moment.startsWith('optimizer')) return 'optimizer_step';
   return null;
