@@ -137,7 +137,7 @@ test('bad input: not JSON, 10 MB, negative and absurd sizes, an architecture the
     await unchanged('not JSON');
     await page.locator('[data-testid="wb-paste"]').evaluate((el) => { el.value = `{"pad": "${'x'.repeat(10 * 1024 * 1024)}"}`; });
     await page.getByRole('button', { name: 'Use this config' }).click();
-    assert.match(await modelError(page).textContent(), /^This text is 10\.49\sMB, over 256\sKiB \(262,144 bytes\): a model’s config\.json is a few kB, so it was not read/);
+    assert.match(await modelError(page).textContent(), /^This text is 10\.49\sMB, over 256\sKiB \(262,144\sbytes\): a model’s config\.json is a few kB, so it was not read/);
     await unchanged('10 MB');
     // An architecture the lab does not model (a mixture of experts), or, before the engine reads
     // config.json, the engine saying it cannot read one yet.
@@ -200,7 +200,7 @@ test('open a file: a model file is read into the box and used; a 2 MB file is re
     assert.equal(await page.locator('[data-control="model"] option:checked').textContent(), 'Your model: Llama-2 7B (file)');
     await box.locator('input[type=file]').setInputFiles({ name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2000000, 32) });
     await page.waitForFunction(() => !document.querySelector('[data-testid="wb-model-error"]').hidden);
-    assert.match(await modelError(page).textContent(), /^model\.safetensors is 2\.00\sMB, over 256\sKiB \(262,144 bytes\): a model’s config\.json is a few kB, so it was not opened/);
+    assert.match(await modelError(page).textContent(), /^model\.safetensors is 2\.00\sMB, over 256\sKiB \(262,144\sbytes\): a model’s config\.json is a few kB, so it was not opened/);
     assert.equal(await page.locator('[data-testid="wb-paste"]').inputValue(), text, 'the box keeps what it had');
     assert.equal(await params(page), '6,738,415,616 parameters');
     assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });

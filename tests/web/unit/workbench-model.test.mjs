@@ -69,7 +69,7 @@ test('head size and key/value heads follow an edit of hidden or heads until they
 });
 
 test('pasted text: too large, empty, not JSON and not an object each get their own message; a model object is read as one', () => {
-  assert.match(readConfigText('x'.repeat(10 * 1024 * 1024)).error, /^This text is 10\.49\sMB, over 256\sKiB \(262,144 bytes\): a model’s config\.json is a few kB/);
+  assert.match(readConfigText('x'.repeat(10 * 1024 * 1024)).error, /^This text is 10\.49\sMB, over 256\sKiB \(262,144\sbytes\): a model’s config\.json is a few kB/);
   assert.ok(readConfigText('{}'.padEnd(MAX_CONFIG_BYTES, ' ')).config);
   assert.ok(readConfigText('{}'.padEnd(MAX_CONFIG_BYTES + 1, ' ')).error);
   assert.match(readConfigText('  ').error, /empty/);
