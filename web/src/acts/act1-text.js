@@ -284,3 +284,5 @@ export function autocastText({ ac, fp, acCache, acWhere, fpWhere }, u) {
     + `Autocast’s peak is ${change} FP32’s here.`,
   ];
 }
+// Under PyTorch counting: opens this step in the workbench, which writes the script to measure it.
+export const CHECK_LINK = 'Check this step on your GPU (opens the workbench)';

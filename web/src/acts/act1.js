@@ -25,6 +25,7 @@ import { fixedNumbers, currentNumbers } from './act1-numbers.js';
 import { formatBytesApprox } from '../format.js';
 import { whyDetails } from '../ui/why-details.js';
 import * as T from './act1-text.js';
+import { act1CheckHref } from '../act1-check-link.js';
 
 export const id = 1;
 export const title = T.TITLE;
@@ -94,6 +95,9 @@ export function mount({ root, engine, store, flags, announce }) {
   const summary = h('p', { class: 'chart-summary', id: summaryId });
   // Sum of components and peak during a step, side by side, for the selected optimizer.
   const sumPeakBox = h('p', { class: 'panel__note ledger-sumpeak', 'data-testid': 'sum-peak' });
+  // Under PyTorch counting: this step in the workbench, where "Check it on your GPU" writes its script.
+  const checkLink = h('a', { href: '?act=workbench', 'data-testid': 'act1-check-link', text: T.CHECK_LINK });
+  const checkLinkBox = h('p', { class: 'panel__note', hidden: true }, checkLink);
   const chartBox = h('div', { class: 'chart-box ledger-box' });
   const toggles = h('fieldset', { class: 'toggles', 'data-control': 'comp' }, h('legend', { text: 'Show in the chart (totals always count everything)' }));
   const twin = h('details', { class: 'twin' }, h('summary', { text: 'The chart’s numbers as a table' }));
@@ -101,7 +105,7 @@ export function mount({ root, engine, store, flags, announce }) {
     h('p', { class: 'panel__lead', text: `One column per optimizer; yours is outlined. The dashed line is what the device can hold.${openControls(['dev'], flags).length ? ' Try the 8 GB laptop GPU: can GPT-2 XL fit?' : ''}` }),
     controls.el, banner,
     h('figure', { class: 'chart-figure' }, chartBox),
-    sumPeakBox, toggles, twin);
+    sumPeakBox, checkLinkBox, toggles, twin);
   const chart = new LedgerChart(chartBox, { label: 'Training memory ledger chart' });
   // The chart's summary sentence is its accessible name; on screen it heads the table twin, so the
   // banner above the chart is the one sentence a student reads there (issue 23: words on screen).
@@ -226,6 +230,8 @@ export function mount({ root, engine, store, flags, announce }) {
     // In the textbook layout the peak is the sum and the banner already gives it: the line stays for
     // PyTorch defaults, where the two differ.
     sumPeakBox.hidden = sp.framework !== 'pytorch';
+    checkLinkBox.hidden = sp.framework !== 'pytorch' || !sel.scenario;
+    if (!checkLinkBox.hidden) checkLink.href = act1CheckHref(sel.scenario, u);
     Object.assign(sumPeakBox.dataset, { framework: sp.framework, sumBytes: String(sp.sum_bytes), peakBytes: String(sp.peak_bytes), phase: sp.peak_phase || '' });
     const b = bannerFor(sel, deviceName, u);
     renderBanner(b);
