@@ -118,7 +118,9 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     const next = ACTS.find((a) => String(a.id) === target && a.mount);
     if (!next) return;
     event.preventDefault();
-    if (next === act) focusAct(); else navigate(next.id);
+    // A workbench link with settings (Act 1's check link) carries them; other links switch the act only.
+    const settings = target === 'workbench' && [...new URLSearchParams(link.getAttribute('href')).keys()].length > 1;
+    if (next === act) focusAct(); else navigate(next.id, undefined, settings ? link.getAttribute('href') : null);
   };
   if (navigate) for (const el of [actRoot, noticesEl]) el.addEventListener('click', onLinkClick);
   // A frame sandboxed without allow-forms blocks a form's submission before its submit event, so the

@@ -78,10 +78,19 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
       navigate: inPlace ? navigate : null, syncUrl, share, settingsSource, extraNotices, memoryChosen, pushAddress });
   };
   const historyEntries = inPlace && syncUrl;
-  function navigate(actId, push = historyEntries) {
+  function navigate(actId, push = historyEntries, search = null) {
+    if (search) { followWorkbenchLink(actId, push, search); return; }
     app.destroy();
     start(actId, push);
     app.focus();
+  }
+  // A link inside the lab that carries the workbench's settings (Act 1's "Check this step on your
+  // GPU"): its settings apply as an address's would, then the workbench opens in place.
+  async function followWorkbenchLink(actId, push, search) {
+    try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+    const linked = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
+    if (linked.workbench) store.update((s) => withWorkbench(s, linked.workbench));
+    navigate(actId, push);
   }
   start();
   if (historyEntries) {
