@@ -4,7 +4,7 @@
 // the prediction side from the measured scenario with the engine, as the page did, so an edited
 // prediction is flagged and `labctl verify` says so; the measurement itself is the user's machine's
 // and cannot be re-computed. The summary's line is gpu-check-text.js (kept off this module's imports).
-import { compareMeasured } from './pytorch-compare.js';
+import { compareMeasured, refusalText } from './pytorch-compare.js';
 
 export const MAX_CHECKS = 5; // a ledger is a file a student sends: the newest comparisons only
 
@@ -45,7 +45,7 @@ export function gpuCheckRows(state, evaluate, row, skip) {
   (state.gpu_checks || []).forEach((c, i) => {
     const at = `lab_state.gpu_checks[${i}]`;
     const cmp = compareMeasured(evaluate, c.measured && c.measured.scenario, JSON.stringify(c.measured));
-    if (cmp.error) { skip(`${at}.predicted`, `the recorded result cannot be compared: ${cmp.error.message} (${cmp.error.field})`); return; }
+    if (cmp.error) { skip(`${at}.predicted`, `the recorded result cannot be compared. ${refusalText(cmp.error)}`); return; }
     const again = predictionSide(cmp);
     for (const k of ['saved_bytes', 'autocast_weight_cache_bytes', 'parameters', 'estimated_step_seconds', 'status'])
       row(`${at}.predicted.${k}`, c.predicted[k], again[k]);

@@ -31,6 +31,10 @@ const SETTINGS_WORDS = {
 const PREDICTION_WORDS = { predicted: 'the predicted value', truth: 'the engine’s answer', error_ratio: 'how far off', direction: 'too low, too high or spot on',
   choice: 'the option chosen', predicted_range: 'the range chosen' };
 const SHARE_WORDS = { data_loading: 'data loading’s', transfers: 'transfers’', compute: 'GPU compute’s' }; // as Act 2 names the shares
+const GPU_STEP_WORDS = { first: 'first', steady: 'steady' };
+const GPU_PHASE_WORDS = { forward: 'forward', backward: 'backward', optimizer_step: 'optimizer', peak: 'peak' };
+const GPU_CHECK_WORDS = { saved_bytes: 'the saved activations predicted', autocast_weight_cache_bytes: 'the autocast weight cache predicted',
+  parameters: 'the parameters counted', estimated_step_seconds: 'the step time estimated', status: 'agrees or differs' };
 const LABEL_RULES = [
   [/^result_snapshot\.(act[12])\.(\w+)$/, (m) => SETTINGS_WORDS[m[2]] && `${ACT_OF[m[1]]} settings: ${SETTINGS_WORDS[m[2]]}`],
   [/^binding_constraints\[(\d+)\]\.(kind|headroom_bytes|message)$/, (m, c) => {
@@ -93,6 +97,15 @@ const LABEL_RULES = [
   [/^result_snapshot\.laptop\.floor_peak_bytes$/, () => 'Laptop floor: the least memory that can train GPT-2 XL at all'],
   [/^result_snapshot\.laptop\.static_floor_bytes$/, () => 'Laptop floor: of which weights, gradients and optimizer state'],
   [/^result_snapshot\.laptop\.floor_text$/, () => 'Laptop floor: how the engine derives it'],
+  // "Check it on your GPU" (gpu-check-record.js): each comparison's prediction side, named by its step and phase.
+  [/^lab_state\.gpu_checks\[(\d+)\]\.predicted\.phases\[(\d+)\]\.predicted_bytes$/, (m, c) => {
+    const checks = c.ledger && c.ledger.lab_state && Array.isArray(c.ledger.lab_state.gpu_checks) ? c.ledger.lab_state.gpu_checks : [];
+    const p = checks[Number(m[1])] && checks[Number(m[1])].predicted && checks[Number(m[1])].predicted.phases ? checks[Number(m[1])].predicted.phases[Number(m[2])] : null;
+    const where = p ? `${GPU_STEP_WORDS[p.step] || 'a'} step, ${GPU_PHASE_WORDS[p.phase] || 'a phase'}` : 'a phase';
+    return `GPU check ${Number(m[1]) + 1}, ${where}: the bytes predicted`;
+  }],
+  [/^lab_state\.gpu_checks\[(\d+)\]\.predicted\.(\w+)$/, (m) => GPU_CHECK_WORDS[m[2]] && `GPU check ${Number(m[1]) + 1}: ${GPU_CHECK_WORDS[m[2]]}`],
+  [/^lab_state\.gpu_checks(?:\[(\d+)\]\.predicted)?$/, (m) => `GPU check${m[1] === undefined ? 's' : ` ${Number(m[1]) + 1}`}: the prediction`],
   // Flags derived from the record (ledger-derived.js).
   [/^lab_state\.acts\.(act[12])\.completed$/, (m) => `${ACT_OF[m[1]]} complete (derived from what the record holds)`],
   [/^lab_state\.acts\.act2\.design\.regime_reached$/, () => 'Design challenge: tuned regime reached (re-computed from the settings that reached it)'],

@@ -73,6 +73,27 @@ export function readMeasured(text) {
   return { measured: m };
 }
 
+// A refused field in words for the page and the ledger (labctl's JSON keeps the field path): null
+// where the message names what is wrong by itself (nothing pasted, not JSON, another scenario).
+const STEP_WORDS = { first_step: 'the first step', steady_step: 'the steady step' };
+const PHASE_WORDS = { zero_grad: 'zero-grad', forward: 'forward', backward: 'backward', optimizer_step: 'optimizer' };
+const STEP_FIELD_WORDS = { phase_max_bytes: 'phase peaks', start_bytes: 'bytes at the start', peak_bytes: 'peak', end_bytes: 'bytes at the end', peak_phase: 'peak phase' };
+const FIELD_WORDS = { device: 'The device', parameters: 'The parameter count', saved_bytes: 'The saved activations',
+  autocast_weight_cache_bytes: 'The autocast weight cache', timing: 'The timing', 'timing.tokens_per_s': 'Tokens per second', 'timing.mfu': 'The MFU' };
+export function fieldWords(field) {
+  if (FIELD_WORDS[field]) return FIELD_WORDS[field];
+  const [step, what, phase] = String(field).split('.');
+  if (!STEP_WORDS[step]) return null;
+  const words = what === 'phase_max_bytes' && phase ? `${PHASE_WORDS[phase] || 'phase'} peak` : STEP_FIELD_WORDS[what] || 'record';
+  const text = `${STEP_WORDS[step]}'s ${words}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+// The refusal as a sentence: what is wrong, named in words.
+export function refusalText(error) {
+  const words = fieldWords(error.field);
+  return words ? `${words}: ${error.message}` : error.message.charAt(0).toUpperCase() + error.message.slice(1);
+}
+
 // Where two resolved scenarios differ, as ["path: measured X, here Y", …].
 function differences(measured, here, path = '') {
   const keys = [...new Set([...Object.keys(measured), ...Object.keys(here)])].sort();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
 import { checkLedger } from '../../../web/src/ledger-check.js';
+import { labelledFields } from '../../../web/src/ledger-verify-view.js';
 import { validateLedger } from '../../../web/src/design-ledger.js';
 import { compareMeasured } from '../../../web/src/pytorch-compare.js';
 import { checkRecord, withGpuCheck, MAX_CHECKS } from '../../../web/src/gpu-check-record.js';
@@ -47,8 +48,12 @@ test('the ledger with a comparison is valid and verifies; an edited prediction d
   const bad = checkLedger(JSON.stringify(edited), engine);
   assert.equal(bad.status, 'differs');
   assert.match(JSON.stringify(bad), /lab_state\.gpu_checks\[0\]\.predicted\.phases\[7\]\.predicted_bytes/);
+  // The ledger page names the row in words (the path stays beside it for instructors).
+  const differing = labelledFields(bad, { ledger: edited }).filter((f) => f.differs);
+  assert.deepEqual(differing.map((f) => f.label), ['GPU check 1, steady step, peak: the bytes predicted']);
+  for (const f of labelledFields(bad, { ledger: edited }).filter((x) => x.field.includes('gpu_checks'))) assert.doesNotMatch(f.label, /gpu_checks|_/, f.label);
   // A measurement edited inconsistently cannot be compared: named, not re-computed.
   const forged = structuredClone(ledger);
   forged.lab_state.gpu_checks[0].measured.steady_step.peak_bytes += 1;
-  assert.match(JSON.stringify(checkLedger(JSON.stringify(forged), engine)), /the recorded result cannot be compared: [^"]*steady_step\.peak_bytes/);
+  assert.match(JSON.stringify(checkLedger(JSON.stringify(forged), engine)), /the recorded result cannot be compared\. The steady step's peak: [^"]*changed after the run/);
 });

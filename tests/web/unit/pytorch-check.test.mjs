@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { checkFor, pytorchScript, modelOf, unbuildable, CHECK_FORMAT } from '../../../web/src/pytorch-script.js';
-import { readMeasured, compareMeasured, MEASURED_MAX_BYTES, sameGpu, phaseOf } from '../../../web/src/pytorch-compare.js';
+import { readMeasured, compareMeasured, refusalText, MEASURED_MAX_BYTES, sameGpu, phaseOf } from '../../../web/src/pytorch-compare.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const userDir = path.join(here, '..', '..', 'fixtures', 'pytorch', 'user');
@@ -100,7 +100,11 @@ test('hostile pastes are refused, each naming the field; a notebook\'s warnings 
     const r = readMeasured(paste);
     assert.equal(r.error?.field, field, `${paste.slice(0, 80)} → ${JSON.stringify(r.error)}`);
     assert.match(r.error.message, message);
+    // The page says it in words: no field path (labctl's JSON keeps it in error.field).
+    assert.doesNotMatch(refusalText(r.error), /[a-z]_[a-z]|[a-z]\.[a-z]|\([a-z_.]+\)/, refusalText(r.error));
   }
+  assert.equal(refusalText(readMeasured(edit((m) => { m.first_step.phase_max_bytes.zero_grad = 8; })).error),
+    'The first step\'s zero-grad peak: the first phase’s peak is below the bytes alive at the start: the numbers were changed after the run');
   assert.ok(10 * 1024 * 1024 > MEASURED_MAX_BYTES);
   assert.ok(readMeasured(`\uFEFFWARNING: Logging before InitGoogleLogging()\n${text}\n`).measured, 'the line is found after warnings');
 });

@@ -7,7 +7,7 @@ import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 import { checkFor, pytorchScript, forBuild, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
-import { compareMeasured, readMeasured } from '../pytorch-compare.js';
+import { compareMeasured, readMeasured, refusalText } from '../pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
 import { formatInt } from '../format.js';
 import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
@@ -66,7 +66,7 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     d.download.disabled = bad;
     d.copy.disabled = bad;
     setHidden(d.cannot, !bad);
-    if (bad) setText(d.cannot, `No script for this scenario: ${check.error.message} (${check.error.field}).`);
+    if (bad) setText(d.cannot, `No script for this scenario: ${check.error.message}.`);
     setHidden(d.scriptBox, true);
     setText(d.status, '');
   }
@@ -121,7 +121,7 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     setHidden(d.error, !cmp.error);
     setHidden(d.result, !!cmp.error);
     if (cmp.error) {
-      setText(d.error, `✕ Not compared: ${cmp.error.message} (${cmp.error.field}). Your paste is kept.`);
+      setText(d.error, `✕ Not compared. ${refusalText(cmp.error)}. Your paste is kept.`);
       return;
     }
     const v = verdict(cmp);
