@@ -123,7 +123,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
     await page2.locator('#wb-check-paste').fill(resultText);
     await page2.locator('.wb-check button', { hasText: 'Compare with the prediction' }).click();
     assert.match(plainText(await page2.locator('.wb-check__error:not([hidden])').textContent()),
-      new RegExp(`another scenario: batch_size: ${measured.scenario.batch_size} there, ${other.batch_size} here`));
+      new RegExp(`another scenario: batch size: ${measured.scenario.batch_size} there, ${other.batch_size} here`));
     clean(problems);
   } finally { await browser.close(); }
 });

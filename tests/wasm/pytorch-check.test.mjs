@@ -134,7 +134,7 @@ test('labctl script prints the page\'s script, labctl compare the page\'s compar
     const other = labctl(['compare', path.join(dir, 'other.json'), measured]);
     assert.equal(other.status, 3);
     assert.equal(JSON.parse(other.stdout).error.field, 'scenario');
-    assert.match(JSON.parse(other.stdout).error.message, /batch_size: 2 there, 4 here/);
+    assert.match(JSON.parse(other.stdout).error.message, /batch size: 2 there, 4 here/);
     // A peak edited by more than 1%, consistently (every phase and the peak): it differs (1).
     const m = JSON.parse(run.stdout);
     const scale = (s) => { for (const k of Object.keys(s.phase_max_bytes)) s.phase_max_bytes[k] = Math.round(s.phase_max_bytes[k] * 1.05); s.peak_bytes = Math.max(...Object.values(s.phase_max_bytes)); };

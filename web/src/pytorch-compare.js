@@ -44,8 +44,8 @@ function stepProblems(name, s) {
   return null;
 }
 
-// The measured result, or { error } naming the first field that is wrong.
-export function readMeasured(text) {
+// What was pasted, read as a result of this script that names its scenario, or { error }.
+function readShape(text) {
   if (typeof text !== 'string' || !text.trim()) return fail('measured', 'nothing pasted: paste the line the script printed');
   if (text.length > MEASURED_MAX_BYTES)
     return fail('measured', `${Math.round(text.length / 1024)} KB pasted; the script prints one line of about 2 KB. Paste only that line.`);
@@ -58,6 +58,11 @@ export function readMeasured(text) {
   if (m.lab_check !== CHECK_FORMAT)
     return fail('lab_check', m.lab_check === undefined ? 'not a result of this lab\'s script' : `"${String(m.lab_check).slice(0, 60)}" is not a format this page reads (${CHECK_FORMAT})`);
   if (!isObj(m.scenario)) return fail('scenario', 'missing: the result must name the scenario it measured');
+  return { measured: m };
+}
+
+// The numbers of a result read by readShape, or { error } naming the first field that is wrong.
+function readNumbers(m) {
   if (!isObj(m.device) || typeof m.device.name !== 'string' || !['cuda', 'cpu'].includes(m.device.type)) return fail('device', 'missing or not as the script writes it');
   for (const k of ['parameters', 'saved_bytes', 'autocast_weight_cache_bytes']) if (!isCount(m[k])) return fail(k, 'not a count');
   for (const st of STEPS) {
@@ -71,6 +76,12 @@ export function readMeasured(text) {
   if (t.mfu !== null && !(typeof t.mfu === 'number' && close(t.mfu, t.model_flops_per_token * t.tokens_per_s / t.peak_flops_per_s)))
     return fail('timing.mfu', 'not model FLOPs per second ÷ peak: the numbers were changed after the run');
   return { measured: m };
+}
+
+// The measured result, or { error } naming the first field that is wrong.
+export function readMeasured(text) {
+  const read = readShape(text);
+  return read.error ? read : readNumbers(read.measured);
 }
 
 // A refused field in words for the page and the ledger (labctl's JSON keeps the field path): null
@@ -94,20 +105,30 @@ export function refusalText(error) {
   return words ? `${words}: ${error.message}` : error.message.charAt(0).toUpperCase() + error.message.slice(1);
 }
 
-// Where two resolved scenarios differ, as ["path: measured X, here Y", …].
-function differences(measured, here, path = '') {
-  const keys = [...new Set([...Object.keys(measured), ...Object.keys(here)])].sort();
+// A scenario's fields as a student reads them; a field not listed keeps its name.
+const SCENARIO_WORDS = { model: 'model', device: 'GPU', precision: 'precision', optimizer: 'optimizer', batch_size: 'batch size',
+  seq_len: 'sequence length', checkpointing: 'checkpointing', pytorch_build: 'where it ran', reserve_bytes: 'allocator reserve',
+  zero_grad: 'zero-grad', optimizer_impl: 'optimizer code', pytorch_implementation: 'code style', autocast_scope: 'autocast scope',
+  hidden: 'hidden size', layers: 'layers', heads: 'heads', kv_heads: 'key/value heads', vocab: 'vocabulary', context: 'context',
+  mlp_hidden: 'MLP size', name: 'name' };
+const scenarioWords = (path) => path.split('.').map((k) => SCENARIO_WORDS[k] || k.replace(/_/g, ' ')).join('’s ');
+const shown = (v) => (v === undefined ? 'not set' : isObj(v) && typeof v.name === 'string' ? JSON.stringify(v.name) : JSON.stringify(v));
+
+// Where two scenarios differ, as ["field: X there, Y here", …]; `only`: compare just the fields the
+// measured scenario names (a result written by an older script lacks fields added since).
+function differences(measured, here, { path = '', only = false } = {}) {
+  const keys = [...new Set([...Object.keys(measured), ...(only ? [] : Object.keys(here))])].sort();
   const out = [];
   for (const k of keys) {
     const a = measured[k];
     const b = here[k];
     const p = path ? `${path}.${k}` : k;
-    if (isObj(a) && isObj(b)) out.push(...differences(a, b, p));
-    else if (JSON.stringify(a) !== JSON.stringify(b))
-      out.push(`${p}: ${a === undefined ? 'not set' : JSON.stringify(a)} there, ${b === undefined ? 'not set' : JSON.stringify(b)} here`);
+    if (isObj(a) && isObj(b)) out.push(...differences(a, b, { path: p, only }));
+    else if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${scenarioWords(p)}: ${shown(a)} there, ${shown(b)} here`);
   }
   return out;
 }
+const anotherScenario = (diff) => fail('scenario', `this result measured another scenario: ${diff.slice(0, 4).join('; ')}${diff.length > 4 ? `; and ${diff.length - 4} more` : ''}`);
 
 // The step-phase timeline's moments, grouped as the script's phases (the measured forward phase
 // begins with the bytes alive after zero_grad: the timeline's `start`).
@@ -143,19 +164,24 @@ const row = (step, phase, predicted, measured) => ({
 // The comparison of a pasted result with the engine's prediction for `scenario`, or { error }.
 // status: "agrees" when every step's peak is within PEAK_TOLERANCE and the saved bytes are exact.
 export function compareMeasured(evaluate, scenario, text) {
-  const read = readMeasured(text);
-  if (read.error) return read;
-  const m = read.measured;
+  const shape = readShape(text);
+  if (shape.error) return shape;
+  const m = shape.measured;
   const check = checkFor(evaluate, scenario, { warmup: 1, measured: 1 });
   if (check.error) return check;
-  // The result's scenario as today's engine resolves it: one measured with an older engine lacks the
-  // defaults of fields added since, and is the same step.
+  // The scenario first, before the result's own numbers: a result of another step names what differs
+  // (a walk: another model read as a code-style error, another batch as edited tokens/s). Each field
+  // the result names, as it names it; then as today's engine resolves it (a result measured with an
+  // older engine lacks the defaults of fields added since, and is the same step).
+  const named = differences(Object.fromEntries(Object.entries(m.scenario).filter(([k]) => !MEASURE_FIELDS.includes(k))), check.scenario, { only: true });
+  if (named.length) return anotherScenario(named);
   const again = evaluate({ ...m.scenario, step: 'steady', mode: 'train' });
-  if (again.error) return fail('scenario', `the result's scenario is not one this engine accepts: ${again.error.message} (${again.error.field})`);
+  if (again.error) return fail('scenario', `the result's scenario is not one this lab accepts: ${again.error.message}`);
   const theirs = Object.fromEntries(Object.entries(again.scenario).filter(([k]) => !MEASURE_FIELDS.includes(k)));
   const diff = differences(theirs, check.scenario);
-  if (diff.length)
-    return fail('scenario', `this result measured another scenario: ${diff.slice(0, 4).join('; ')}${diff.length > 4 ? `; and ${diff.length - 4} more` : ''}`);
+  if (diff.length) return anotherScenario(diff);
+  const read = readNumbers(m);
+  if (read.error) return read;
   const steps = {};
   for (const st of STEPS) {
     const r = evaluate({ ...scenario, step: st, mode: 'train' });

@@ -114,10 +114,21 @@ test('a result of another scenario is refused, naming each field that differs', 
   const other = { ...s, batch_size: s.batch_size + 1, seq_len: s.seq_len - 1 };
   const r = compareMeasured(evaluate, other, text);
   assert.equal(r.error.field, 'scenario');
-  assert.match(r.error.message, new RegExp(`batch_size: ${s.batch_size} there, ${s.batch_size + 1} here`));
-  assert.match(r.error.message, new RegExp(`seq_len: ${s.seq_len} there, ${s.seq_len - 1} here`));
+  assert.match(r.error.message, new RegExp(`batch size: ${s.batch_size} there, ${s.batch_size + 1} here`));
+  assert.match(r.error.message, new RegExp(`sequence length: ${s.seq_len} there, ${s.seq_len - 1} here`));
   const model = compareMeasured(evaluate, { ...s, model: { ...s.model, hidden: 128 } }, text);
-  assert.match(model.error.message, new RegExp(`model\\.hidden: ${s.model.hidden} there, 128 here`));
+  assert.match(model.error.message, new RegExp(`model’s hidden size: ${s.model.hidden} there, 128 here`));
+  // The scenario is compared before the result's own numbers (a walk: another model read as a
+  // code-style error, a batch changed alone as edited tokens/s): each names what differs.
+  const otherModel = measured();
+  otherModel.scenario.model = 'gpt2-small';
+  const byModel = compareMeasured(evaluate, s, JSON.stringify(otherModel));
+  assert.equal(byModel.error?.field, 'scenario', JSON.stringify(byModel.error));
+  assert.match(byModel.error.message, /another scenario: model: "gpt2-small" there, /);
+  const otherBatch = measured();
+  otherBatch.scenario.batch_size += 1;
+  const byBatch = compareMeasured(evaluate, s, JSON.stringify(otherBatch));
+  assert.match(byBatch.error?.message, new RegExp(`another scenario: batch size: ${s.batch_size + 1} there, ${s.batch_size} here`));
   // A result the scenario names, with a number changed consistently beyond 1%: compared, and it differs.
   const m = measured();
   m.saved_bytes += 4;
