@@ -128,7 +128,7 @@ test('hostile pastes are refused naming the field, the paste is kept, and a resu
   } finally { await browser.close(); }
 });
 
-test('by keyboard alone at 390 px in dark mode a result is pasted and compared; axe finds nothing, nothing scrolls sideways', async () => {
+test('by keyboard alone at 390 px in dark mode a result is pasted and compared; axe finds nothing, nothing scrolls sideways, no column is cut', async () => {
   const browser = await launch({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
   try {
     const { page, problems } = await openOn(browser.context, measuredRun);
@@ -141,8 +141,15 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.wb-check__result:not([hidden])');
+    // Every table fits the phone, no column cut or scrolled to.
     assert.deepEqual(await axeViolations(page), []);
     assert.equal(await scrollsSideways(page), false);
+    const cut = await page.locator('.wb-check__result table').evaluateAll((ts) => ts.flatMap((t) => {
+      const box = t.parentElement.getBoundingClientRect();
+      return [...t.querySelectorAll('td')].filter((td) => td.getBoundingClientRect().right > box.right + 0.5).map((td) => td.dataset.label);
+    }));
+    assert.deepEqual(cut, [], 'cells past the table box\'s right edge');
+    assert.match(await page.locator('.wb-check__table td').last().evaluate((td) => getComputedStyle(td, '::before').content), /Error/);
     clean(problems);
   } finally { await browser.close(); }
 });

@@ -41,7 +41,8 @@ function buildDom() {
   // Closed until asked for: the workbench's words on screen stay the results' (words-workbench test).
   d.root = h('details', { class: 'wb-check' }, d.title, d.lead, d.where, d.run, d.actions,
     d.status, d.scriptBox, d.cannot, d.pasteLabel, d.paste, h('div', { class: 'wb-check__actions' }, d.compare), d.error, d.result);
-  d.table = new DataTable(d.tableBox, { caption: 'Predicted and measured, phase by phase', className: 'wb-check__table' });
+  // Cards below 600 px (styles.css table--reflow): four columns do not fit a phone.
+  d.table = new DataTable(d.tableBox, { caption: 'Predicted and measured, phase by phase', className: 'wb-check__table table--reflow' });
   return d;
 }
 

@@ -19,7 +19,9 @@ export class DataTable {
     replaceChildren(this.thead, h('tr', {}, columns.map((c) => h('th', { scope: 'col', text: c }))));
     replaceChildren(this.tbody, rows.map((r) => h('tr', { 'data-row': r.key, class: r.cls || null },
       h('th', { scope: 'row', text: r.header }),
-      r.cells.map((c) => h('td', { class: c.cls || null, 'data-value': c.value === undefined || c.value === null ? null : String(c.value), text: c.text })))));
+      // data-label: the column's name, which a table--reflow card shows before each value (styles.css).
+      r.cells.map((c, i) => h('td', { class: c.cls || null, 'data-label': columns[i + 1] ?? null,
+        'data-value': c.value === undefined || c.value === null ? null : String(c.value), text: c.text })))));
   }
 
   reset() {
