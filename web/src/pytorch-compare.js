@@ -45,7 +45,7 @@ function stepProblems(name, s) {
 }
 
 // What was pasted, read as a result of this script that names its scenario, or { error }.
-function readShape(text) {
+export function readShape(text) {
   if (typeof text !== 'string' || !text.trim()) return fail('measured', 'nothing pasted: paste the line the script printed');
   if (text.length > MEASURED_MAX_BYTES)
     return fail('measured', `${Math.round(text.length / 1024)} KB pasted; the script prints one line of about 2 KB. Paste only that line.`);

@@ -7,7 +7,7 @@ import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 import { checkFor, pytorchScript, forBuild, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
-import { compareMeasured, readMeasured, refusalText } from '../pytorch-compare.js';
+import { compareMeasured, readShape, refusalText } from '../pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
 import { formatInt } from '../format.js';
 import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
@@ -114,7 +114,7 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
   function showComparison() {
     // Compared with the prediction for where the result says it ran (a CPU result pasted while the
     // GPU is chosen is still this step).
-    const read = readMeasured(d.paste.value);
+    const read = readShape(d.paste.value); // where it ran, even when its numbers are refused below
     const ranOn = read.measured && read.measured.scenario.pytorch_build;
     const where = d.where.querySelector(`input[value="${ranOn}"]`);
     if (where && !where.checked) { where.checked = true; showScript(scenario); } // the script for where it ran
