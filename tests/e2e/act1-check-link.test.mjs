@@ -31,7 +31,7 @@ test('under PyTorch counting Act 1 links to the workbench on its own step, whose
     await page.waitForSelector('html[data-ready="true"] .wb-check');
     const act1 = toScenario({ ...DEFAULT_CONFIG, framework: 'pytorch', optimizer: 'sgd' });
     const evaluate = await nodeEvaluate();
-    await page.locator('.wb-check summary').click();
+    await page.locator('.wb-check > summary').click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.wb-check button', { hasText: 'Download' }).click()]);
     assert.equal(readFileSync(await download.path(), 'utf8'), pytorchScript(checkFor(evaluate, act1)));
     assert.deepEqual(problems.consoleErrors, []);

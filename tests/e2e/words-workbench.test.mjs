@@ -2,12 +2,25 @@
 // shell and the results), and at most 150 of them the shell's (its heading, lead and choices) in the
 // default view, counted as visibleWords does (innerText: closed disclosures do not count), light
 // theme, at 1280 and 390 px; with the defaults, and with a pasted Llama-style model on the T4-class
-// laptop GPU (the results' longest states are the results part's to budget).
+// laptop GPU (the results' longest states are the results part's to budget); and with "Check it on
+// your GPU" showing a result (the user result in tests/fixtures/pytorch/user/ pasted back, CPU).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, watchedPage, freshLab, visibleWords } from './helpers.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launch, watchedPage, freshLab, visibleWords, openLab } from './helpers.mjs';
+import { defaultState } from '../../web/src/store.js';
 
-const BUDGET = { page: 400, shell: 150 };
+const userDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pytorch', 'user');
+const resultText = readFileSync(path.join(userDir, readdirSync(userDir).filter((f) => f.endsWith('.json')).sort()[0]), 'utf8');
+const measured = JSON.parse(resultText).scenario;
+const RUN_KEYS = ['model', 'device', 'precision', 'optimizer', 'batch_size', 'seq_len', 'checkpointing', 'framework', 'zero_grad', 'optimizer_impl'];
+const measuredRun = Object.fromEntries(RUN_KEYS.map((k) => [k, measured[k]]));
+
+// checkPanel: "Check it on your GPU" with a result shown, so that the workbench's own words (about 180
+// to 290 in the walks) and the panel stay near the page's 400 (a walk read 463–665 with the table open).
+const BUDGET = { page: 400, shell: 150, checkPanel: 170 };
 let srv;
 before(async () => { srv = await startServer(); });
 after(async () => { await srv?.close(); });
@@ -38,9 +51,22 @@ for (const width of [1280, 390]) {
       await page.getByRole('button', { name: 'Use this config' }).click();
       await page.waitForSelector('[data-testid="wb-model-error"]:not([hidden])');
       counts.oomPage = await visibleWords(page);
+      // A check result shown: the workbench on the measured step (saved progress), the result pasted back.
+      const checkPage = await b.context.newPage();
+      await checkPage.addInitScript(([k, st]) => {
+        if (!sessionStorage.getItem('seeded')) { localStorage.setItem(k, st); sessionStorage.setItem('seeded', '1'); }
+      }, ['lab08-model-train/state', JSON.stringify({ ...defaultState(), workbench: { scenario: measuredRun, gpu_unit: 'gb' } })]);
+      await openLab(checkPage, `${srv.origin}/?act=workbench`);
+      await checkPage.locator('.wb-check > summary').click();
+      await checkPage.locator('#wb-check-paste').fill(resultText);
+      await checkPage.locator('.wb-check button', { hasText: 'Compare with the prediction' }).click();
+      await checkPage.waitForSelector('.wb-check__result:not([hidden])');
+      counts.checkResultPage = await visibleWords(checkPage);
+      counts.checkPanel = await visibleWords(checkPage, '.wb-check');
       console.log(`words at ${width} px: ${JSON.stringify(counts)}`);
-      assert.ok(counts.page <= BUDGET.page && counts.customPage <= BUDGET.page && counts.oomPage <= BUDGET.page, JSON.stringify(counts));
+      assert.ok(counts.page <= BUDGET.page && counts.customPage <= BUDGET.page && counts.oomPage <= BUDGET.page && counts.checkResultPage <= BUDGET.page, JSON.stringify(counts));
       assert.ok(counts.shell <= BUDGET.shell && counts.customShell <= BUDGET.shell, JSON.stringify(counts));
+      assert.ok(counts.checkPanel <= BUDGET.checkPanel, JSON.stringify(counts));
       assert.deepEqual(problems, { consoleErrors: [], foreignRequests: [] });
     } finally { await b.close(); }
   });

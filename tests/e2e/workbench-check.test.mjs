@@ -44,7 +44,7 @@ async function openOn(context, scenario) {
 }
 // The panel is closed until asked for (few words on screen).
 async function openCheck(page) {
-  await page.locator('.wb-check summary').click();
+  await page.locator('.wb-check > summary').click();
   await page.waitForSelector('.wb-check[open]');
 }
 const shownScenario = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)).workbench.scenario, KEY);
@@ -133,7 +133,7 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
   try {
     const { page, problems } = await openOn(browser.context, measuredRun);
     assert.deepEqual(await axeViolations(page), []);
-    await page.locator('.wb-check summary').focus();
+    await page.locator('.wb-check > summary').focus();
     await page.keyboard.press('Enter');
     await page.waitForSelector('.wb-check[open]');
     await page.locator('#wb-check-paste').focus();
@@ -141,7 +141,10 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.wb-check__result:not([hidden])');
-    // Every table fits the phone, no column cut or scrolled to.
+    // The phases open (Enter on their disclosure): every table fits the phone, no column cut or scrolled to.
+    await page.locator('.wb-check__phases summary').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.wb-check__phases[open]');
     assert.deepEqual(await axeViolations(page), []);
     assert.equal(await scrollsSideways(page), false);
     const cut = await page.locator('.wb-check__result table').evaluateAll((ts) => ts.flatMap((t) => {
@@ -149,7 +152,7 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
       return [...t.querySelectorAll('td')].filter((td) => td.getBoundingClientRect().right > box.right + 0.5).map((td) => td.dataset.label);
     }));
     assert.deepEqual(cut, [], 'cells past the table box\'s right edge');
-    assert.match(await page.locator('.wb-check__table td').last().evaluate((td) => getComputedStyle(td, '::before').content), /Error/);
+    assert.match(await page.locator('.wb-check__peaks td').last().evaluate((td) => getComputedStyle(td, '::before').content), /Error/);
     clean(problems);
   } finally { await browser.close(); }
 });

@@ -34,14 +34,18 @@ function buildDom() {
   d.error = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
   d.verdict = h('p', { class: 'wb-check__verdict' });
   d.on = h('p', { class: 'wb-check__on' });
+  // Each step's peak stays on screen; the phases behind a disclosure (the workbench's words budget).
+  d.peaksBox = h('div');
   d.tableBox = h('div');
+  d.phases = h('details', { class: 'wb-check__phases' }, h('summary', { text: 'Each phase' }), d.tableBox);
   d.timing = h('p', { class: 'wb-check__timing' });
-  d.result = h('div', { class: 'wb-check__result', hidden: true }, d.verdict, d.on, d.tableBox, d.timing);
+  d.result = h('div', { class: 'wb-check__result', hidden: true }, d.verdict, d.on, d.peaksBox, d.phases, d.timing);
   d.actions = h('div', { class: 'wb-check__actions' }, d.download, d.copy);
   // Closed until asked for: the workbench's words on screen stay the results' (words-workbench test).
   d.root = h('details', { class: 'wb-check' }, d.title, d.lead, d.where, d.run, d.actions,
     d.status, d.scriptBox, d.cannot, d.pasteLabel, d.paste, h('div', { class: 'wb-check__actions' }, d.compare), d.error, d.result);
   // Cards below 600 px (styles.css table--reflow): four columns do not fit a phone.
+  d.peaks = new DataTable(d.peaksBox, { caption: 'Each step’s peak, predicted and measured', className: 'wb-check__peaks table--reflow' });
   d.table = new DataTable(d.tableBox, { caption: 'Predicted and measured, phase by phase', className: 'wb-check__table table--reflow' });
   return d;
 }
@@ -129,14 +133,13 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     setText(d.verdict, `${v.ok ? '✓' : '✕'} ${v.text}`);
     d.verdict.className = `wb-check__verdict ${v.ok ? 'is-ok' : 'is-bad'}`;
     setText(d.on, measuredOnText(cmp, cmp.style));
-    const rows = checkRows(cmp, units());
-    d.table.update({
-      columns: ['Step: phase', 'Predicted', 'Measured', 'Error'],
-      rows: rows.map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
-        cls: r.isPeak ? 'is-peak' : null,
-        cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
-          { text: r.error, value: cmp.phases[i].error_pct }] })),
-    });
+    const rows = checkRows(cmp, units()).map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
+      cls: r.isPeak ? 'is-peak' : null,
+      cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
+        { text: r.error, value: cmp.phases[i].error_pct }] }));
+    const columns = ['Step: phase', 'Predicted', 'Measured', 'Error'];
+    d.peaks.update({ columns, rows: rows.filter((r) => r.cls === 'is-peak') });
+    d.table.update({ columns, rows });
     setText(d.timing, timingText(cmp));
     onCompared(cmp, d.paste.value);
   }
