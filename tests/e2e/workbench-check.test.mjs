@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch, watchedPage, openLab, axeViolations, scrollsSideways } from './helpers.mjs';
 import { loadLedgerEngine } from '../wasm/ledger-engine.mjs';
-import { checkFor, pytorchScript, forBuild } from '../../web/src/pytorch-script.js';
+import { checkFor, pytorchScript, forBuild, cpuRunSeconds } from '../../web/src/pytorch-script.js';
 import { compareMeasured } from '../../web/src/pytorch-compare.js';
 import { checkRows, verdict } from '../../web/src/pytorch-check-view.js';
 import { plainText } from '../../web/src/format.js';
@@ -154,5 +154,27 @@ test('by keyboard alone at 390 px in dark mode a result is pasted and compared; 
     assert.deepEqual(cut, [], 'cells past the table box\'s right edge');
     assert.match(await page.locator('.wb-check__peaks td').last().evaluate((td) => getComputedStyle(td, '::before').content), /Error/);
     clean(problems);
+  } finally { await browser.close(); }
+});
+
+test('choosing the CPU for a big step warns of a long run, in minutes the estimate gives; a small step gets no warning', async () => {
+  const browser = await launch();
+  try {
+    const big = { ...measuredRun, model: 'gpt2-small', precision: 'autocast_bf16', batch_size: 8, seq_len: 1024, optimizer: 'adam' };
+    for (const [run, warns] of [[measuredRun, false], [big, true]]) {
+      const { page, problems } = await openOn(browser.context, run);
+      await openCheck(page);
+      await page.getByLabel('this computer’s CPU', { exact: false }).check();
+      const slow = page.locator('.wb-check__slow');
+      assert.equal(await slow.isVisible(), warns);
+      if (warns) {
+        const minutes = Math.ceil(cpuRunSeconds(checkFor(engine.evaluate, forBuild(await shownScenario(page), 'cpu-1.13'))) / 60);
+        assert.equal(plainText(await slow.textContent()), `⚠ On a CPU this may run for about ${minutes.toLocaleString('en-US')} minutes; a smaller batch or sequence is quicker.`);
+        await page.getByLabel('a CUDA GPU').check();
+        assert.equal(await slow.isVisible(), false, 'no warning for the GPU');
+      }
+      clean(problems);
+      await page.close();
+    }
   } finally { await browser.close(); }
 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,26 @@ test('a step the lab predicts will not fit is refused before anything is allocat
   assert.match(printed.refused, /^The lab predicts this step needs [\d,]+ bytes \([\d,.]+ GB\); CPU has [\d,]+ bytes \([\d,.]+ GB\) free\. It would run out of memory/);
   const back = compareMeasured(evaluate, scenario, run.stdout);
   assert.equal(back.error.field, 'refused');
+});
+
+// A CPU step that fits but would take most of the machine (a walk: 12 GB and growing after 3 minutes)
+// is refused with a margin: over half of what is free. The step is picked near 0.8 of MemAvailable now.
+test('on a CPU a step over half of the free memory is refused before anything is allocated', { skip: torchMissing }, () => {
+  const free = Number(/MemAvailable:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'))[1]) * 1024;
+  const base = { ...cpu, model: 'gpt2-small', precision: 'fp32', optimizer: 'sgd', seq_len: 1024 };
+  const pick = Array.from({ length: 256 }, (_, i) => ({ ...base, batch_size: i + 1 }))
+    .map((s) => ({ s, check: checkFor(evaluate, s, FEW) }))
+    .filter(({ check }) => !check.error && check.predicted_peak_bytes > 0.6 * free && check.predicted_peak_bytes < 0.9 * free)
+    .sort((a, b) => Math.abs(a.check.predicted_peak_bytes - 0.8 * free) - Math.abs(b.check.predicted_peak_bytes - 0.8 * free))[0];
+  assert.ok(pick, `no GPT-2 small step between 0.6 and 0.9 of ${free} bytes free`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lab-check-'));
+  try {
+    writeFileSync(path.join(dir, 'lab08_check.py'), pytorchScript(pick.check));
+    // A short limit: the refusal comes before the model is built (a run would take minutes).
+    const run = spawnSync(PYTHON, [path.join(dir, 'lab08_check.py')], { encoding: 'utf8', timeout: 60000, cwd: dir });
+    assert.equal(run.status, 1, `${run.signal || ''} ${run.stderr}`);
+    assert.match(JSON.parse(run.stdout).refused, /; CPU has [\d,]+ bytes \([\d,.]+ GB\) free\. On a CPU the script runs only a step within half of that/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('a script for a GPU refuses, saying so, where PyTorch sees no CUDA GPU', { skip: torchMissing }, (t) => {

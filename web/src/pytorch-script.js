@@ -115,6 +115,16 @@ export function checkFor(evaluate, scenario, steps = DEFAULT_STEPS) {
   };
 }
 
+// How long the script runs on a CPU, roughly: every step it takes (the timed ones, the warm-up, and
+// about CPU_EXTRA_STEPS more: the saved-bytes passes, the first and the steady step) at CPU_FLOPS_PER_S
+// of model FLOPs on one thread (the walks' course-model runs: 30 to 80 GFLOP/s idle, 4 under load).
+export const CPU_FLOPS_PER_S = 2e10;
+export const CPU_EXTRA_STEPS = 6;
+export function cpuRunSeconds(check) {
+  const steps = check.warmup_steps + check.measured_steps + CPU_EXTRA_STEPS;
+  return (check.model_flops_per_token * check.scenario.batch_size * check.scenario.seq_len * steps) / CPU_FLOPS_PER_S;
+}
+
 // The check as the script holds it: one top-level field a line, inside a raw triple-quoted string. A
 // quote is written \u0027 (JSON reads it back; it can then never close the string early).
 export function checkJson(rest) {

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { checkFor, pytorchScript, modelOf, unbuildable, CHECK_FORMAT } from '../../../web/src/pytorch-script.js';
+import { checkFor, pytorchScript, modelOf, unbuildable, cpuRunSeconds, CPU_FLOPS_PER_S, CHECK_FORMAT } from '../../../web/src/pytorch-script.js';
 import { readMeasured, compareMeasured, refusalText, MEASURED_MAX_BYTES, sameGpu, phaseOf } from '../../../web/src/pytorch-compare.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -143,4 +143,13 @@ test('the timeline\'s moments group into the script\'s phases; the GPU is named 
   assert.equal(sameGpu({ type: 'cuda', name: 'Tesla T4' }, 'NVIDIA T4 16 GB'), true);
   assert.equal(sameGpu({ type: 'cuda', name: 'Tesla T4' }, 'NVIDIA H100 SXM 80 GB'), false);
   assert.equal(sameGpu({ type: 'cpu', name: 'CPU' }, 'NVIDIA H100 SXM 80 GB'), false);
+});
+
+test('the CPU run time estimate: the workbench\'s default step runs for over an hour on a CPU, the tests\' small steps for seconds', () => {
+  const cpuOf = (x) => ({ ...x, framework: 'pytorch', pytorch_build: 'cpu-1.13', reserve_bytes: 0 });
+  const big = checkFor(evaluate, cpuOf({ model: 'gpt2-small', precision: 'autocast_bf16', optimizer: 'adam', batch_size: 8, seq_len: 1024 }));
+  const steps = big.warmup_steps + big.measured_steps;
+  assert.ok(cpuRunSeconds(big) > 3600, String(cpuRunSeconds(big)));
+  assert.ok(cpuRunSeconds(big) > (big.model_flops_per_token * 8 * 1024 * steps) / CPU_FLOPS_PER_S, 'more steps than the timed and warm-up ones');
+  assert.ok(cpuRunSeconds(checkFor(evaluate, cpuOf(scenario))) < 60);
 });

@@ -6,7 +6,7 @@
 import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
-import { checkFor, pytorchScript, forBuild, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
+import { checkFor, pytorchScript, forBuild, cpuRunSeconds, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
 import { compareMeasured, readShape, refusalText } from '../pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
 import { formatInt } from '../format.js';
@@ -26,6 +26,7 @@ function buildDom() {
   d.download = h('button', { type: 'button', class: 'btn btn--primary', text: `Download ${SCRIPT_FILE_NAME}` });
   d.copy = h('button', { type: 'button', class: 'btn', text: 'Copy the script' });
   d.status = h('p', { class: 'wb-check__status', role: 'status' });
+  d.slow = h('p', { class: 'wb-check__slow', hidden: true });
   d.scriptBox = h('textarea', { class: 'wb-check__script', readonly: true, rows: 6, 'aria-label': 'The script', hidden: true });
   d.cannot = h('p', { class: 'wb-check__error', role: 'alert', hidden: true });
   d.pasteLabel = h('label', { for: 'wb-check-paste', text: 'What the script printed' });
@@ -42,7 +43,7 @@ function buildDom() {
   d.result = h('div', { class: 'wb-check__result', hidden: true }, d.verdict, d.on, d.peaksBox, d.phases, d.timing);
   d.actions = h('div', { class: 'wb-check__actions' }, d.download, d.copy);
   // Closed until asked for: the workbench's words on screen stay the results' (words-workbench test).
-  d.root = h('details', { class: 'wb-check' }, d.title, d.lead, d.where, d.run, d.actions,
+  d.root = h('details', { class: 'wb-check' }, d.title, d.lead, d.where, d.slow, d.run, d.actions,
     d.status, d.scriptBox, d.cannot, d.pasteLabel, d.paste, h('div', { class: 'wb-check__actions' }, d.compare), d.error, d.result);
   // Cards below 600 px (styles.css table--reflow): four columns do not fit a phone.
   d.peaks = new DataTable(d.peaksBox, { caption: 'Each step’s peak, predicted and measured', className: 'wb-check__peaks table--reflow' });
@@ -72,6 +73,10 @@ export function mountWorkbenchCheck(root, { engine, store = null }) {
     d.copy.disabled = bad;
     setHidden(d.cannot, !bad);
     if (bad) setText(d.cannot, `No script for this scenario: ${check.error.message}.`);
+    // A big step on a CPU runs for minutes: said before the download (a rough estimate, whole minutes).
+    const minutes = !bad && build() === 'cpu-1.13' ? cpuRunSeconds(check) / 60 : 0;
+    setHidden(d.slow, minutes < 1);
+    if (minutes >= 1) setText(d.slow, `⚠ On a CPU this may run for about ${formatInt(Math.ceil(minutes))} minutes; a smaller batch or sequence is quicker.`);
     setHidden(d.scriptBox, true);
     setText(d.status, '');
   }
