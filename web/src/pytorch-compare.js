@@ -149,11 +149,16 @@ export function predictedPhases(result) {
   return out;
 }
 
-// Whether the GPU measured is the scenario's device: its model number ("H100", "T4") in the driver's
-// name. The timing estimate is for the scenario's device; a CPU run is never it.
+// Whether the GPU measured is the scenario's device: its model number (the first word of the lab's name
+// with a digit: "H100", "T4", "4090") among the words of the driver's name ("NVIDIA A100-SXM4-80GB",
+// "NVIDIA GeForce RTX 4090"), and "Laptop" where the lab's name has it. The timing estimate is for the
+// scenario's device; a CPU run is never it.
 export function sameGpu(device, deviceName) {
-  const model = String(deviceName).split(' ').find((w) => /\d/.test(w) && /[a-z]/i.test(w));
-  return device.type === 'cuda' && !!model && device.name.toLowerCase().includes(model.toLowerCase());
+  const words = (t) => String(t).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const lab = words(deviceName);
+  const model = lab.find((w) => /\d/.test(w));
+  const driver = device && device.type === 'cuda' ? words(device.name) : [];
+  return !!model && driver.includes(model) && (!lab.includes('laptop') || driver.includes('laptop'));
 }
 
 const row = (step, phase, predicted, measured) => ({

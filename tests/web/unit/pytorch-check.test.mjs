@@ -143,6 +143,12 @@ test('the timeline\'s moments group into the script\'s phases; the GPU is named 
   assert.equal(sameGpu({ type: 'cuda', name: 'Tesla T4' }, 'NVIDIA T4 16 GB'), true);
   assert.equal(sameGpu({ type: 'cuda', name: 'Tesla T4' }, 'NVIDIA H100 SXM 80 GB'), false);
   assert.equal(sameGpu({ type: 'cpu', name: 'CPU' }, 'NVIDIA H100 SXM 80 GB'), false);
+  // GeForce names have a model number of digits only (a walk: the 4090, the workbench's default, never matched).
+  assert.equal(sameGpu({ type: 'cuda', name: 'NVIDIA GeForce RTX 4090' }, 'NVIDIA GeForce RTX 4090 24 GB'), true);
+  assert.equal(sameGpu({ type: 'cuda', name: 'NVIDIA GeForce RTX 4060 Laptop GPU' }, 'NVIDIA GeForce RTX 4060 Laptop 8 GB'), true);
+  assert.equal(sameGpu({ type: 'cuda', name: 'NVIDIA GeForce RTX 4060' }, 'NVIDIA GeForce RTX 4060 Laptop 8 GB'), false);
+  assert.equal(sameGpu({ type: 'cuda', name: 'NVIDIA A100-SXM4-80GB' }, 'NVIDIA A100 SXM4 80 GB'), true);
+  assert.equal(sameGpu({ type: 'cuda', name: 'NVIDIA GeForce RTX 4090' }, 'NVIDIA A100 SXM4 80 GB'), false);
 });
 
 test('the CPU run time estimate: the workbench\'s default step runs for over an hour on a CPU, the tests\' small steps for seconds', () => {
