@@ -129,6 +129,12 @@ test('a result of another scenario is refused, naming each field that differs', 
   otherBatch.scenario.batch_size += 1;
   const byBatch = compareMeasured(evaluate, s, JSON.stringify(otherBatch));
   assert.match(byBatch.error?.message, new RegExp(`another scenario: batch size: ${s.batch_size + 1} there, ${s.batch_size} here`));
+  // The student's choices come first, derived fields after (a re-walk read "dropout" first and the
+  // code style left among "1 more"): with dropout, optimizer and batch changed, the batch leads.
+  const several = measured();
+  several.scenario = { ...several.scenario, dropout: !several.scenario.dropout, optimizer: 'sgd', batch_size: s.batch_size + 1 };
+  const bySeveral = compareMeasured(evaluate, s, JSON.stringify(several));
+  assert.match(bySeveral.error?.message, /another scenario: optimizer: [^;]+; batch size: [^;]+; dropout:/, bySeveral.error?.message);
   // A result the scenario names, with a number changed consistently beyond 1%: compared, and it differs.
   const m = measured();
   m.saved_bytes += 4;
