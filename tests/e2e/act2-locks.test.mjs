@@ -19,7 +19,9 @@ const ALL2 = ['workers', 'prefetch', 'pin', 'prec', 'ckpt', 'batch', 'dev', 'rep
 const design = (page) => page.locator(`${A2} .design`);
 // The saved state's record of why the regime was not asked (undefined: asked), once the store has it.
 const notAsked = async (page, want) => {
-  await page.waitForFunction(([k, w]) => (JSON.parse(localStorage.getItem(k) || 'null')?.acts.act2?.design.not_asked) === (w ?? undefined), [STORAGE_KEY, want]);
+  // Wait for a saved state first: with none saved yet (the store saves after the paint), "undefined"
+  // would match at once and the read below would find nothing (a loaded CI machine did).
+  await page.waitForFunction(([k, w]) => { const st = JSON.parse(localStorage.getItem(k) || 'null'); return !!st && st.acts.act2?.design.not_asked === (w ?? undefined); }, [STORAGE_KEY, want]);
   return page.evaluate((k) => JSON.parse(localStorage.getItem(k)).acts.act2.design.not_asked, STORAGE_KEY);
 };
 const searched = (page) => page.waitForSelector(`${A2} .design[data-reach="yes"], ${A2} .design[data-reach="no"]`);
