@@ -1,0 +1,119 @@
+// evaluate with "parallel": the per-device memory, the "parallel" block with every documented key,
+// errors as values naming the field, and the hook's absence (core/facade/facade_parallel.hpp).
+#include <doctest/doctest.h>
+#include <string>
+#include "facade/facade.hpp"
+#include "facade/facade_parallel.hpp"
+
+using namespace lab;
+using nlohmann::json;
+
+namespace {
+json eval_text(const std::string& text) { return json::parse(facade::evaluate(text)); }
+json eval(const json& request) { return eval_text(request.dump()); }
+json xl(const json& parallel) {
+  return {{"model", "gpt2-xl"}, {"precision", "mixed"}, {"optimizer", "adam"}, {"parallel", parallel}};
+}
+std::string error_field(const json& r) { return r.contains("error") ? r["error"]["field"].get<std::string>() : "(no error)"; }
+}  // namespace
+
+TEST_CASE("evaluate with parallel writes every key of the parallel block") {
+  const json r = eval(xl({{"data_parallel", 8}, {"zero_stage", 3}}));
+  REQUIRE_FALSE(r.contains("error"));
+  const json& p = r["parallel"];
+  for (const char* k : {"devices", "data_parallel", "tensor_parallel", "pipeline_parallel", "micro_batches", "zero_stage",
+                        "sequence_parallel", "overlap", "gradient_buckets", "global_batch", "tokens_per_device", "interconnect",
+                        "parameters_per_device", "memory_by_stage", "communication_bytes_per_step", "collectives", "compute_s",
+                        "communication_s", "exposed_communication_s", "hidden_communication_s", "bubble_s", "bubble_fraction",
+                        "step_s", "single_device_step_s", "speedup", "scaling_efficiency", "communication_ratio",
+                        "crossover_tokens_per_device", "compute_s_per_token", "timeline", "formulas"})
+    CHECK_MESSAGE(p.contains(k), k);
+  for (const char* k : {"id", "name", "bytes_per_s", "latency_s", "provenance"}) CHECK(p["interconnect"].contains(k));
+  for (const char* k : {"all_reduce", "reduce_scatter", "all_gather", "point_to_point", "total"})
+    CHECK(p["communication_bytes_per_step"].contains(k));
+  CHECK(p["memory_by_stage"].size() == 4);
+  CHECK(p["crossover_tokens_per_device"].contains("data_parallel"));
+  CHECK(p["crossover_tokens_per_device"].contains("fully_sharded"));
+  CHECK(p["devices"] == 8);
+  CHECK(p["global_batch"] == 8);
+  CHECK(r["flops"]["iron_law"]["num_devices"] == 8);
+  CHECK(r["memory"]["per_device"] == true);
+  CHECK(r["memory"]["components"].contains("gathered_parameters"));
+  CHECK(r["scenario"]["parallel"]["data_parallel"] == 8);
+}
+
+TEST_CASE("the resolved scenario evaluates back to the same result") {
+  const json r = eval(xl({{"data_parallel", 4}, {"zero_stage", 1}, {"interconnect", {{"bytes_per_s", 1e10}, {"latency_s", 1e-5}}},
+                          {"gradient_buckets", "view"}}));
+  REQUIRE_FALSE(r.contains("error"));
+  const json again = eval(r["scenario"]);
+  CHECK(again["parallel"] == r["parallel"]);
+  CHECK(again["memory"] == r["memory"]);
+}
+
+TEST_CASE("per-device memory components sum to the total, the block's stage entry matches memory") {
+  for (int stage = 0; stage <= 3; ++stage) {
+    json request = xl({{"data_parallel", 16}, {"zero_stage", stage}, {"tensor_parallel", 2}, {"pipeline_parallel", 4},
+                       {"micro_batches", 8}, {"sequence_parallel", stage % 2 == 1}});
+    request["model"] = "llama-2-7b";
+    const json r = eval(request);
+    REQUIRE_FALSE(r.contains("error"));
+    std::int64_t sum = 0;
+    for (const auto& [k, v] : r["memory"]["components"].items()) sum += v.get<std::int64_t>();
+    CHECK(sum == r["memory"]["total_bytes"].get<std::int64_t>());
+    const json& row = r["parallel"]["memory_by_stage"][stage];
+    CHECK(row["peak_bytes"] == r["memory"]["peak_bytes"]);
+    CHECK(row["static_bytes"] == r["memory"]["static_bytes"]);
+    CHECK(row["fits"] == r["memory"]["fits"]);
+  }
+}
+
+TEST_CASE("DDP's copy of the gradients is a component; a bucket view is not") {
+  const json copy = eval(xl({{"data_parallel", 4}}));
+  const json view = eval(xl({{"data_parallel", 4}, {"gradient_buckets", "view"}}));
+  CHECK(copy["memory"]["components"]["gradient_buckets"] == copy["memory"]["components"]["gradients"]);
+  CHECK_FALSE(view["memory"]["components"].contains("gradient_buckets"));
+}
+
+TEST_CASE("bad parallel objects are errors naming the field") {
+  CHECK(error_field(eval(xl(json::array()))) == "parallel");
+  CHECK(error_field(eval(xl({{"data_parallel", 0}}))) == "parallel.data_parallel");
+  CHECK(error_field(eval(xl({{"zero_stage", 4}}))) == "parallel.zero_stage");
+  CHECK(error_field(eval(xl({{"tensor_parallel", 3}}))) == "parallel.tensor_parallel");  // 25 heads
+  CHECK(error_field(eval(xl({{"sequence_parallel", true}}))) == "parallel.sequence_parallel");
+  CHECK(error_field(eval(xl({{"pipeline_parallel", 49}}))) == "parallel.pipeline_parallel");
+  CHECK(error_field(eval(xl({{"micro_batches", 0}}))) == "parallel.micro_batches");
+  CHECK(error_field(eval(xl({{"interconnect", "carrier-pigeon"}}))) == "parallel.interconnect");
+  CHECK(error_field(eval(xl({{"interconnect", {{"bytes_per_s", 0}}}}))) == "parallel.interconnect.bytes_per_s");
+  CHECK(error_field(eval(xl({{"interconnect", {{"latency_s", 1e-6}}}}))) == "parallel.interconnect.bytes_per_s");
+  CHECK(error_field(eval(xl({{"interconnect", {{"bytes_per_s", 1e9}, {"latency_s", -1}}}}))) == "parallel.interconnect.latency_s");
+  CHECK(error_field(eval(xl({{"overlap", "yes"}}))) == "parallel.overlap");
+  CHECK(error_field(eval(xl({{"bucket_bytes", 0}}))) == "parallel.bucket_bytes");
+  CHECK(error_field(eval(xl({{"gradient_buckets", "flat"}}))) == "parallel.gradient_buckets");
+  CHECK(error_field(eval(xl({{"data_parallel", 2}, {"extra", 1}}))) == "parallel.extra");
+  json disagree = xl({{"data_parallel", 8}});
+  disagree["num_devices"] = 4;
+  const json r = eval(disagree);
+  CHECK(error_field(r) == "num_devices");
+  CHECK(r["error"]["message"].get<std::string>().find("8") != std::string::npos);
+  CHECK(error_field(eval_text(R"({"chapter_replay":true,"parallel":{"data_parallel":2}})")) == "parallel");
+}
+
+TEST_CASE("without enable_parallel a scenario with parallel is an error value, not an abort") {
+  facade::set_parallel_hooks(nullptr);
+  const json r = eval(xl({{"data_parallel", 8}}));
+  const json plain = eval_text(R"({"model":"gpt2-xl"})");
+  facade::enable_parallel();
+  CHECK(error_field(r) == "parallel");
+  CHECK(r["error"]["message"].get<std::string>().find("multi-device") != std::string::npos);
+  CHECK_FALSE(plain.contains("error"));
+}
+
+TEST_CASE("the catalogue lists the interconnects, the free one without a bandwidth") {
+  const json c = json::parse(facade::catalog());
+  REQUIRE(c["interconnects"].size() == 10);
+  for (const auto& i : c["interconnects"]) {
+    for (const char* k : {"id", "name", "bytes_per_s", "latency_s", "provenance"}) CHECK(i.contains(k));
+    if (i["id"] == "ideal") CHECK(i["bytes_per_s"].is_null()); else CHECK(i["bytes_per_s"].get<double>() > 0);
+  }
+}
