@@ -117,3 +117,47 @@ TEST_CASE("the catalogue lists the interconnects, the free one without a bandwid
     if (i["id"] == "ideal") CHECK(i["bytes_per_s"].is_null()); else CHECK(i["bytes_per_s"].get<double>() > 0);
   }
 }
+
+TEST_CASE("the facade never throws on valid and invalid parallel objects: a result or an error value") {
+  const json values[] = {nullptr, true, -1, 0, 1, 2, 3, 4, 7, 8, 48, 64, 1000, 65536, 65537, 1e300, 2.5, "x", "copy", "ideal",
+                         json::array(), json::object()};
+  const char* keys[] = {"data_parallel", "zero_stage", "tensor_parallel", "sequence_parallel", "pipeline_parallel",
+                        "micro_batches", "interconnect", "overlap", "bucket_bytes", "gradient_buckets"};
+  int results = 0, errors = 0;
+  for (const char* model : {"gpt2-xl", "llama-3-8b"})
+    for (const char* key : keys)
+      for (const auto& v : values) {
+        json request = {{"model", model}, {"precision", "mixed"},
+                        {"parallel", {{"data_parallel", 4}, {"tensor_parallel", 1}, {"pipeline_parallel", 2}, {"micro_batches", 4}}}};
+        request["parallel"][key] = v;
+        const std::string text = facade::evaluate(request.dump());
+        const json r = json::parse(text);  // never throws, always JSON
+        if (r.contains("error")) {
+          ++errors;
+          CHECK_MESSAGE(r["error"]["field"].get<std::string>().rfind("parallel", 0) == 0, text);
+        } else {
+          ++results;
+          CHECK(r["parallel"]["speedup"].get<double>() <= r["parallel"]["devices"].get<double>() * (1 + 1e-12));
+          CHECK(r["parallel"]["step_s"].get<double>() > 0);
+        }
+      }
+  CHECK(results > 20);
+  CHECK(errors > 100);
+}
+
+TEST_CASE("speedup stays at or below the device count whatever the strategy") {
+  for (int stage = 0; stage <= 3; ++stage)
+    for (std::int64_t t : {1, 2, 8})
+      for (std::int64_t p : {1, 4})
+        for (const char* link : {"nvlink4", "ethernet-10g", "ideal"}) {
+          const json r = eval({{"model", "llama-2-7b"}, {"precision", "mixed"}, {"batch_size", 2},
+                               {"parallel", {{"data_parallel", 16}, {"zero_stage", stage}, {"tensor_parallel", t}, {"pipeline_parallel", p},
+                                             {"micro_batches", 8}, {"sequence_parallel", t > 1}, {"interconnect", link}}}});
+          REQUIRE_FALSE(r.contains("error"));
+          const json& q = r["parallel"];
+          CHECK(q["speedup"].get<double>() <= q["devices"].get<double>() * (1 + 1e-12));
+          CHECK(q["exposed_communication_s"].get<double>() <= q["communication_s"].get<double>() * (1 + 1e-12));
+          CHECK(q["step_s"].get<double>() == doctest::Approx(q["compute_s"].get<double>() + q["bubble_s"].get<double>() +
+                                                             q["exposed_communication_s"].get<double>()));
+        }
+}
