@@ -102,10 +102,11 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       w.field("chapter_saving_scale", chapter_every_k_saving_scale(s.model.layers));
   }
   w.end_object();
+  const auto under = [&](Convention c) { return m.per_device ? m.static_by_convention[static_cast<int>(c)] : static_bytes_under(s, c); };
   w.key("static_by_convention").begin_object()
-      .field("ours", static_bytes_under(s, Convention::ours))
-      .field("chapter", static_bytes_under(s, Convention::chapter))
-      .field("megatron", static_bytes_under(s, Convention::megatron))
+      .field("ours", under(Convention::ours))
+      .field("chapter", under(Convention::chapter))
+      .field("megatron", under(Convention::megatron))
       .end_object();
   w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));  // autocast: valid
   if (m.inventory.used) {

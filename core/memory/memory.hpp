@@ -67,6 +67,7 @@ struct MemoryLedger {
   bool per_device = false;
   std::int64_t gradient_buckets = 0;     // DDP's flat bucket copy of the gradients ("copy")
   std::int64_t gathered_parameters = 0;  // ZeRO-3: the full 16-bit weights of the units being gathered
+  std::int64_t static_by_convention[3] = {0, 0, 0};  // per_device: this device's static bytes under ours, chapter, megatron
 };
 
 // Overrides the analytic components with the reference engine's exact inventory for this scenario

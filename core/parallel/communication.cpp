@@ -9,7 +9,7 @@
 //   pipeline   point-to-point of b·s·h/t elements per micro-batch, forward and backward (Megatron's
 //              scatter/gather split across the t ranks)
 // Overlap (when `overlap`): gradient buckets hide behind the last micro-batch's backward except the last
-// bucket; ZeRO-3's all-gathers hide behind the previous unit's compute except the first of each pass;
+// bucket; ZeRO-3's all-gathers hide behind one unit's compute (FSDP's prefetch) except the first of each pass;
 // tensor-parallel, pipeline and stage 1-2 parameter traffic is exposed.
 #include <algorithm>
 #include "memory/activations.hpp"
@@ -48,8 +48,9 @@ Calls buckets(double bytes, std::int64_t bucket_bytes) {
   return {n, bytes / static_cast<double>(n)};
 }
 
+// FSDP units: one per block, and a root unit for what else the stage holds (embeddings, final norm, head).
 std::int64_t units(const StageLayout& l) {
-  return l.layers + (l.embedding_parameters > 0 ? 1 : 0) + (l.head_parameters > 0 ? 1 : 0);
+  return l.layers + (l.embedding_parameters + l.head_parameters > 0 ? 1 : 0);
 }
 
 }  // namespace
@@ -72,9 +73,17 @@ std::vector<CollectiveCost> step_collectives(const Scenario& s, const StageLayou
       }
     } else {
       const std::int64_t u = units(l);
-      const double per_unit_compute = (c.forward_s + c.backward_s) / static_cast<double>(2 * u);
-      out.push_back(cost(CollectiveKind::all_gather, "parameters", 2 * m, {u, weight_bytes / static_cast<double>(u)}, N, link,
-                         k.overlap, static_cast<double>(u - 1) * per_unit_compute));
+      const double unit_weights = weight_bytes / static_cast<double>(u);
+      const CollectiveCost forward = cost(CollectiveKind::all_gather, "parameters", m, {u, unit_weights}, N, link, false, 0);
+      CollectiveCost gathers = cost(CollectiveKind::all_gather, "parameters", 2 * m, {u, unit_weights}, N, link, false, 0);
+      if (k.overlap) {
+        // FSDP prefetches one unit ahead: each gather but the first of a pass hides behind one unit's compute.
+        const double one = forward.seconds / static_cast<double>(forward.calls), rest = static_cast<double>(u - 1);
+        const double per_unit_forward = c.forward_s / static_cast<double>(u), per_unit_backward = c.backward_s / static_cast<double>(u);
+        gathers.exposed_seconds = static_cast<double>(m) * (2 * one + rest * (std::max(0.0, one - per_unit_forward) +
+                                                                             std::max(0.0, one - per_unit_backward)));
+      }
+      out.push_back(gathers);
       out.push_back(cost(CollectiveKind::reduce_scatter, "gradients", m, {u, gradient_bytes / static_cast<double>(u)}, N, link,
                          k.overlap, c.backward_s));
     }

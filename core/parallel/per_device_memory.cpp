@@ -17,8 +17,10 @@ std::int64_t gradient_bucket_bytes(const Scenario& s, const StageLayout& l) {
 std::int64_t gathered_parameter_bytes(const Scenario& s, const StageLayout& l) {
   const ParallelKnobs& k = *s.parallel;
   if (k.zero_stage < 3 || k.data_parallel == 1) return 0;
-  const std::int64_t unit = std::max({l.layer_parameters, l.embedding_parameters, l.head_parameters});
-  return mul(2, unit, bytes_per_param(s.precision, s.optimizer, s.convention).weights);
+  // The two largest units of the stage: its blocks (all the same size) and the root unit.
+  const std::int64_t block = l.layer_parameters, root = l.embedding_parameters + l.head_parameters;
+  const std::int64_t two = root >= block ? add(root, l.layers >= 1 ? block : 0) : add(block, l.layers >= 2 ? block : root);
+  return mul(two, bytes_per_param(s.precision, s.optimizer, s.convention).weights);
 }
 
 MemoryLedger stage_ledger(const Scenario& s, int stage) {
@@ -35,6 +37,9 @@ MemoryLedger stage_ledger(const Scenario& s, int stage) {
   m.gradients = st.gradients;
   m.optimizer_state = st.optimizer_state;
   for (const auto& name : optimizer_vector_names(s.optimizer)) m.optimizer_vectors.push_back({name, st.per_optimizer_vector});
+  for (Convention c : {Convention::ours, Convention::chapter, Convention::megatron})
+    m.static_by_convention[static_cast<int>(c)] =
+        model_states(bytes_per_param(s.precision, s.optimizer, c), l.parameters, k.data_parallel, k.zero_stage).total();
   m.activation.per_layer_full_bytes = a.per_layer_full_bytes;
   m.activation.per_layer_saved_bytes = a.per_layer_saved_bytes;
   m.activation.layers_saving = mul(a.layers_saving, a.in_flight);

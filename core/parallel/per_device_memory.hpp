@@ -12,8 +12,8 @@ namespace lab {
 // DDP's flat copy ("copy", stages 0 and 1 with more than one replica): one gradient-sized buffer.
 std::int64_t gradient_bucket_bytes(const Scenario& s, const StageLayout& l);
 // ZeRO-3 with more than one replica: the full 16-bit weights of two units (the one computing and the
-// one prefetched, FSDP's default backward/forward prefetch), a unit being one block or, when larger,
-// the stage's embedding or head.
+// one prefetched, FSDP's default backward/forward prefetch), the two largest of the stage: its blocks
+// and its root unit (the embeddings, final norm and head together).
 std::int64_t gathered_parameter_bytes(const Scenario& s, const StageLayout& l);
 
 // The textbook ledger of one pipeline stage's device.

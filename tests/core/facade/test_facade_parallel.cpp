@@ -68,6 +68,19 @@ TEST_CASE("per-device memory components sum to the total, the block's stage entr
   }
 }
 
+TEST_CASE("memory's other per-device fields describe the same device") {
+  const json r = eval(xl({{"data_parallel", 8}, {"zero_stage", 2}}));
+  const json& m = r["memory"];
+  CHECK(m["static_by_convention"]["ours"] == m["static_bytes"]);
+  CHECK(m["static_by_convention"]["megatron"].get<std::int64_t>() > m["static_bytes"].get<std::int64_t>());
+  CHECK(m["parameters_counted"] == r["parallel"]["parameters_per_device"]);
+  const json& f = r["parallel"]["formulas"];
+  CHECK(f["model_states"]["bytes"] == m["static_bytes"]);
+  CHECK(f["symbols"]["psi"] == m["parameters_counted"]);
+  CHECK(f["speedup"]["value"] == r["parallel"]["speedup"]);
+  CHECK(f["symbols"]["r"] == r["parallel"]["communication_ratio"]);
+}
+
 TEST_CASE("DDP's copy of the gradients is a component; a bucket view is not") {
   const json copy = eval(xl({{"data_parallel", 4}}));
   const json view = eval(xl({{"data_parallel", 4}, {"gradient_buckets", "view"}}));

@@ -55,3 +55,14 @@ TEST_CASE("one replica at any stage holds what one device holds") {
     CHECK(m.peak_bytes == one.peak_bytes);
   }
 }
+
+TEST_CASE("ZeRO-3 gathers the two largest units; DDP's copy is gradient-sized") {
+  const json base = {{"model", "gpt2-xl"}, {"precision", "mixed"}};
+  const Scenario s = test::parallel_scenario(base, {{"data_parallel", 8}, {"zero_stage", 3}});
+  const StageLayout l = stage_layout(s, 0);
+  const std::int64_t root = 50257LL * 1600 + 1024 * 1600 + 2 * 1600;  // token + position embeddings, final LayerNorm
+  CHECK(gathered_parameter_bytes(s, l) == 2 * (root + l.layer_parameters));
+  const Scenario ddp = test::parallel_scenario(base, {{"data_parallel", 8}});
+  CHECK(gradient_bucket_bytes(ddp, l) == 2 * 1'557'611'200LL);
+  CHECK(gathered_parameter_bytes(test::parallel_scenario(base, {{"zero_stage", 3}}), l) == 0);  // one replica gathers nothing
+}

@@ -126,3 +126,18 @@ TEST_CASE("the timeline ends at step_s and its compute lane is forward, backward
     CHECK(end == doctest::Approx(r.step_s));
   }
 }
+
+TEST_CASE("ZeRO-3's gathers hide behind one unit's compute, except the first of each pass") {
+  const json base = {{"model", "gpt2-xl"}, {"precision", "mixed"}, {"batch_size", 1}};
+  for (const char* link : {"nvlink4", "ethernet-10g"}) {
+    const ParallelStep r = step_of(test::parallel_scenario(base, {{"data_parallel", 8}, {"zero_stage", 3}, {"interconnect", link}}));
+    const CollectiveCost& gathers = r.collectives[0];
+    REQUIRE(std::string(gathers.purpose) == "parameters");
+    const double units = 48 + 1;  // blocks, and the root unit (embeddings, final norm; the head is tied)
+    CHECK(gathers.calls == 2 * 49);
+    const double one = gathers.seconds / 98;
+    const double expected = 2 * one + (units - 1) * (std::max(0.0, one - r.compute.forward_s / units) +
+                                                     std::max(0.0, one - r.compute.backward_s / units));
+    CHECK(gathers.exposed_seconds == doctest::Approx(expected));
+  }
+}
