@@ -130,7 +130,7 @@ void write_memory_by_stage(JsonWriter& w, const Scenario& s) {
 }
 
 // Math Peek's symbols and the formulas bound to them (core/facade/README.md lists the keys).
-void write_formulas(JsonWriter& w, const Scenario& s, const MemoryLedger& m, const StageLayout& l, const ParallelStep& r) {
+void write_formulas(JsonWriter& w, const Scenario& s, const MemoryLedger& m, const ParallelStep& r) {
   const ParallelKnobs& k = *s.parallel;
   const auto& b = m.per_param;
   w.key("formulas").begin_object();
@@ -144,11 +144,14 @@ void write_formulas(JsonWriter& w, const Scenario& s, const MemoryLedger& m, con
                                         "(W + G + K) * psi / N"};
   w.key("model_states").begin_object().field("expression", kStates[k.zero_stage]).field("bytes", m.static_bytes).end_object();
   w.key("all_reduce").begin_object().field("expression", "2 (N - 1) / N * S / B + 2 (N - 1) * alpha, per bucket")
-      .field("seconds", data_parallel_sync_s(s, l)).end_object();
+      .field("seconds", r.data_parallel_sync_s).end_object();
   w.key("bubble").begin_object().field("expression", "(p - 1) / (m + p - 1)").field("value", r.bubble_fraction).end_object();
   w.key("speedup").begin_object().field("expression", "N / (1 + (N - 1) * r)").field("value", r.speedup).end_object();
-  w.key("crossover").begin_object().field("expression", "communication seconds / compute seconds per token")
-      .field("data_parallel", r.crossover_data_parallel_tokens).field("fully_sharded", r.crossover_fully_sharded_tokens).end_object();
+  w.key("crossover").begin_object()
+      .field("expression", "data parallel: all-reduce seconds / backward seconds per token; fully sharded: 3 psi seconds / compute seconds per token")
+      .field("data_parallel", r.crossover_data_parallel_tokens).field("fully_sharded", r.crossover_fully_sharded_tokens)
+      .field("data_parallel_seconds", r.data_parallel_sync_s).field("fully_sharded_seconds", r.fully_sharded_sync_s)
+      .field("backward_s_per_token", r.backward_s_per_token).field("compute_s_per_token", r.compute_s_per_token).end_object();
   w.end_object();
 }
 
@@ -182,7 +185,7 @@ void write_block(JsonWriter& w, const Scenario& s, const MemoryLedger& m, const 
     w.begin_object().field("lane", t.lane).field("kind", t.kind).field("start_s", t.start_s).field("end_s", t.end_s)
         .field("exposed", t.exposed).end_object();
   w.end_array();
-  write_formulas(w, s, m, l, r);
+  write_formulas(w, s, m, r);
   w.end_object();
 }
 

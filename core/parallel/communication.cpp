@@ -12,6 +12,7 @@
 // bucket; ZeRO-3's all-gathers hide behind one unit's compute (FSDP's prefetch) except the first of each pass;
 // tensor-parallel, pipeline and stage 1-2 parameter traffic is exposed.
 #include <algorithm>
+#include <cmath>
 #include "memory/activations.hpp"
 #include "memory/memory.hpp"
 #include "parallel/step_time.hpp"
@@ -43,9 +44,10 @@ CollectiveCost cost(CollectiveKind kind, const char* purpose, std::int64_t group
   return c;
 }
 
+// ceil(bytes / bucket_bytes) calls, in doubles: a 2^60-byte gradient must not overflow a cast (capped at 2^53).
 Calls buckets(double bytes, std::int64_t bucket_bytes) {
-  const std::int64_t n = std::max<std::int64_t>(1, ceil_div(static_cast<std::int64_t>(bytes), bucket_bytes));
-  return {n, bytes / static_cast<double>(n)};
+  const double n = std::min(std::max(1.0, std::ceil(bytes / static_cast<double>(bucket_bytes))), 9007199254740992.0);
+  return {static_cast<std::int64_t>(n), bytes / n};
 }
 
 // FSDP units: one per block, and a root unit for what else the stage holds (embeddings, final norm, head).

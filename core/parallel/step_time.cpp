@@ -96,9 +96,11 @@ ParallelStep parallel_step(const Scenario& s, const FlopsEstimate& f, const Pipe
   // Communication hides when the compute it overlaps takes longer: backward for the gradient all-reduce,
   // forward + backward for full sharding's 3Ψ. Both compute times grow with tokens per device; the
   // communication does not.
-  const double backward_per_token = r.compute.backward_s / tokens_per_micro_batch;
-  r.crossover_data_parallel_tokens = backward_per_token > 0 ? data_parallel_sync_s(s, l) / backward_per_token : 0;
-  r.crossover_fully_sharded_tokens = r.compute_s_per_token > 0 ? fully_sharded_sync_s(s, l) / r.compute_s_per_token : 0;
+  r.backward_s_per_token = r.compute.backward_s / tokens_per_micro_batch;
+  r.data_parallel_sync_s = data_parallel_sync_s(s, l);
+  r.fully_sharded_sync_s = fully_sharded_sync_s(s, l);
+  r.crossover_data_parallel_tokens = r.backward_s_per_token > 0 ? r.data_parallel_sync_s / r.backward_s_per_token : 0;
+  r.crossover_fully_sharded_tokens = r.compute_s_per_token > 0 ? r.fully_sharded_sync_s / r.compute_s_per_token : 0;
   r.timeline = schematic(r, m);
   return r;
 }

@@ -48,6 +48,8 @@ struct ParallelStep {
   double bubble_s = 0, bubble_fraction = 0, step_s = 0, single_device_step_s = 0;
   double speedup = 0, scaling_efficiency = 0, communication_ratio = 0;
   double crossover_data_parallel_tokens = 0, crossover_fully_sharded_tokens = 0, compute_s_per_token = 0;
+  // What the crossovers divide: each communication's seconds and the compute it hides behind, per token.
+  double data_parallel_sync_s = 0, fully_sharded_sync_s = 0, backward_s_per_token = 0;
   std::vector<TimelineSegment> timeline;
 };
 

@@ -79,6 +79,10 @@ TEST_CASE("memory's other per-device fields describe the same device") {
   CHECK(f["symbols"]["psi"] == m["parameters_counted"]);
   CHECK(f["speedup"]["value"] == r["parallel"]["speedup"]);
   CHECK(f["symbols"]["r"] == r["parallel"]["communication_ratio"]);
+  const json& x = f["crossover"];
+  CHECK(x["data_parallel"].get<double>() == doctest::Approx(x["data_parallel_seconds"].get<double>() / x["backward_s_per_token"].get<double>()));
+  CHECK(x["fully_sharded"].get<double>() == doctest::Approx(x["fully_sharded_seconds"].get<double>() / x["compute_s_per_token"].get<double>()));
+  CHECK(x["compute_s_per_token"] == r["parallel"]["compute_s_per_token"]);
 }
 
 TEST_CASE("DDP's copy of the gradients is a component; a bucket view is not") {
@@ -173,4 +177,15 @@ TEST_CASE("speedup stays at or below the device count whatever the strategy") {
           CHECK(q["step_s"].get<double>() == doctest::Approx(q["compute_s"].get<double>() + q["bubble_s"].get<double>() +
                                                              q["exposed_communication_s"].get<double>()));
         }
+}
+
+TEST_CASE("an enormous model over many devices is a result or a named error, never a crash") {
+  const json huge = {{"layers", 1000}, {"hidden", 131072}, {"heads", 1024}, {"vocab", 10'000'000}, {"context", 1'048'576}};
+  for (int stage = 0; stage <= 3; ++stage) {
+    const json r = eval({{"model", huge}, {"batch_size", 65536}, {"seq_len", 1'048'576},
+                         {"parallel", {{"data_parallel", 65536}, {"zero_stage", stage}, {"tensor_parallel", 16}, {"pipeline_parallel", 1000},
+                                       {"micro_batches", 65536}, {"bucket_bytes", 1}}}});
+    if (r.contains("error")) CHECK_FALSE(r["error"]["field"].get<std::string>().empty());
+    else CHECK(r["parallel"]["step_s"].get<double>() > 0);
+  }
 }

@@ -5,12 +5,7 @@
 using namespace lab;
 
 namespace {
-InterconnectSpec link(double bytes_per_s, double latency_s) {
-  InterconnectSpec c;
-  c.bytes_per_s = bytes_per_s;
-  c.latency_s = latency_s;
-  return c;
-}
+InterconnectSpec link(double bytes_per_s, double latency_s) { return {"test", "a test link", bytes_per_s, latency_s, false, ""}; }
 }  // namespace
 
 TEST_CASE("a ring all-reduce takes 2(N-1)/N * S/B + 2(N-1) * alpha") {
