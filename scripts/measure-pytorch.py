@@ -336,10 +336,10 @@ def live_baseline(model, opt):
     return total
 
 
-PHASES = ("zero_grad", "forward", "backward", "optimizer_step")
+PHASES = ("zero_grad", "forward", "backward", "grad_sync", "optimizer_step")
 
 
-def step_timeline_cuda(model, opt, c, idx, tgt):
+def step_timeline_cuda(model, opt, c, idx, tgt, sync=None):
     """Live bytes through one step on a GPU: the allocator's own count, its peak phase by phase."""
     torch.cuda.synchronize()
     base = torch.cuda.memory_allocated()
@@ -356,6 +356,7 @@ def step_timeline_cuda(model, opt, c, idx, tgt):
     with autocast(c, "step"):
         logits, loss = run("forward", forward)
         run("backward", loss.backward)
+        if sync: run("grad_sync", sync)
         run("optimizer_step", opt.step)
     del logits, loss
     torch.cuda.synchronize()
@@ -364,10 +365,13 @@ def step_timeline_cuda(model, opt, c, idx, tgt):
             "end_bytes": torch.cuda.memory_allocated(), "phase_max_bytes": phase_max}
 
 
-def step_timeline(model, opt, c, idx, tgt):
-    """Live bytes through one step: the bytes alive before it plus the profiler's allocation events."""
-    if DEV == "cuda": return step_timeline_cuda(model, opt, c, idx, tgt)
-    base = live_baseline(model, opt) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
+def step_timeline(model, opt, c, idx, tgt, base=None, sync=None):
+    """Live bytes through one step: the bytes alive before it plus the profiler's allocation events.
+    base: what is live before the step besides the inputs (default: parameters, gradients, optimizer
+    state); sync: a callable run as phase "grad_sync" between backward and the optimizer step (the
+    two-rank script's all-reduce without DDP, scripts/measure-pytorch-dist.py)."""
+    if DEV == "cuda": return step_timeline_cuda(model, opt, c, idx, tgt, sync)
+    base = (live_baseline(model, opt) if base is None else base) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.profiler.record_function("phase:zero_grad"): opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none")
@@ -375,12 +379,14 @@ def step_timeline(model, opt, c, idx, tgt):
             with torch.profiler.record_function("phase:forward"):
                 with autocast(c): logits, loss = model(idx, tgt)
             with torch.profiler.record_function("phase:backward"): loss.backward()
+            if sync:
+                with torch.profiler.record_function("phase:grad_sync"): sync()
             with torch.profiler.record_function("phase:optimizer_step"): opt.step()
         del logits, loss
     events = list(prof.profiler.kineto_results.events())
     ranges = {e.name()[6:]: (e.start_us(), e.start_us() + e.duration_us()) for e in events if e.name().startswith("phase:")}
     mem = sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(events) if e.name() == "[memory]")
-    live, peak, peak_phase, phase_max = base, base, "start", {p: base for p in PHASES}
+    live, peak, peak_phase, phase_max = base, base, "start", {p: base for p in PHASES if p != "grad_sync" or sync}
     for t, _, n in mem:
         live += n
         phase = next((p for p, (a, b) in ranges.items() if a <= t <= b), "other")
