@@ -8,7 +8,7 @@
 # gradient_as_bucket_view ("view"), or no DDP: an in-place all-reduce of each .grad ("none").
 # Optimizer: unsharded, or ZeRO stage 1 as torch's ZeroRedundancyOptimizer ("zero_redundancy") or as
 # FlatShardedOptimizer below ("flat", written the way a course would).
-import importlib.util, json, math, os, re, sys, tempfile
+import importlib.util, json, math, os, re, sys
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mproc
@@ -148,7 +148,12 @@ def measure_rank(c, rank):
     else:
         # gloo cannot broadcast bool tensors: the from-scratch causal masks (constants) stay out of DDP's sync.
         DDP._set_params_and_buffers_to_ignore_for_model(model, [n for n, b in model.named_buffers() if b.dtype == torch.bool])
-        net = DDP(model, gradient_as_bucket_view=view, bucket_cap_mb=c.get("bucket_bytes", 25 * 2 ** 20) / 2 ** 20)
+        # broadcast_buffers=False: the models' buffers are constants (masks, RoPE tables). DDP's default
+        # re-broadcast of them at every forward is a transient of their size at the forward's start,
+        # which gloo's thread frees where the CPU profiler cannot see it (measured peaks then drifted
+        # by exactly the buffers' bytes from run to run).
+        net = DDP(model, gradient_as_bucket_view=view, broadcast_buffers=False,
+                  bucket_cap_mb=c.get("bucket_bytes", 25 * 2 ** 20) / 2 ** 20)
         bucket_bytes = ddp_bucket_bytes(net)
     opt = make_optimizer(model, c, rank)
     steps = []
@@ -198,6 +203,13 @@ def configs():
         ("llama", llama, 3, 128, 8, 32, 1, "fp32", "sgd", "copy", None),
         ("llama", {**llama, "vocab": 2048}, 1, 128, 4, 16, 2, "fp32", "adam", "copy", "zero_redundancy"),
     ]
+    if one.DEV == "cuda":
+        # GPU-sized runs (16-23): DDP copy, DDP view, ZeroRedundancyOptimizer and the flat sharded
+        # optimizer, FP32 and autocast BF16, Adam; big enough that the cuBLAS workspace is a few percent.
+        big = dict(llama, vocab=8192, context=256)
+        for prec in ("fp32", "autocast_bf16"):
+            grid += [("llama", big, 4, 512, 8, 256, 4, prec, "adam", buckets, sharded)
+                     for buckets, sharded in (("copy", None), ("view", None), ("copy", "zero_redundancy"), ("none", "flat"))]
     for i, (arch, base, L, d, a, s, b, prec, opt, buckets, sharded) in enumerate(grid):
         f = 4 * d if arch == "gpt2" else 2 * (4 * d) // 3 // 8 * 8
         yield {**base, "layers": L, "hidden": d, "heads": a, "mlp_hidden": f, "seq_len": s, "batch_size": b,
@@ -211,15 +223,39 @@ def fixture_name(i, c):
             f"-{c['optimizer']}-{c['gradient_buckets']}-{c.get('sharded_optimizer', 'unsharded')}.json")
 
 
-def worker(rank, chosen, port, results):
+def worker(rank, chosen, port, out):
+    """Each rank measures every chosen run; rank 0 writes each fixture as soon as both ranks have it,
+    so a run stopped by a timeout keeps what it finished. On CUDA a run that raises is recorded as an
+    error and the next one runs (a CPU run that raises stops the script, as measure-pytorch.py does)."""
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     torch.set_num_threads(1)
     if one.DEV == "cuda": torch.cuda.set_device(0)  # both ranks on one GPU: gloo (NCCL refuses that)
     dist.init_process_group("gloo", rank=rank, world_size=WORLD)
-    out = {i: measure_rank(c, rank) for i, c in chosen}
-    with open(os.path.join(results, f"rank{rank}.json"), "w") as fh: json.dump(out, fh)
+    extra = {"cuda_workspace_bytes": one.cuda_workspace_bytes()} if one.DEV == "cuda" else {}
+    device = one.DEV if one.DEV == "cpu" else torch.cuda.get_device_name()
+    for i, c in chosen:
+        try:
+            mine = {**measure_rank(c, rank), **extra}
+        except Exception as e:
+            if one.DEV != "cuda": raise
+            mine = {"rank": rank, "error": f"{type(e).__name__}: {e}"}
+        both = [None] * WORLD
+        dist.all_gather_object(both, mine)
+        if rank == 0: write_fixture(out, i, c, both, device)
     dist.barrier()
     dist.destroy_process_group()
+
+
+def write_fixture(out, i, c, ranks, device):
+    r = {"config": c, "scenario": scenario_of(c), "world_size": WORLD, "backend": "gloo",
+         "torch_version": torch.__version__, "device": device, "ranks": ranks,
+         "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/parallel/README.md"}
+    name = fixture_name(i, c)
+    with open(os.path.join(out, name), "w") as fh:
+        json.dump(r, fh, indent=1)
+        fh.write("\n")
+    print(name, *(f"rank{k} " + (f"{x['steady_step']['peak_bytes']} {x['steady_step']['peak_phase']}" if "error" not in x else x["error"])
+                  for k, x in enumerate(ranks)), flush=True)
 
 
 def free_port():
@@ -235,19 +271,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     only = os.environ.get("MEASURE_ONLY")
     chosen = [(i, c) for i, c in enumerate(configs()) if one.selected(only, i)]
-    with tempfile.TemporaryDirectory() as tmp:
-        mproc.spawn(worker, args=(chosen, free_port(), tmp), nprocs=WORLD, join=True)
-        ranks = [json.load(open(os.path.join(tmp, f"rank{r}.json"))) for r in range(WORLD)]
-    for i, c in chosen:
-        r = {"config": c, "scenario": scenario_of(c), "world_size": WORLD, "backend": "gloo",
-             "torch_version": torch.__version__, "device": one.DEV if one.DEV == "cpu" else torch.cuda.get_device_name(),
-             "ranks": [ranks[k][str(i)] for k in range(WORLD)],
-             "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/parallel/README.md"}
-        name = fixture_name(i, c)
-        with open(os.path.join(out, name), "w") as fh:
-            json.dump(r, fh, indent=1)
-            fh.write("\n")
-        print(name, *(f"rank{k} {x['steady_step']['peak_bytes']} {x['steady_step']['peak_phase']}" for k, x in enumerate(r["ranks"])))
+    chosen.sort(key=lambda ic: ic[0] < 16)  # on CUDA the GPU-sized runs first: they matter most there
+    mproc.spawn(worker, args=(chosen, free_port(), out), nprocs=WORLD, join=True)
     listed = [fixture_name(i, c) for i, c in enumerate(configs())]
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump([n for n in listed if os.path.exists(os.path.join(out, n))], fh, indent=1)
