@@ -1,0 +1,49 @@
+// Framework "pytorch" on several data-parallel ranks: each rank's step phases under DDP (its flat
+// gradient buckets, copied or viewed, or no DDP and an in-place all-reduce) and ZeRO stage 1 (torch's
+// ZeroRedundancyOptimizer, whose greedy partition by size is followed exactly, or a hand-written flat
+// 1/N shard of the optimizer state), and which rank is the heaviest. Measured by
+// scripts/measure-pytorch-dist.py (tests/fixtures/pytorch/dist). Inputs: the one-device step phases
+// (memory/step_phases.hpp) of the replica's micro-batch. Next layer: the facade.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "memory/step_phases.hpp"
+#include "model/scenario.hpp"
+
+namespace lab {
+
+enum class GradientBucketMode { copy, view, none };         // DDP default; gradient_as_bucket_view; no DDP
+enum class ShardedOptimizerKind { zero_redundancy, flat };  // torch's ZeroRedundancyOptimizer; a flat 1/N shard
+
+struct PytorchParallelInputs {
+  std::int64_t data_parallel = 1;
+  int zero_stage = 0;  // 0 or 1 (stages 2 and 3 are not modelled in framework "pytorch")
+  GradientBucketMode buckets = GradientBucketMode::copy;
+  ShardedOptimizerKind sharded = ShardedOptimizerKind::zero_redundancy;
+};
+
+struct PytorchRank {
+  std::int64_t rank = 0;
+  std::int64_t owned_parameters = 0;  // elements whose optimizer state this rank keeps
+  std::int64_t owned_tensors = 0;     // parameter tensors (ZeroRedundancyOptimizer) or slices (flat) it updates
+  std::int64_t optimizer_state_bytes = 0, optimizer_temporary_bytes = 0;
+  std::int64_t peak_bytes = 0;        // its allocator peak
+  std::string peak_phase;
+};
+
+struct PytorchParallel {
+  StepPhases phases;                  // the heaviest rank's step (its timeline, peak and phase)
+  std::int64_t heaviest_rank = 0;
+  std::int64_t gradient_bucket_bytes = 0;  // DDP's buckets (all gradients, flat); 0 without DDP
+  std::vector<PytorchRank> ranks;     // every rank up to kListedRanks, else the heaviest alone
+};
+
+constexpr std::int64_t kListedRanks = 64;
+
+PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, const PytorchParallelInputs& k);
+
+const char* to_string(GradientBucketMode m);
+const char* to_string(ShardedOptimizerKind k);
+
+}  // namespace lab
