@@ -172,10 +172,11 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   const Shapes sh = shapes_of(s);
   const std::int64_t N = count_parameters(m).total;
   const std::int64_t P = mul(N, pe), G = P;
-  // Optimizer state: zeros_like(param) per vector; 1.13 also keeps a 4-byte FP32 'step' tensor per
-  // parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory).
+  // Optimizer state: zeros_like(param) per vector; 1.13's Adam also keeps a 4-byte FP32 'step' tensor
+  // per parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory); SGD's
+  // momentum has none (measured: fixture 02's state is exactly the buffers).
   std::int64_t O = mul(optimizer_vectors(s.optimizer), P);
-  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer != Optimizer::sgd) O = add(O, mul(4, sh.tensors));
+  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer == Optimizer::adam) O = add(O, mul(4, sh.tensors));
   r.parameter_tensors = sh.tensors;
   r.largest_tensor_bytes = mul(sh.largest, pe);
   if (s.optimizer == Optimizer::adam) {
