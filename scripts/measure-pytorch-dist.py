@@ -249,7 +249,7 @@ def worker(rank, chosen, port, out):
 def write_fixture(out, i, c, ranks, device):
     r = {"config": c, "scenario": scenario_of(c), "world_size": WORLD, "backend": "gloo",
          "torch_version": torch.__version__, "device": device, "ranks": ranks,
-         "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/parallel/README.md"}
+         "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/memory/README.md"}
     name = fixture_name(i, c)
     with open(os.path.join(out, name), "w") as fh:
         json.dump(r, fh, indent=1)
