@@ -15,6 +15,7 @@
 #include <queue>
 #include <utility>
 #include "util/checked.hpp"
+#include "util/errors.hpp"
 
 namespace lab {
 
@@ -73,9 +74,9 @@ struct RankCost {
   std::int64_t state = 0, temporary = 0;
 };
 
-RankCost cost_of(const Scenario& s, const RankShare& r, const PytorchParallelInputs& k, std::int64_t pe) {
+RankCost cost_of(const Scenario& s, const RankShare& r, const ParallelKnobs& k, std::int64_t pe) {
   RankCost c;
-  const bool flat = k.sharded == ShardedOptimizerKind::flat;
+  const bool flat = k.sharded_optimizer == ShardedOptimizer::flat;
   c.state = mul(state_vectors(s.optimizer), r.owned, pe);
   // 1.13's Adam keeps a 4-byte FP32 'step' tensor per parameter it updates (the flat optimizer: a
   // Python counter).
@@ -88,15 +89,15 @@ RankCost cost_of(const Scenario& s, const RankShare& r, const PytorchParallelInp
 }
 
 // One phase on a rank: the buckets, the view, and (ZeRO-1) the rank's optimizer state and temporaries.
-PhaseBytes on_rank(PhaseBytes t, const PytorchParallelInputs& k, std::int64_t G, const RankCost* c) {
-  if (k.buckets == GradientBucketMode::copy) t.gradient_buckets = G;
-  if (k.buckets == GradientBucketMode::view) t.gradients = G;
+PhaseBytes on_rank(PhaseBytes t, const ParallelKnobs& k, std::int64_t G, const RankCost* c) {
+  if (k.gradient_buckets == GradientBuckets::copy) t.gradient_buckets = G;
+  if (k.gradient_buckets == GradientBuckets::view) t.gradients = G;
   if (c && t.optimizer_state > 0) t.optimizer_state = c->state;
   if (c && t.phase == "optimizer_step") t.transient = c->temporary;
   return t;
 }
 
-StepPhases rank_step(const Scenario& s, const StepPhases& one, const PytorchParallelInputs& k, std::int64_t G,
+StepPhases rank_step(const Scenario& s, const StepPhases& one, const ParallelKnobs& k, std::int64_t G,
                      const RankCost* c) {
   StepPhases p = one;
   p.timeline.clear();
@@ -104,9 +105,9 @@ StepPhases rank_step(const Scenario& s, const StepPhases& one, const PytorchPara
   for (const auto& t : one.timeline) {
     p.timeline.push_back(on_rank(t, k, G, c));
     if (t.phase != "backward_end") continue;
-    if (k.buckets == GradientBucketMode::view && s.framework.zero_grad == ZeroGrad::set_to_none)
+    if (k.gradient_buckets == GradientBuckets::view && s.framework.zero_grad == ZeroGrad::set_to_none)
       p.timeline.back().transient = add(p.timeline.back().transient, mul(s.model.vocab, s.model.hidden, pe));
-    if (k.buckets == GradientBucketMode::none) {  // the all-reduce of each .grad, in place
+    if (k.gradient_buckets == GradientBuckets::none) {  // the all-reduce of each .grad, in place
       PhaseBytes sync = p.timeline.back();
       sync.phase = "grad_sync";
       sync.transient = 0;
@@ -120,13 +121,13 @@ StepPhases rank_step(const Scenario& s, const StepPhases& one, const PytorchPara
 
 }  // namespace
 
-PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, const PytorchParallelInputs& k) {
+PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, const ParallelKnobs& k) {
   PytorchParallel out;
   const StepPhases one = step_phases(s, e);
   const std::int64_t pe = s.precision == Precision::fp16 || s.precision == Precision::bf16 ? 2 : 4;
   const std::int64_t G = mul(count_parameters(s.model).total, pe);
-  out.gradient_bucket_bytes = k.buckets == GradientBucketMode::none ? 0 : G;
-  const std::int64_t N = std::max<std::int64_t>(1, k.data_parallel);
+  out.gradient_bucket_bytes = k.gradient_buckets == GradientBuckets::none ? 0 : G;
+  const std::int64_t N = k.data_parallel;
   if (k.zero_stage == 0) {  // every rank the same
     out.phases = rank_step(s, one, k, G, nullptr);
     const std::int64_t listed = std::min(N, kListedRanks);
@@ -137,7 +138,7 @@ PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, c
   }
   const std::vector<std::int64_t> order = parameter_order(s, s.model.layers);
   const std::vector<RankShare> shares =
-      k.sharded == ShardedOptimizerKind::flat ? flat_shares(order, N) : zero_redundancy_shares(order, N);
+      k.sharded_optimizer == ShardedOptimizer::flat ? flat_shares(order, N) : zero_redundancy_shares(order, N);
   // A rank's peak rises with its state (every phase of a steady step) and its state plus temporaries
   // (the optimizer step), so the heaviest is the rank with the most state or the most of both.
   std::vector<RankCost> costs;
@@ -164,15 +165,52 @@ PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, c
   return out;
 }
 
-const char* to_string(GradientBucketMode m) {
-  switch (m) {
-    case GradientBucketMode::copy: return "copy";
-    case GradientBucketMode::view: return "view";
-    case GradientBucketMode::none: return "none";
-  }
-  return "copy";
+PytorchParallel pytorch_parallel_ranks(const Scenario& s) {
+  const ParallelKnobs& k = *s.parallel;
+  const char* words = nullptr;
+  const char* field = nullptr;
+  if (k.zero_stage > 1) field = "parallel.zero_stage", words = "ZeRO stages 2 and 3 (FSDP) are not";
+  else if (k.tensor_parallel > 1) field = "parallel.tensor_parallel", words = "tensor parallelism is not";
+  else if (k.pipeline_parallel > 1) field = "parallel.pipeline_parallel", words = "pipeline parallelism is not";
+  else if (k.micro_batches > 1) field = "parallel.micro_batches", words = "gradient accumulation (micro_batches > 1) is not";
+  else if (s.framework.mode != StepMode::train) field = "mode", words = "a forward-only mode is not";
+  if (field)
+    throw InputError(field, std::string("framework \"pytorch\" with \"parallel\" models data parallelism: DDP (gradient_buckets "
+                                        "copy, view or none) with zero_stage 0 or 1; ") + words +
+                                " modelled: use framework \"textbook\" for it");
+  Scenario one = s;
+  one.parallel.reset();
+  one.num_devices = 1;
+  return pytorch_parallel(one, eager_activations(one), k);
 }
 
-const char* to_string(ShardedOptimizerKind k) { return k == ShardedOptimizerKind::flat ? "flat" : "zero_redundancy"; }
+MemoryLedger pytorch_parallel_ledger(const Scenario& s) {
+  const PytorchParallel p = pytorch_parallel_ranks(s);
+  Scenario one = s;
+  one.parallel.reset();
+  one.num_devices = 1;
+  MemoryLedger m = compute_ledger(one);  // the replica's one-device ledger, then the heaviest rank's step
+  const PytorchRank& r = p.ranks.size() == 1 ? p.ranks.front() : p.ranks[static_cast<std::size_t>(p.heaviest_rank)];
+  m.per_device = true;
+  m.phases = p.phases;
+  if (s.parallel->zero_stage == 1) {  // each state vector of the parameters the rank owns (the timeline
+    m.optimizer_state = 0;            // also counts 1.13's step tensors, as on one device)
+    for (auto& v : m.optimizer_vectors) {
+      v.bytes = mul(r.owned_parameters, m.per_param.per_optimizer_vector);
+      m.optimizer_state = add(m.optimizer_state, v.bytes);
+    }
+  }
+  m.gradient_buckets = p.gradient_bucket_bytes;
+  if (s.parallel->gradient_buckets == GradientBuckets::view) m.gradient_buckets = 0;  // the gradients themselves
+  m.static_bytes = add(m.weights, m.master_weights, m.gradients, m.optimizer_state);
+  m.total_bytes = add(m.static_bytes, m.activations, m.logits, m.autocast_weight_cache, m.gradient_buckets, m.reserve);
+  m.timeline.clear();
+  for (const auto& t : m.phases.timeline) m.timeline.push_back({t.phase, add(t.total(), m.reserve)});
+  m.peak_bytes = add(m.phases.allocator_peak_bytes, m.reserve);
+  judge_fit(s, m);
+  return m;
+}
+
+const char* to_string(ShardedOptimizer k) { return k == ShardedOptimizer::flat ? "flat" : "zero_redundancy"; }
 
 }  // namespace lab

@@ -3,25 +3,17 @@
 // ZeroRedundancyOptimizer, whose greedy partition by size is followed exactly, or a hand-written flat
 // 1/N shard of the optimizer state), and which rank is the heaviest. Measured by
 // scripts/measure-pytorch-dist.py (tests/fixtures/pytorch/dist). Inputs: the one-device step phases
-// (memory/step_phases.hpp) of the replica's micro-batch. Next layer: the facade.
+// (memory/step_phases.hpp) of the replica's micro-batch; the knobs are the scenario's `parallel`
+// (`sharded_optimizer` is read here only). Next layer: the facade (facade_parallel.cpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "memory/memory.hpp"
 #include "memory/step_phases.hpp"
 #include "model/scenario.hpp"
 
 namespace lab {
-
-enum class GradientBucketMode { copy, view, none };         // DDP default; gradient_as_bucket_view; no DDP
-enum class ShardedOptimizerKind { zero_redundancy, flat };  // torch's ZeroRedundancyOptimizer; a flat 1/N shard
-
-struct PytorchParallelInputs {
-  std::int64_t data_parallel = 1;
-  int zero_stage = 0;  // 0 or 1 (stages 2 and 3 are not modelled in framework "pytorch")
-  GradientBucketMode buckets = GradientBucketMode::copy;
-  ShardedOptimizerKind sharded = ShardedOptimizerKind::zero_redundancy;
-};
 
 struct PytorchRank {
   std::int64_t rank = 0;
@@ -41,9 +33,14 @@ struct PytorchParallel {
 
 constexpr std::int64_t kListedRanks = 64;
 
-PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, const PytorchParallelInputs& k);
-
-const char* to_string(GradientBucketMode m);
-const char* to_string(ShardedOptimizerKind k);
+// One replica's scenario s (no `parallel`; its micro-batch), its eager activations, and the knobs.
+PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, const ParallelKnobs& k);
+// The ranks of a scenario with `parallel` (framework "pytorch"); throws InputError, naming the field,
+// for what is not modelled: ZeRO stages 2 and 3, tensor and pipeline parallelism, micro_batches > 1,
+// forward-only modes.
+PytorchParallel pytorch_parallel_ranks(const Scenario& s);
+// The heaviest rank's ledger (evaluate's "memory", per_device true) for framework "pytorch".
+MemoryLedger pytorch_parallel_ledger(const Scenario& s);
+const char* to_string(ShardedOptimizer k);
 
 }  // namespace lab

@@ -22,21 +22,21 @@ std::vector<std::pair<std::string, json>> dist_fixtures() {
   return out;
 }
 
-PytorchParallelInputs inputs_of(const json& parallel) {
-  PytorchParallelInputs k;
+ParallelKnobs inputs_of(const json& parallel) {
+  ParallelKnobs k;
   k.data_parallel = parallel["data_parallel"].get<std::int64_t>();
   k.zero_stage = parallel["zero_stage"].get<int>();
   const std::string b = parallel["gradient_buckets"];
-  k.buckets = b == "view" ? GradientBucketMode::view : (b == "none" ? GradientBucketMode::none : GradientBucketMode::copy);
-  k.sharded = parallel.value("sharded_optimizer", "zero_redundancy") == "flat" ? ShardedOptimizerKind::flat
-                                                                               : ShardedOptimizerKind::zero_redundancy;
+  k.gradient_buckets = b == "view" ? GradientBuckets::view : (b == "none" ? GradientBuckets::none : GradientBuckets::copy);
+  k.sharded_optimizer = parallel.value("sharded_optimizer", "zero_redundancy") == "flat" ? ShardedOptimizer::flat
+                                                                                         : ShardedOptimizer::zero_redundancy;
   return k;
 }
 
 // The fixture's scenario for one step, and the parallel knobs beside it.
 PytorchParallel predict(const json& fx, const char* step) {
   json j = fx["scenario"];
-  const PytorchParallelInputs k = inputs_of(j["parallel"]);
+  const ParallelKnobs k = inputs_of(j["parallel"]);
   j.erase("parallel");
   j["step"] = step;
   const Scenario s = parse_scenario(j);
@@ -108,11 +108,11 @@ Scenario small_llama(json extra) {
   j.update(extra);
   return parse_scenario(j);
 }
-PytorchParallel zero1(const Scenario& s, std::int64_t n, ShardedOptimizerKind kind) {
-  PytorchParallelInputs k;
+PytorchParallel zero1(const Scenario& s, std::int64_t n, ShardedOptimizer kind) {
+  ParallelKnobs k;
   k.data_parallel = n;
   k.zero_stage = 1;
-  k.sharded = kind;
+  k.sharded_optimizer = kind;
   return pytorch_parallel(s, eager_activations(s), k);
 }
 }  // namespace
@@ -122,7 +122,7 @@ TEST_CASE("ZeroRedundancyOptimizer's partition is greedy by size, not 1/N: worke
   // 43,008 -> 0 (305,152); 43,008 -> 1 (305,152); 43,008 -> 0 (348,160); 16,384 -> 1 (321,536),
   // -> 1 (337,920), -> 1 (354,304); 16,384 -> 0 (364,544); 128 x 3 -> 1 (354,688).
   const Scenario s = small_llama(json::object());
-  const PytorchParallel p = zero1(s, 2, ShardedOptimizerKind::zero_redundancy);
+  const PytorchParallel p = zero1(s, 2, ShardedOptimizer::zero_redundancy);
   REQUIRE(p.ranks.size() == 2);
   CHECK(p.ranks[0].owned_parameters == 364'544);
   CHECK(p.ranks[1].owned_parameters == 354'688);
@@ -137,7 +137,7 @@ TEST_CASE("ZeroRedundancyOptimizer's partition is greedy by size, not 1/N: worke
   CHECK(p.ranks[1].optimizer_temporary_bytes == 4 * 524'288);
   CHECK(p.heaviest_rank == 0);
   // The flat shards split the 719,232 elements evenly: 359,616 each.
-  const PytorchParallel f = zero1(s, 2, ShardedOptimizerKind::flat);
+  const PytorchParallel f = zero1(s, 2, ShardedOptimizer::flat);
   CHECK(f.ranks[0].owned_parameters == 359'616);
   CHECK(f.ranks[1].owned_parameters == 359'616);
   CHECK(f.ranks[0].optimizer_state_bytes == 8 * 359'616);
@@ -146,7 +146,7 @@ TEST_CASE("ZeroRedundancyOptimizer's partition is greedy by size, not 1/N: worke
 TEST_CASE("more ranks than tensors: ZeroRedundancyOptimizer leaves ranks empty, the flat shards do not") {
   const Scenario s = small_llama(json::object());
   // 12 tensors over 16 ranks: four ranks own nothing; the heaviest owns the embedding (262,144).
-  const PytorchParallel z = zero1(s, 16, ShardedOptimizerKind::zero_redundancy);
+  const PytorchParallel z = zero1(s, 16, ShardedOptimizer::zero_redundancy);
   std::int64_t empty = 0, most = 0;
   for (const auto& r : z.ranks) {
     empty += r.owned_parameters == 0;
@@ -156,22 +156,22 @@ TEST_CASE("more ranks than tensors: ZeroRedundancyOptimizer leaves ranks empty, 
   CHECK(most == 262'144);
   CHECK(z.ranks[static_cast<std::size_t>(z.heaviest_rank)].owned_parameters == 262'144);
   // Flat: ceil(719,232 / 16) = 44,952 elements on every rank.
-  const PytorchParallel f = zero1(s, 16, ShardedOptimizerKind::flat);
+  const PytorchParallel f = zero1(s, 16, ShardedOptimizer::flat);
   for (const auto& r : f.ranks) CHECK(r.owned_parameters == 44'952);
   CHECK(f.phases.allocator_peak_bytes < z.phases.allocator_peak_bytes);
   // Beyond 64 ranks only the heaviest is listed.
-  CHECK(zero1(s, 1000, ShardedOptimizerKind::flat).ranks.size() == 1);
+  CHECK(zero1(s, 1000, ShardedOptimizer::flat).ranks.size() == 1);
 }
 
 TEST_CASE("DDP's bucket copy adds every gradient to every phase; the view keeps them live from the start") {
   const Scenario s = small_llama({{"optimizer", "sgd"}});
   const std::int64_t G = 4 * 719'232;
-  PytorchParallelInputs k;
+  ParallelKnobs k;
   k.data_parallel = 2;
   const PytorchParallel copy = pytorch_parallel(s, eager_activations(s), k);
-  k.buckets = GradientBucketMode::none;
+  k.gradient_buckets = GradientBuckets::none;
   const PytorchParallel none = pytorch_parallel(s, eager_activations(s), k);
-  k.buckets = GradientBucketMode::view;
+  k.gradient_buckets = GradientBuckets::view;
   const PytorchParallel view = pytorch_parallel(s, eager_activations(s), k);
   CHECK(copy.gradient_bucket_bytes == G);
   CHECK(none.gradient_bucket_bytes == 0);
@@ -184,4 +184,66 @@ TEST_CASE("DDP's bucket copy adds every gradient to every phase; the view keeps 
   bool sync = false;
   for (const auto& t : none.phases.timeline) sync = sync || t.phase == "grad_sync";
   CHECK(sync);
+}
+
+// Through evaluate (the native suite enables the parallel hooks, as lab_scale does).
+#include "facade/facade.hpp"
+
+namespace {
+json eval(const json& request) { return json::parse(facade::evaluate(request.dump())); }
+std::string error_field(const json& r) { return r.contains("error") ? r["error"]["field"].get<std::string>() : "(no error)"; }
+}  // namespace
+
+TEST_CASE("evaluate: a measured two-rank run's memory is its heaviest rank, each rank listed, terms adding up") {
+  for (const auto& fixture : dist_fixtures()) {
+    const std::string& name = fixture.first;
+    const json& fx = fixture.second;
+    const json r = eval(fx["scenario"]);
+    CAPTURE(name);
+    REQUIRE_FALSE(r.contains("error"));
+    const json& m = r["memory"];
+    CHECK(m["per_device"] == true);
+    std::int64_t heaviest = 0;
+    for (const auto& rank : fx["ranks"]) heaviest = std::max(heaviest, rank["steady_step"]["peak_bytes"].get<std::int64_t>());
+    // reserve_bytes 0 in the fixtures' scenarios: the device peak is the allocator's.
+    CHECK(std::fabs(static_cast<double>(m["peak_bytes"].get<std::int64_t>() - heaviest)) <= 0.05 * static_cast<double>(heaviest));
+    std::int64_t sum = 0;
+    for (const auto& c : m["components"].items()) sum += c.value().get<std::int64_t>();
+    CHECK(sum == m["total_bytes"].get<std::int64_t>());
+    for (const auto& t : m["step_phases"]["timeline"]) {
+      std::int64_t parts = 0;
+      for (const auto& c : t.items())
+        if (c.key() != "phase" && c.key() != "bytes") parts += c.value().get<std::int64_t>();
+      CHECK(parts == t["bytes"].get<std::int64_t>());
+    }
+    const json& p = r["parallel"]["pytorch"];
+    REQUIRE(p["ranks"].size() == 2);
+    CHECK(p["gradient_bucket_bytes"] == fx["ranks"][0]["bucket_bytes"]);
+    CHECK(p["ranks"][p["heaviest_rank"].get<std::size_t>()]["allocator_peak_bytes"] == m["step_phases"]["allocator_peak_bytes"]);
+    CHECK(r["parallel"]["memory_by_stage"].size() == 2);  // stages 0 and 1: what framework "pytorch" models
+  }
+}
+
+TEST_CASE("evaluate: framework pytorch refuses what it does not model, naming the field") {
+  const json base = {{"model", "gpt2-small"}, {"framework", "pytorch"}, {"precision", "autocast_bf16"}, {"batch_size", 2}, {"seq_len", 128}};
+  auto with = [&](json parallel) { json j = base; j["parallel"] = parallel; return eval(j); };
+  CHECK(error_field(with({{"data_parallel", 4}, {"zero_stage", 2}})) == "parallel.zero_stage");
+  CHECK(error_field(with({{"data_parallel", 2}, {"tensor_parallel", 2}})) == "parallel.tensor_parallel");
+  CHECK(error_field(with({{"data_parallel", 2}, {"pipeline_parallel", 2}})) == "parallel.pipeline_parallel");
+  CHECK(error_field(with({{"data_parallel", 2}, {"micro_batches", 4}})) == "parallel.micro_batches");
+  CHECK(error_field(with({{"data_parallel", 2}, {"sharded_optimizer", "flat"}})) == "parallel.sharded_optimizer");  // stage 0
+  CHECK(error_field(with({{"data_parallel", 2}, {"zero_stage", 1}, {"sharded_optimizer", "half"}})) == "parallel.sharded_optimizer");
+  json textbook = base;
+  textbook.erase("framework");
+  textbook["precision"] = "mixed";
+  textbook["parallel"] = {{"data_parallel", 2}, {"zero_stage", 1}, {"sharded_optimizer", "flat"}};
+  CHECK(error_field(eval(textbook)) == "parallel.sharded_optimizer");
+  // What it models: the flat shards' state is the smaller; the scenario written back parses back.
+  const json zro = with({{"data_parallel", 8}, {"zero_stage", 1}});
+  const json flat = with({{"data_parallel", 8}, {"zero_stage", 1}, {"sharded_optimizer", "flat"}});
+  REQUIRE_FALSE(zro.contains("error"));
+  REQUIRE_FALSE(flat.contains("error"));
+  CHECK(flat["memory"]["components"]["optimizer_state"] < zro["memory"]["components"]["optimizer_state"]);
+  CHECK(flat["parallel"]["pytorch"]["sharded_optimizer"] == "flat");
+  CHECK(eval(flat["scenario"])["memory"]["peak_bytes"] == flat["memory"]["peak_bytes"]);
 }
