@@ -90,8 +90,8 @@ RankCost cost_of(const Scenario& s, const RankShare& r, const ParallelKnobs& k, 
 
 // One phase on a rank: the buckets, the view, and (ZeRO-1) the rank's optimizer state and temporaries.
 PhaseBytes on_rank(PhaseBytes t, const ParallelKnobs& k, std::int64_t G, const RankCost* c) {
-  if (k.gradient_buckets == GradientBuckets::copy) t.gradient_buckets = G;
-  if (k.gradient_buckets == GradientBuckets::view) t.gradients = G;
+  if (k.gradient_buckets == GradientBuckets::copy && k.data_parallel > 1) t.gradient_buckets = G;
+  if (k.gradient_buckets == GradientBuckets::view && k.data_parallel > 1) t.gradients = G;
   if (c && t.optimizer_state > 0) t.optimizer_state = c->state;
   if (c && t.phase == "optimizer_step") t.transient = c->temporary;
   return t;
@@ -104,7 +104,7 @@ StepPhases rank_step(const Scenario& s, const StepPhases& one, const ParallelKno
   const std::int64_t pe = s.precision == Precision::fp16 || s.precision == Precision::bf16 ? 2 : 4;
   for (const auto& t : one.timeline) {
     p.timeline.push_back(on_rank(t, k, G, c));
-    if (t.phase != "backward_end") continue;
+    if (t.phase != "backward_end" || k.data_parallel == 1) continue;  // one replica: no DDP, no all-reduce
     if (k.gradient_buckets == GradientBuckets::view && s.framework.zero_grad == ZeroGrad::set_to_none)
       p.timeline.back().transient = add(p.timeline.back().transient, mul(s.model.vocab, s.model.hidden, pe));
     if (k.gradient_buckets == GradientBuckets::none) {  // the all-reduce of each .grad, in place
@@ -126,7 +126,8 @@ PytorchParallel pytorch_parallel(const Scenario& s, const EagerActivations& e, c
   const StepPhases one = step_phases(s, e);
   const std::int64_t pe = s.precision == Precision::fp16 || s.precision == Precision::bf16 ? 2 : 4;
   const std::int64_t G = mul(count_parameters(s.model).total, pe);
-  out.gradient_bucket_bytes = k.gradient_buckets == GradientBuckets::none ? 0 : G;
+  // One replica is not wrapped in DDP (as the textbook ledger counts it: no buckets, nothing to reduce).
+  out.gradient_bucket_bytes = k.gradient_buckets == GradientBuckets::none || k.data_parallel == 1 ? 0 : G;
   const std::int64_t N = k.data_parallel;
   if (k.zero_stage == 0) {  // every rank the same
     out.phases = rank_step(s, one, k, G, nullptr);

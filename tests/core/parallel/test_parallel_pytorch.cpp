@@ -180,6 +180,12 @@ TEST_CASE("DDP's bucket copy adds every gradient to every phase; the view keeps 
   CHECK(copy.phases.allocator_peak_bytes == none.phases.allocator_peak_bytes + G);
   // At the optimizer step every gradient exists anyway: the view costs nothing more there.
   CHECK(view.phases.timeline.back().total() == none.phases.timeline.back().total());
+  // One replica is one device: no buckets, whatever gradient_buckets says.
+  k.data_parallel = 1;
+  k.gradient_buckets = GradientBuckets::copy;
+  const PytorchParallel alone = pytorch_parallel(s, eager_activations(s), k);
+  CHECK(alone.gradient_bucket_bytes == 0);
+  CHECK(alone.phases.allocator_peak_bytes == step_phases(s, eager_activations(s)).allocator_peak_bytes);
   // Without DDP the all-reduce of each .grad is a phase of its own, in place.
   bool sync = false;
   for (const auto& t : none.phases.timeline) sync = sync || t.phase == "grad_sync";
