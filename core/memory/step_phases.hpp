@@ -15,6 +15,9 @@ struct PhaseBytes {
   std::string phase;  // "start", "forward_end", "loss_backward", "backward.layer.3", "optimizer_step", ...
   std::int64_t parameters = 0, gradients = 0, optimizer_state = 0, activations = 0, autocast_cache = 0;
   std::int64_t logits = 0, inputs = 0, transient = 0;
+  // pytorch_build "cuda" only (0 on CPU): the model's registered buffers (masks, RoPE tables) and the
+  // cuBLAS/cuBLASLt workspaces the caching allocator holds for the whole run (cuda_workspace_bytes).
+  std::int64_t buffers = 0, cuda_workspace = 0;
   std::int64_t total() const;
 };
 
@@ -32,5 +35,14 @@ struct StepPhases {
 };
 
 StepPhases step_phases(const Scenario& s, const EagerActivations& e);
+
+// cuBLAS workspaces PyTorch 2.x takes from its caching allocator (so torch.cuda.memory_allocated counts
+// them): one per (handle, stream), and a handle per thread: the forward's thread, and in training
+// autograd's device thread, each getChosenWorkspaceSize() (32 MiB on compute capability 9.x, 10.x and
+// 12.x, else 8 MiB + 128 KiB); plus cuBLASLt's own 1 MiB workspace. Measured on an H100: 65 MiB.
+std::int64_t cuda_workspace_bytes(const Scenario& s);
+// The buffers the reference models register (scripts/measure-pytorch.py), per block: a causal mask
+// (FP32 ctx x ctx; from scratch a bool one) and, with rotary positions, cos and sin tables.
+std::int64_t model_buffer_bytes(const Scenario& s);
 
 }  // namespace lab
