@@ -323,7 +323,9 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       // The from-scratch logsumexp allocates logits - max (the logits' type) in any precision.
       PhaseBytes lf = fe;
       lf.phase = "loss_forward";
-      lf.transient = add(mul(scratch ? e.loss_element_bytes : 4, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
+      // CUDA (log_softmax with dtype=float32 on the 16-bit logits) holds a 16-bit one instead (measured).
+      const std::int64_t loss_in = scratch ? e.loss_element_bytes : (k.build == PytorchBuild::cuda && t_autocast ? 2 : 4);
+      lf.transient = add(mul(loss_in, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
       r.timeline.push_back(lf);
     }
     if (train) {

@@ -239,15 +239,21 @@ TEST_CASE("with SDPA the attention phases hold no s^2 tensors; without it, two s
   CHECK(phase(without, "backward.layer.0.attention")->transient == 4 * sbh + 4 * sbh + 2 * 4 * scores);
 }
 
-TEST_CASE("under autocast the loss works on an FP32 copy of the 16-bit logits: the loss_forward phase") {
+TEST_CASE("under autocast the loss's forward holds one more logits-sized tensor: FP32 on CPU 1.13, 16-bit on CUDA") {
   const json base = {{"framework", "pytorch"}, {"model", "gpt2-small"}, {"batch_size", 1}, {"seq_len", 256}};
   json ac = base;
   ac["precision"] = "autocast_bf16";
   CHECK(phase(phases_of(parse_scenario(base)), "loss_forward") == nullptr);
   const StepPhases p = phases_of(parse_scenario(ac));
-  // 4*b*s*V for the copy, 4*s*b*h for the final norm's FP32 output still bound in forward().
-  CHECK(phase(p, "loss_forward")->transient == 4LL * 256 * 50257 + 4LL * 256 * 768);
+  // CUDA (measured on an H100): 2*b*s*V (log_softmax with dtype=float32 reads the 16-bit logits),
+  // 4*s*b*h for the final norm's FP32 output still bound in forward().
+  CHECK(phase(p, "loss_forward")->transient == 2LL * 256 * 50257 + 4LL * 256 * 768);
   CHECK(phase(p, "loss_forward")->logits == 2LL * 256 * 50257);  // the head's 16-bit output
+  // CPU 1.13: cross_entropy on an FP32 copy of the logits, 4*b*s*V.
+  json cpu = ac;
+  cpu["pytorch_build"] = "cpu-1.13";
+  cpu["flash_attention"] = false;
+  CHECK(phase(phases_of(parse_scenario(cpu)), "loss_forward")->transient == 4LL * 256 * 50257 + 4LL * 256 * 768);
 }
 
 TEST_CASE("pytorch_implementation defaults by the model, is echoed, and is refused outside framework pytorch") {
