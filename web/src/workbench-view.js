@@ -45,6 +45,8 @@ export const CATEGORIES = [
   { key: 'activations', label: 'Saved activations' },
   { key: 'logits', label: 'Logits' },
   { key: 'transient', label: 'Temporaries' },
+  { key: 'buffers', label: 'Model buffers (masks, RoPE tables)' },
+  { key: 'cuda_workspace', label: 'cuBLAS workspaces' },
   { key: 'reserve', label: 'Framework reserve' },
 ];
 
