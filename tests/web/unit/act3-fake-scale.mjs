@@ -1,0 +1,64 @@
+// A stand-in for lab_scale written by hand from issue 28's contract (evaluate's `memory` and `parallel`
+// blocks, solve's `fewest_devices`), for Act 3's view-model tests until the engine module lands. Its
+// physics is the ZeRO paper's model states only (Ψ·(2 + 2 + K) split by stage), a fixed activation
+// and reserve, and a ring all-reduce's time: enough shape for the model's logic, not the engine's numbers.
+export const SPEC = { layers: 48, heads: 25, kv_heads: 25, mlp_hidden: 6400 };
+const PSI = 1.5e9;
+const USABLE = 7.5e9;
+const ACT_RESERVE = 0.6e9;
+const BW = { ideal: Infinity, nvlink4: 450e9, pcie4: 32e9, 'ethernet-10g': 1.25e9 };
+
+function statesPerDevice(stage, n) {
+  const k = 12;
+  if (stage === 0) return PSI * (4 + k);
+  if (stage === 1) return 4 * PSI + (k * PSI) / n;
+  if (stage === 2) return 2 * PSI + ((2 + k) * PSI) / n;
+  return ((4 + k) * PSI) / n;
+}
+
+export function evaluate(s) {
+  const p = s.parallel;
+  if (!(p.interconnect in BW)) return { error: { field: 'parallel.interconnect', message: 'not in the catalogue' } };
+  const n = p.data_parallel;
+  const devices = n * p.tensor_parallel * p.pipeline_parallel;
+  const stat = statesPerDevice(p.zero_stage, n) / (p.tensor_parallel * p.pipeline_parallel);
+  const peak = stat + ACT_RESERVE;
+  const compute_s = 1.0 / (p.tensor_parallel * p.pipeline_parallel);
+  const bytes = n > 1 ? (2 * (n - 1) / n) * 2 * PSI * (p.zero_stage === 3 ? 1.5 : 1) : 0;
+  const communication_s = bytes / BW[p.interconnect];
+  const exposed = Math.max(0, communication_s - 0.1 * compute_s);
+  const m = p.micro_batches;
+  const pp = p.pipeline_parallel;
+  const bubble_fraction = (pp - 1) / (m + pp - 1);
+  const bubble_s = pp > 1 ? (compute_s + exposed) * bubble_fraction / (1 - bubble_fraction) : 0;
+  const step_s = compute_s + exposed + bubble_s;
+  const single = 1.0 * n;
+  const speedup = single / step_s;
+  const r = devices > 1 ? (devices / speedup - 1) / (devices - 1) : 0;
+  return {
+    memory: { per_device: true, peak_bytes: peak, total_bytes: peak, static_bytes: stat, usable_device_bytes: USABLE,
+      fits: peak <= USABLE, numerically_valid: true, components: [], binding: { kind: peak <= USABLE ? 'none' : 'static', message: '' } },
+    parallel: {
+      devices, data_parallel: n, tensor_parallel: p.tensor_parallel, pipeline_parallel: pp, micro_batches: m, zero_stage: p.zero_stage,
+      interconnect: { id: p.interconnect, name: p.interconnect, bytes_per_s: BW[p.interconnect], latency_s: 0, provenance: 'fake' },
+      memory_by_stage: [0, 1, 2, 3].map((z) => ({ zero_stage: z, static_bytes: statesPerDevice(z, n) / (p.tensor_parallel * pp),
+        peak_bytes: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE, fits: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE <= USABLE })),
+      compute_s, communication_s, exposed_communication_s: exposed, hidden_communication_s: communication_s - exposed,
+      bubble_s, bubble_fraction, step_s, single_device_step_s: single, speedup, scaling_efficiency: speedup / devices, communication_ratio: r,
+    },
+  };
+}
+
+export function solve(s) {
+  const by_stage = [0, 1, 2, 3].map((z) => {
+    for (let n = 1; n <= 1024; n += 1) {
+      const r = evaluate({ ...s, parallel: { ...s.parallel, data_parallel: n, zero_stage: z } });
+      if (r.memory.fits) return { zero_stage: z, devices: n, peak_bytes_per_device: r.memory.peak_bytes };
+    }
+    return { zero_stage: z, devices: null, peak_bytes_per_device: null };
+  });
+  const best = by_stage.filter((b) => b.devices !== null).sort((a, b) => a.devices - b.devices || a.zero_stage - b.zero_stage)[0];
+  return { fewest_devices: { devices: best ? best.devices : null, zero_stage: best ? best.zero_stage : null, by_stage, max_devices: 1024, text: '' } };
+}
+
+export const fakeScale = { evaluate, solve };
