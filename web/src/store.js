@@ -5,6 +5,7 @@
 import schema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
 import { DEFAULT_CONFIG, DEFAULT_CONFIG2, normalizeConfig, normalizeConfig2 } from './scenario.js';
+import { normalizeConfig3 } from './act3-config.js';
 
 export const SCHEMA_VERSION = 2;
 export const LAB_ID = 'lab08-model-train';
@@ -190,7 +191,8 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
     reset() {
       const prev = state;
       // The workbench's choices are settings too (state.workbench, optional): they stay.
-      state = { ...defaultState(), config: state.config, config2: state.config2, ...(state.workbench ? { workbench: state.workbench } : {}) };
+      state = { ...defaultState(), config: state.config, config2: state.config2, ...(state.workbench ? { workbench: state.workbench } : {}),
+        ...(state.config3 ? { config3: state.config3 } : {}) };
       persist();
       for (const fn of listeners) fn(state, prev);
     },
@@ -219,4 +221,15 @@ export function withAct2(state, patch) {
 export function withWorkbench(state, patch) {
   if (!patch) return state;
   return { ...state, workbench: { scenario: null, gpu_unit: 'gb', ...(state.workbench || {}), ...patch } };
+}
+
+// Act 3 (optional until opened: a state saved before it has neither): its knobs and its record.
+export const defaultAct3 = () => ({ prediction: null, explored: false, revealed: false, reflection_dp: null, reflection_ceiling: null, result: null, completed: false });
+
+export function withConfig3(state, patch) {
+  return { ...state, config3: normalizeConfig3({ ...state.config3, ...patch }) };
+}
+
+export function withAct3(state, patch) {
+  return { ...state, acts: { ...state.acts, act3: { ...(state.acts.act3 || defaultAct3()), ...patch } } };
 }

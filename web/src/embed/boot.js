@@ -3,7 +3,7 @@
 // (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
-import { withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
+import { withConfig3, withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
 import { parseUrlState, actOf, useWorkbenchUrl } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
@@ -67,7 +67,10 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
   const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
   const config2Before = JSON.stringify(store.getState().config2);
-  if (urlState.hasConfig) store.update((s) => withWorkbench(withConfig2(withConfig(s, urlState.config), urlState.config2), urlState.workbench));
+  if (urlState.hasConfig) {
+    store.update((s) => withWorkbench(withConfig2(withConfig(s, urlState.config), urlState.config2), urlState.workbench));
+    if (Object.keys(urlState.config3).length) store.update((s) => withConfig3(s, urlState.config3));
+  }
   // Act 2 settings a link changed are the link's until the student changes one (Act 2's design
   // challenge does not count them); one object for every act mounted from this page load.
   const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };
@@ -90,6 +93,8 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
     try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
     const linked = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
     if (linked.workbench) store.update((s) => withWorkbench(s, linked.workbench));
+    // Act 2's laptop challenge links into Act 3 with its settings.
+    if (Object.keys(linked.config3).length) store.update((s) => withConfig3(s, linked.config3));
     navigate(actId, push);
   }
   start();

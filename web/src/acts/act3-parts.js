@@ -1,0 +1,120 @@
+// Act 3's parts, each built once and updated from the store: the typed prediction lock, the explore
+// controls (instructor hide/lock flags honoured), the chart slots, the two reflections and the Math
+// Peek. Words come from act3-text.js, numbers from the engine through act3.js.
+import { h, uid, setText, replaceChildren } from '../ui/dom.js';
+import { createFillIn } from '../ui/fill-in.js';
+import { deviceOptionText } from '../ui/controls.js';
+import { readCount, taxSpeedup } from '../act3-model.js';
+import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3 } from '../act3-config.js';
+import { lastTry, firstAnswerNote } from '../scoring.js';
+import { formatBytes, formatInt, formatRatio, formatPercent } from '../format.js';
+import * as T from './act3-text.js';
+
+// The prediction: a whole number of GPUs, checked as typed, locked once submitted.
+export function createCountLock({ onLock }) {
+  const id = uid('gpus');
+  const error = h('p', { class: 'field-error', id: uid('gpus-err'), hidden: true });
+  const input = h('input', { type: 'text', id, inputmode: 'numeric', autocomplete: 'off', size: 6, 'aria-describedby': error.id });
+  const button = h('button', { type: 'submit', class: 'btn btn--primary', text: 'Lock in my prediction' });
+  const note = h('p', { class: 'locked-note', hidden: true });
+  const form = h('form', { class: 'prediction prediction--count', novalidate: true },
+    h('p', { class: 'prediction__question', text: T.PREDICTION.question }),
+    h('div', { class: 'control' }, h('label', { for: id, text: T.PREDICTION.label }), input), error, button, note);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const r = readCount(input.value);
+    error.hidden = !r.error;
+    input.setAttribute('aria-invalid', r.error ? 'true' : 'false');
+    if (r.error) { error.textContent = r.error; input.focus(); return; }
+    onLock(r.value);
+  });
+  return {
+    el: form,
+    setEnabled(on) { input.disabled = !on; button.disabled = !on; },
+    update(prediction) {
+      const locked = Boolean(prediction);
+      if (locked) { input.value = String(prediction.devices); input.disabled = true; }
+      button.hidden = locked;
+      note.hidden = !locked;
+      if (locked) setText(note, `Locked in: ${T.gpuWords(prediction.devices)}. The explorer below is open.`);
+    },
+  };
+}
+
+function select(key, label, values, words, flags, onPick) {
+  const id = uid(`a3-${key}`);
+  const locked = flags.lock.includes(key);
+  const el = h('select', { id, disabled: locked, onchange: () => onPick(el.value) }, values.map((v) => h('option', { value: String(v), text: words(v) })));
+  const box = h('div', { class: 'control', 'data-control': key, hidden: flags.hide.includes(key) },
+    h('label', { for: id, text: label }), el, locked ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
+  return { el, box };
+}
+
+// The explore controls: GPUs on a log scale (a slider of powers of two), strategy, interconnect,
+// batch and GPU. onChange(patch) with the store's config3 keys.
+export function createControls3({ flags, devices, interconnects, onChange }) {
+  const gid = uid('a3-gpus');
+  const gLocked = flags.lock.includes('gpus');
+  const gOut = h('output', { for: gid, class: 'control__value' });
+  const gpus = h('input', { type: 'range', id: gid, min: 0, max: GPU_COUNTS3.length - 1, step: 1, disabled: gLocked,
+    oninput: () => onChange({ gpus: GPU_COUNTS3[Number(gpus.value)] }) });
+  const gBox = h('div', { class: 'control control--range', 'data-control': 'gpus', hidden: flags.hide.includes('gpus') },
+    h('label', { for: gid, text: 'GPUs (log scale)' }), gpus, gOut, gLocked ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
+  const strategy = select('strategy', 'Strategy', STRATEGIES3, (v) => T.STRATEGY_WORDS[v], flags, (v) => onChange({ strategy: v }));
+  const net = select('net', 'Interconnect', interconnects.map((x) => x.id), (v) => (interconnects.find((x) => x.id === v) || {}).name || T.INTERCONNECT_FALLBACK[v] || v,
+    flags, (v) => onChange({ interconnect: v }));
+  const batch = select('batch', 'Batch per GPU (sequences)', BATCH_SIZES3, String, flags, (v) => onChange({ batch_size: Number(v) }));
+  const dev = select('dev', 'GPU', devices.map((d) => d.id), (v) => deviceOptionText(devices.find((d) => d.id === v).name), flags, (v) => onChange({ device: v }));
+  const el = h('div', { class: 'controls controls--act3' }, gBox, strategy.box, net.box, batch.box, dev.box);
+  return {
+    el,
+    update(c) {
+      gpus.value = String(GPU_COUNTS3.indexOf(c.gpus));
+      gpus.setAttribute('aria-valuetext', T.gpuWords(c.gpus));
+      setText(gOut, formatInt(c.gpus));
+      strategy.el.value = c.strategy; net.el.value = c.interconnect; batch.el.value = String(c.batch_size); dev.el.value = c.device;
+    },
+  };
+}
+
+// One slot per chart of issue 28 (web/src/charts/, mounted through mountX(container, { format }) once
+// they are in this build): a figure with the chart's box and its sentence, which the act fills.
+export function chartSlot(name, label) {
+  const box = h('div', { class: 'chart-box chart-box--fluid act3-chart', 'data-chart': name, role: 'img', 'aria-label': label });
+  const summary = h('p', { class: 'chart-summary', 'data-summary': name });
+  return { box, summary, el: h('figure', { class: 'chart-figure' }, box, h('figcaption', {}, summary)) };
+}
+
+// The two reflections; onAnswer(key, choice). keys(): the answer keys; nums(): the engine's numbers.
+export function createReflections3({ onAnswer }) {
+  const make = (key, q) => createFillIn({ name: key, prompt: q.prompt,
+    blanks: [{ key: 'choice', legend: 'Your answer', options: q.options }], onSubmit: ({ choice }) => onAnswer(key, choice) });
+  const dp = make('dp', T.DP_QUESTION);
+  const ceiling = make('ceiling', T.CEILING_QUESTION);
+  return {
+    el: h('div', {}, dp.el, h('hr'), ceiling.el),
+    update(a, nums, units) {
+      for (const [form, rec, words] of [[dp, a.reflection_dp, (ok) => T.dpFeedback(ok, nums, units)], [ceiling, a.reflection_ceiling, (ok) => T.ceilingFeedback(ok, nums)]]) {
+        const last = lastTry(rec);
+        form.update(last ? { choice: last.choice } : null, last ? [{ ok: last.correct, text: words(last.correct) }] : [],
+          rec ? firstAnswerNote(rec.correct, rec.attempts || 1) : null);
+      }
+    },
+  };
+}
+
+// The Math Peek: the chapter's formulas with this step's numbers (the engine's parallel block).
+export function renderPeek3(box, r, units) {
+  const p = r.parallel;
+  const n = p.devices;
+  const stages = p.memory_by_stage.map((s) => `${s.zero_stage === 0 ? 'DDP' : `ZeRO-${s.zero_stage}`} ${formatBytes(s.static_bytes, units)}`);
+  replaceChildren(box,
+    r.memory.fits ? null : h('p', { class: 'math-note', 'data-peek': 'oom', text: 'This step does not fit in memory, so it cannot run: the numbers below are what it would give if it fitted.' }),
+    h('p', { class: 'math' }, 'Model states per GPU (ZeRO): Ψ(2 + 2 + K) unsharded; 4Ψ + KΨ/N; 2Ψ + (2 + K)Ψ/N; (4 + K)Ψ/N'),
+    h('p', { class: 'math', 'data-peek': 'states' }, `N = ${formatInt(p.data_parallel)}: ${stages.join('; ')}`),
+    h('p', { class: 'math' }, 'Pipeline bubble = (p − 1) ÷ (m + p − 1)'),
+    h('p', { class: 'math', 'data-peek': 'bubble' }, `= (${p.pipeline_parallel} − 1) ÷ (${p.micro_batches} + ${p.pipeline_parallel} − 1) = ${formatPercent(p.bubble_fraction, 1)} of the step`),
+    h('p', { class: 'math' }, 'Speedup = N ÷ (1 + (N − 1)·r)'),
+    h('p', { class: 'math', 'data-peek': 'tax' }, `= ${formatInt(n)} ÷ (1 + ${formatInt(n - 1)} × ${p.communication_ratio.toFixed(3)}) = ${formatRatio(taxSpeedup(n, p.communication_ratio))}; the engine’s step times give ${formatRatio(p.speedup)}`),
+    h('p', { class: 'math-note', text: 'Ψ: parameters; K = 12 bytes per parameter for mixed-precision Adam (FP32 master, m and v); a ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU, and ZeRO-3 moves 1.5 times that.' }));
+}

@@ -1,0 +1,103 @@
+// Act 3's words: the questions, options, labels and the sentences around the engine's numbers. No
+// number is written here: each function takes the engine's values and formats them. The act
+// (act3.js) and the design ledger read the same questions.
+import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent } from '../format.js';
+
+export const TITLE = 'Act 3: Past one GPU';
+export const SHORT_TITLE = 'Past one GPU';
+export const INTRO = [
+  'Act 2 ended at a wall: GPT-2 XL cannot train on one 8 GB laptop GPU, whatever the settings. Here you add GPUs, split the model’s memory across them, and pay for it in communication.',
+];
+
+export const PREDICTION = {
+  question: 'GPT-2 XL on 8 GB laptop GPUs, fully sharded (ZeRO-3: each GPU keeps 1/N of the weights, gradients and Adam’s state), mixed-precision Adam, batch 1 with full recompute, and an interconnect that costs no time. How many GPUs does it take to train?',
+  label: 'Number of GPUs (1 to 1,024)',
+};
+
+export const STRATEGY_WORDS = {
+  ddp: 'Data parallel (DDP): every GPU holds everything',
+  zero1: 'ZeRO-1: shard the optimizer state',
+  zero2: 'ZeRO-2: shard optimizer state and gradients',
+  zero3: 'ZeRO-3 / FSDP: shard everything',
+  tp: 'Tensor parallel: split each layer',
+  pp: 'Pipeline parallel: split the layers into stages',
+};
+export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
+export const STATE_WORDS = { ok: 'fits and trains', oom: 'does not fit', invalid: 'fits, but cannot train', error: 'could not be computed' };
+
+export const gpuWords = (n) => `${formatInt(n)} GPU${n === 1 ? '' : 's'}`;
+
+// The explore panel's banner: per-GPU memory against the GPU, in words that never call OOM working.
+export function memoryTitle(r, units, deviceName) {
+  const m = r.memory;
+  const per = `${formatBytes(m.peak_bytes, units)} per GPU of the ${deviceName}’s ${formatBytes(m.usable_device_bytes, units)} usable`;
+  return m.fits ? `Fits: ${per}.` : `Out of memory: ${per}, so this cannot train; the times below are what it would take if it fitted.`;
+}
+
+export function layoutWords(p) {
+  const parts = [`${formatInt(p.data_parallel)} data-parallel`];
+  if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
+  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
+  return `${gpuWords(p.devices)}: ${parts.join(' × ')}; ${formatInt(p.global_batch)} sequences per step.`;
+}
+
+export function stepSentence(p, fits) {
+  const lead = fits ? 'One step' : 'If it fitted, one step';
+  return `${lead} takes ${formatSeconds(p.step_s)}: compute ${formatSeconds(p.compute_s)}, communication not hidden ${formatSeconds(p.exposed_communication_s)}, pipeline bubble ${formatSeconds(p.bubble_s)}. Speedup over one GPU at the same batch ${formatRatio(p.speedup)} (${formatPercent(p.scaling_efficiency)} of ideal).`;
+}
+
+export const notAddingUp = 'The engine’s step also waits on other work, so these parts do not add up to the whole step.';
+
+export function crossoverSentence(p) {
+  const x = p.crossover_tokens_per_device;
+  const key = p.zero_stage === 3 ? 'fully_sharded' : 'data_parallel';
+  const below = p.tokens_per_device < x[key];
+  return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; below ${formatInt(x[key])} tokens per GPU, communication cannot hide behind compute on this interconnect${below ? ', and this step is below it' : ''}.`;
+}
+
+export function taxSentence(p) {
+  return `The chapter’s tax: speedup = N ÷ (1 + (N − 1)·r), with r = ${p.communication_ratio.toFixed(3)} for this step.`;
+}
+
+// The reveal: the engine's answer against the prediction, then the price of talking.
+export function revealLines(predicted, truth, err) {
+  const verdict = err.direction === 'exact' ? 'Exactly right.' : `You were off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too few' : 'too many'}).`;
+  return `You said ${gpuWords(predicted)}; the engine’s solver needs ${gpuWords(truth)}. ${verdict}`;
+}
+export function costLine(k, stepsById, names) {
+  const parts = Object.entries(stepsById).map(([id, s]) => `${names[id] || id} ${s === null ? '—' : formatSeconds(s)}`);
+  return `With ${gpuWords(k)} and real wires, one step takes: ${parts.join('; ')}.`;
+}
+export const REVEAL_WHY = 'Sharded states need each GPU to fetch every layer’s weights before using it and to share its gradients after: ZeRO-3 moves about 1.5 times the data of plain data parallelism. A free interconnect hides that; a slow one puts it on the critical path.';
+
+// The reflections: the chapter's two checkpoint questions.
+export const DP_QUESTION = {
+  prompt: 'Why does data parallelism alone not help a model that does not fit on one GPU?',
+  options: [
+    { id: 'copies', label: 'Every GPU still holds the whole model’s weights, gradients and optimizer state; only the batch is split.' },
+    { id: 'split', label: 'It does help: each of N GPUs holds 1/N of the model.' },
+    { id: 'comm', label: 'The GPUs spend all their time communicating.' },
+    { id: 'layers', label: 'It splits the layers, but not the optimizer state.' },
+  ],
+};
+export const CEILING_QUESTION = {
+  prompt: 'What sets the ceiling on how much faster more GPUs can make a step?',
+  options: [
+    { id: 'ratio', label: 'Communication time relative to compute time (the chapter’s r): speedup can never pass 1/r.' },
+    { id: 'count', label: 'Only the number of GPUs: N GPUs are always N times faster.' },
+    { id: 'memory', label: 'Each GPU’s memory capacity.' },
+    { id: 'flops', label: 'The GPU’s peak FLOP/s alone.' },
+  ],
+};
+
+export function dpFeedback(ok, nums, units) {
+  const lead = ok ? 'Yes.' : 'No.';
+  return `${lead} With plain data parallelism each GPU holds ${formatBytes(nums.ddp_static_one_bytes, units)} of model states on 1 GPU and still ${formatBytes(nums.ddp_static_many_bytes, units)} on ${formatInt(nums.gpus)}; ZeRO-3 brings it to ${formatBytes(nums.zero3_static_many_bytes, units)} there.`;
+}
+export function ceilingFeedback(ok, nums) {
+  const lead = ok ? 'Yes.' : 'No.';
+  const ceiling = nums.r > 0 ? `, so no number of GPUs passes ${formatRatio(1 / nums.r)}` : '';
+  return `${lead} Over PCIe at ${formatInt(nums.gpus_far)} GPUs the engine’s r is ${nums.r.toFixed(3)}${ceiling}; it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.`;
+}
+
+export const DONE = 'Act 3 complete: you found how many GPUs sharding needs, and what talking between them costs. ';
