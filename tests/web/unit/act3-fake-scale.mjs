@@ -39,7 +39,8 @@ export function evaluate(s) {
     memory: { per_device: true, peak_bytes: peak, total_bytes: peak, static_bytes: stat, usable_device_bytes: USABLE,
       fits: peak <= USABLE, numerically_valid: true, components: [], binding: { kind: peak <= USABLE ? 'none' : 'static', message: '' } },
     parallel: {
-      devices, data_parallel: n, tensor_parallel: p.tensor_parallel, pipeline_parallel: pp, micro_batches: m, zero_stage: p.zero_stage,
+      devices, data_parallel: n, global_batch: s.batch_size * m * n, tokens_per_device: s.batch_size * 1024 * m / p.tensor_parallel,
+      crossover_tokens_per_device: { data_parallel: 4000, fully_sharded: 6000 }, tensor_parallel: p.tensor_parallel, pipeline_parallel: pp, micro_batches: m, zero_stage: p.zero_stage,
       interconnect: { id: p.interconnect, name: p.interconnect, bytes_per_s: BW[p.interconnect], latency_s: 0, provenance: 'fake' },
       memory_by_stage: [0, 1, 2, 3].map((z) => ({ zero_stage: z, static_bytes: statesPerDevice(z, n) / (p.tensor_parallel * pp),
         peak_bytes: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE, fits: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE <= USABLE })),
