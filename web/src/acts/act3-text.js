@@ -43,7 +43,12 @@ export function layoutWords(p) {
 
 export function stepSentence(p, fits) {
   const lead = fits ? 'One step' : 'If it fitted, one step';
-  return `${lead} takes ${formatSeconds(p.step_s)}: compute ${formatSeconds(p.compute_s)}, communication not hidden ${formatSeconds(p.exposed_communication_s)}, pipeline bubble ${formatSeconds(p.bubble_s)}. Speedup over one GPU at the same batch ${formatRatio(p.speedup)} (${formatPercent(p.scaling_efficiency)} of ideal).`;
+  // Parts that are zero are left out (a "0.00 ms" bubble without a pipeline reads as a measurement).
+  const parts = [`compute ${formatSeconds(p.compute_s)}`,
+    ...(p.exposed_communication_s > 0 ? [`communication not hidden ${formatSeconds(p.exposed_communication_s)}`] : []),
+    ...(p.bubble_s > 0 ? [`pipeline bubble ${formatSeconds(p.bubble_s)}`] : [])];
+  const hidden = p.exposed_communication_s > 0 || !(p.communication_s > 0) ? '' : ' All communication hides behind compute.';
+  return `${lead} takes ${formatSeconds(p.step_s)}: ${parts.join(', ')}.${hidden} Speedup over one GPU at the same batch ${formatRatio(p.speedup)} (${formatPercent(p.scaling_efficiency)} of ideal).`;
 }
 
 export const notAddingUp = 'The engine’s step also waits on other work, so these parts do not add up to the whole step.';

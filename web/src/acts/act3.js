@@ -11,11 +11,18 @@ import { whyDetails } from '../ui/why-details.js';
 import { withAct3, withConfig3, defaultAct3 } from '../store.js';
 import { withFlags, openControls } from '../url-state.js';
 import { normalizeConfig3, DEVICES3 } from '../act3-config.js';
-import { PREDICT3, toScenario3, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS } from '../act3-model.js';
+import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS } from '../act3-model.js';
 import { withTry } from '../scoring.js';
+import { act3Complete } from '../completion.js';
 import { MODEL_ID } from '../scenario.js';
 import { createCountLock, createControls3, chartSlot, createReflections3, renderPeek3 } from './act3-parts.js';
 import * as T from './act3-text.js';
+import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent } from '../format.js';
+
+// Issue 28's four charts (web/src/charts/, each `mountX(container, { format })` → { update(result,
+// context), destroy() }), mounted when they are in this build; until then each slot shows its sentence.
+const CHART_FILES = import.meta.glob(['../charts/parallel-memory-chart.js', '../charts/parallel-timeline-chart.js',
+  '../charts/comm-tax-chart.js', '../charts/crossover-chart.js']);
 
 export const id = 3;
 export const title = T.TITLE;
@@ -29,7 +36,6 @@ const STEPS = [
 ];
 const CONTROLS3 = ['gpus', 'strategy', 'net', 'batch', 'dev'];
 const act3Of = (s) => s.acts.act3 || defaultAct3();
-const complete3 = (a) => Boolean(a.prediction && a.revealed && a.reflection_dp && a.reflection_ceiling);
 
 export function mount({ root, engine, store, flags, announce }) {
   if (!store.getState().acts.act3 || !store.getState().config3) store.update((s) => withConfig3(withAct3(s, {}), {}));
@@ -60,6 +66,7 @@ export function mount({ root, engine, store, flags, announce }) {
     tax: chartSlot('comm-tax', 'Speedup against the number of GPUs'),
     crossover: chartSlot('crossover', 'Compute and communication time against tokens per GPU'),
   };
+  const charts = [];
   const explorePanel = panel('2. Explore: add GPUs', controlsBox, banner.el, layout, slots.memory.el, slots.timeline.el,
     whyDetails('The communication tax and the crossover', slots.tax.el, slots.crossover.el));
   const peek = h('details', { class: 'panel panel--peek math-peek' }, h('summary', { text: 'Math Peek: sharding, the bubble and the tax' }));
@@ -121,6 +128,30 @@ export function mount({ root, engine, store, flags, announce }) {
     last = {};
     render(store.getState());
     unsubscribe = store.subscribe((s) => render(s));
+    mountCharts();
+  }
+
+  // Each chart file present in this build replaces its slot's empty box; its sentence stays below it.
+  function mountCharts() {
+    const format = { bytes: (b) => formatBytes(b, store.getState().config.units), seconds: formatSeconds, ratio: formatRatio, int: formatInt, percent: formatPercent };
+    for (const slot of Object.values(slots)) {
+      const load = CHART_FILES[`../charts/${slot.box.dataset.chart}-chart.js`];
+      if (!load) continue;
+      load().then((mod) => {
+        const mountX = Object.entries(mod).find(([name, fn]) => name.startsWith('mount') && typeof fn === 'function');
+        if (destroyed || !mountX) return;
+        slot.box.removeAttribute('role');
+        slot.box.removeAttribute('aria-label');
+        charts.push({ slot, chart: mountX[1](slot.box, { format }) });
+        last = { ...last, config: null };
+        render(store.getState());
+      });
+    }
+  }
+
+  // What the charts need beside the result: the engine's points for the tax curve, and the units.
+  function chartContext(state, c) {
+    return { units: state.config.units, points: charts.some((x) => x.slot === slots.tax) ? taxPoints(sk.scale, c, sk.spec) : null };
   }
 
   function renderExplore(state) {
@@ -142,6 +173,10 @@ export function mount({ root, engine, store, flags, announce }) {
     setText(slots.tax.summary, T.taxSentence(r.parallel));
     setText(slots.crossover.summary, T.crossoverSentence(r.parallel));
     renderPeek3(peekBody, r, u);
+    if (charts.length) {
+      const context = chartContext(state, c);
+      for (const x of charts) x.chart.update(r, context);
+    }
     return r;
   }
 
@@ -185,7 +220,7 @@ export function mount({ root, engine, store, flags, announce }) {
       renderReveal(a, state.config.units);
       setLocked(reflections.el, !a.revealed);
       reflectHint.hidden = a.revealed;
-      const complete = complete3(a);
+      const complete = act3Complete(a); // one DOM-free rule (completion.js)
       if (complete !== a.completed) queueMicrotask(() => store.update((s) => withAct3(s, { completed: complete })));
       replaceChildren(done, complete ? [T.DONE, h('a', { href: withFlags('?act=ledger', flags), text: 'Compare your predictions and export your design ledger' }), '.'] : []);
     }
@@ -193,5 +228,5 @@ export function mount({ root, engine, store, flags, announce }) {
     last = { config: key, words: wordsKey };
   }
 
-  return { focus: () => titleEl.focus(), destroy: () => { destroyed = true; unsubscribe(); root.replaceChildren(); } };
+  return { focus: () => titleEl.focus(), destroy: () => { destroyed = true; unsubscribe(); for (const x of charts) x.chart.destroy(); root.replaceChildren(); } };
 }
