@@ -82,3 +82,24 @@ test('the lock, the reveal against the solver, and both reflections scored', asy
   assert.equal(after.result.reflect.length, 2);
   assert.deepEqual(problems.consoleErrors, []);
 });
+
+test('the single file opens Act 3 from disk, and <lab-model-train act="3"> opens it in a course page', async () => {
+  const { pathToFileURL } = await import('node:url');
+  const { singleFile, startSite, shipPage, STRICT_CSP } = await import('./helpers.mjs');
+  await page.goto(`${pathToFileURL(singleFile).href}?act=3`);
+  await page.waitForSelector('html[data-ready="true"] [data-act="3"]', { timeout: 30000 });
+  await act3Engine(page);
+  assert.equal(await page.locator('#act-title').textContent(), 'Act 3: Past one GPU');
+  const site = await startSite({ csp: STRICT_CSP, pages: { '/course/act3.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Act 3</title><link rel="icon" href="./icon.svg">
+<script type="module" src="../lab-model-train.js"></script></head><body><main><h1>Week 9</h1><lab-model-train act="3" gpus="16" net="pcie4" storage="memory"></lab-model-train></main></body></html>`,
+  '/course/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>' } });
+  try {
+    const shipped = await shipPage(browser.context, [site.origin]);
+    await shipped.page.goto(`${site.origin}/course/act3.html`);
+    await shipped.page.waitForFunction(() => document.querySelector('lab-model-train').dataset.ready === 'true', null, { timeout: 30000 });
+    assert.equal(await shipped.page.locator('lab-model-train #act-title').textContent(), 'Act 3: Past one GPU');
+    assert.equal(await shipped.page.locator('lab-model-train [data-notice="url"], lab-model-train [data-notice="element"]').count(), 0, 'its Act 3 attributes are read without a problem');
+    assert.deepEqual(shipped.problems.consoleErrors, []);
+    await shipped.page.close();
+  } finally { await site.close(); }
+});

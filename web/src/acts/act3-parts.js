@@ -41,12 +41,15 @@ export function createCountLock({ onLock }) {
   };
 }
 
+// The same words as the other acts' locked controls (ui/controls.js).
+const lockNote = () => h('p', { class: 'control__note control__note--lock', text: 'Locked by your instructor.' });
+
 function select(key, label, values, words, flags, onPick) {
   const id = uid(`a3-${key}`);
   const locked = flags.lock.includes(key);
   const el = h('select', { id, disabled: locked, onchange: () => onPick(el.value) }, values.map((v) => h('option', { value: String(v), text: words(v) })));
   const box = h('div', { class: 'control', 'data-control': key, hidden: flags.hide.includes(key) },
-    h('label', { for: id, text: label }), el, locked ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
+    h('label', { for: id, text: label }), el, locked ? lockNote() : null);
   return { el, box };
 }
 
@@ -59,7 +62,7 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
   const gpus = h('input', { type: 'range', id: gid, min: 0, max: GPU_COUNTS3.length - 1, step: 1, disabled: gLocked,
     oninput: () => onChange({ gpus: GPU_COUNTS3[Number(gpus.value)] }) });
   const gBox = h('div', { class: 'control control--range', 'data-control': 'gpus', hidden: flags.hide.includes('gpus') },
-    h('label', { for: gid, text: 'GPUs (log scale)' }), gpus, gOut, gLocked ? h('span', { class: 'control__note--lock', text: ' (locked)' }) : null);
+    h('label', { for: gid, text: 'GPUs (log scale)' }), gpus, gOut, gLocked ? lockNote() : null);
   const strategy = select('strategy', 'Strategy', STRATEGIES3, (v) => T.STRATEGY_WORDS[v], flags, (v) => onChange({ strategy: v }));
   const net = select('net', 'Interconnect', interconnects.map((x) => x.id), (v) => (interconnects.find((x) => x.id === v) || {}).name || T.INTERCONNECT_FALLBACK[v] || v,
     flags, (v) => onChange({ interconnect: v }));
