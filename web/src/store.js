@@ -5,7 +5,6 @@
 import schema from './schema/lab-state.schema.json' with { type: 'json' };
 import { validate } from './schema/validate.js';
 import { DEFAULT_CONFIG, DEFAULT_CONFIG2, normalizeConfig, normalizeConfig2 } from './scenario.js';
-import { normalizeConfig3 } from './act3-config.js';
 
 export const SCHEMA_VERSION = 2;
 export const LAB_ID = 'lab08-model-train';
@@ -223,12 +222,9 @@ export function withWorkbench(state, patch) {
   return { ...state, workbench: { scenario: null, gpu_unit: 'gb', ...(state.workbench || {}), ...patch } };
 }
 
-// Act 3 (optional until opened: a state saved before it has neither): its knobs and its record.
+// Act 3 (optional until opened: a state saved before it has neither): its record (its knobs' helper,
+// withConfig3, is in act3-url.js, loaded with the act).
 export const defaultAct3 = () => ({ prediction: null, explored: false, revealed: false, reflection_dp: null, reflection_ceiling: null, result: null, completed: false });
-
-export function withConfig3(state, patch) {
-  return { ...state, config3: normalizeConfig3({ ...state.config3, ...patch }) };
-}
 
 export function withAct3(state, patch) {
   return { ...state, acts: { ...state.acts, act3: { ...(state.acts.act3 || defaultAct3()), ...patch } } };

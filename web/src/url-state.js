@@ -9,7 +9,6 @@ import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, UNIT_IDS, COMPONENT_KEYS, CUSTOM_DEVICE,
   CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH, FRAMEWORKS, frameworkOf,
 } from './scenario.js';
-import { normalizeConfig3, STRATEGIES3, GPU_COUNTS3, BATCH_SIZES3, OPTIMIZERS3, PRECISIONS3, DEVICES3, INTERCONNECTS3 } from './act3-config.js';
 import { wordList } from './format.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
@@ -34,6 +33,11 @@ const MAX_ECHO = 40;
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const visible = (v) => v.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
 const echo = (v) => visible(v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
+// Act 3's URL module (act3-url.js: its knobs' parse and serialize) comes with Act 3's code, like the
+// workbench's: boot.js loads it for a link that opens Act 3, and Act 3 sets it when it mounts. Until
+// then an Act 3 address is ?act=3 with the shared knobs (units, hide, lock).
+let act3Url = null;
+export function useAct3Url(mod) { act3Url = mod; }
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
 const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
   'workers', 'prefetch', 'depth', 'pin', ...ACT3_ONLY];
@@ -176,24 +180,6 @@ function parseAct2(params, config, bad, current) {
     needsKey: 'prefetch', needsValue: true, needsWords: 'prefetch=1', offWords: 'prefetching is off here', current });
 }
 
-// Act 3: the GPUs (1, 2, 4, …, 1,024), the strategy, the interconnect, and the per-GPU step's knobs.
-function parseAct3(params, config3, bad, current) {
-  parseShared(params, config3, bad, { precisions: PRECISIONS3, batches: BATCH_SIZES3, devices: DEVICES3, readK: false });
-  dependent(params, config3, bad, { name: 'k', key: 'every_k', range: EVERY_K, what: 'the checkpoint interval', unit: 'layers',
-    needsKey: 'checkpointing', needsValue: 'every_k', needsWords: 'ckpt=every', offWords: 'checkpointing is not every k layers here', current });
-  const pick = (name, key, values, words) => {
-    if (!params.has(name)) return;
-    const v = params.get(name);
-    const n = key === 'gpus' ? wholeNumber(v) : v;
-    if (values.includes(n)) config3[key] = n;
-    else bad(name, words);
-  };
-  pick('opt', 'optimizer', OPTIMIZERS3, `not an optimizer (use ${choices(OPTIMIZERS3)})`);
-  pick('gpus', 'gpus', GPU_COUNTS3, `the number of GPUs must be a power of two from 1 to 1024 (${list(GPU_COUNTS3.map(String))})`);
-  pick('strategy', 'strategy', STRATEGIES3, `not a strategy (use ${choices(STRATEGIES3)})`);
-  pick('net', 'interconnect', INTERCONNECTS3, `not an interconnect (use ${choices(INTERCONNECTS3)})`);
-}
-
 // search: a query string ('?a=b' or 'a=b') or URLSearchParams. deviceIds: the catalog's device ids.
 // availableActs: act ids that can be shown (numbers, and 'measure' for the panel beside the acts).
 // current: the stored state ({ config2 }), so that Act 2's k and depth are judged against the stored
@@ -256,7 +242,9 @@ export function parseUrlState(search, { deviceIds = [], modelIds = [], available
       if (usable.has(name)) bad(name, `a setting of ${ACT3_ONLY.includes(name) ? 'Act 3' : ACT2_ONLY.includes(name) ? 'Act 2' : 'Act 1'}, not of the part of the lab this link opens`);
     }
     const scoped = new URLSearchParams([...usable].filter(([name]) => !foreign.includes(name)));
-    if (act === 3) parseAct3(scoped, config3, bad, current && current.config3 ? current.config3 : null);
+    if (act === 3) {
+      if (act3Url) act3Url.parseAct3(scoped, config3, bad, current && current.config3 ? current.config3 : null, { parseShared, dependent, wholeNumber, choices, list });
+    }
     else if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
     else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   }
@@ -283,16 +271,7 @@ export function serializeUrlState({ act = 1, config, config2 = null, config3 = n
   const p = new URLSearchParams();
   p.set('act', String(act));
   if (act === 3) {
-    const c3 = normalizeConfig3(config3);
-    p.set('gpus', String(c3.gpus));
-    p.set('strategy', c3.strategy);
-    p.set('net', c3.interconnect);
-    p.set('batch', String(c3.batch_size));
-    p.set('dev', c3.device);
-    p.set('prec', c3.precision);
-    p.set('opt', c3.optimizer);
-    p.set('ckpt', CKPT_TO_PARAM[c3.checkpointing]);
-    if (c3.checkpointing === 'every_k') p.set('k', String(c3.every_k));
+    if (act3Url) act3Url.serializeAct3(p, config3, CKPT_TO_PARAM);
     p.set('units', config.units);
   } else if (act === 2 && config2) {
     p.set('prec', config2.precision);

@@ -8,8 +8,10 @@ import { h, setText, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { Banner } from '../ui/banner.js';
 import { whyDetails } from '../ui/why-details.js';
-import { withAct3, withConfig3, defaultAct3 } from '../store.js';
-import { withFlags, openControls } from '../url-state.js';
+import { withAct3, defaultAct3 } from '../store.js';
+import { withFlags, openControls, useAct3Url } from '../url-state.js';
+import * as act3Url from '../act3-url.js';
+import { withConfig3 } from '../act3-url.js';
 import { normalizeConfig3, DEVICES3 } from '../act3-config.js';
 import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS } from '../act3-model.js';
 import { withTry } from '../scoring.js';
@@ -23,6 +25,10 @@ import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent } fro
 // context), destroy() }), mounted when they are in this build; until then each slot shows its sentence.
 const CHART_FILES = import.meta.glob(['../charts/parallel-memory-chart.js', '../charts/parallel-timeline-chart.js',
   '../charts/comm-tax-chart.js', '../charts/crossover-chart.js']);
+
+// The address of Act 3 carries its knobs from now on (an act switch in place loads this module after
+// the app wrote the address without them; mount() writes it again).
+useAct3Url(act3Url);
 
 export const id = 3;
 export const title = T.TITLE;
@@ -38,7 +44,8 @@ const CONTROLS3 = ['gpus', 'strategy', 'net', 'batch', 'dev'];
 const act3Of = (s) => s.acts.act3 || defaultAct3();
 
 export function mount({ root, engine, store, flags, announce }) {
-  if (!store.getState().acts.act3 || !store.getState().config3) store.update((s) => withConfig3(withAct3(s, {}), {}));
+  // A new state object even when Act 3 was opened before, so the app writes the address with Act 3's knobs.
+  store.update((s) => withConfig3(withAct3(s, {}), {}));
   const nothingToExplore = openControls(CONTROLS3, flags).length === 0;
   const sk = { scale: null, spec: null, answer: null, nums: null, keys: null, names: {} };
 
