@@ -37,7 +37,7 @@ export function evaluate(s) {
   const r = devices > 1 ? (devices / speedup - 1) / (devices - 1) : 0;
   return {
     memory: { per_device: true, peak_bytes: peak, total_bytes: peak, static_bytes: stat, usable_device_bytes: USABLE,
-      fits: peak <= USABLE, numerically_valid: true, components: [], binding: { kind: peak <= USABLE ? 'none' : 'static', message: '' } },
+      fits: peak <= USABLE, numerically_valid: true, components: { weights: stat, activations: ACT_RESERVE / 2, reserve: ACT_RESERVE / 2 }, binding: { kind: peak <= USABLE ? 'none' : 'static', message: '' } },
     parallel: {
       devices, data_parallel: n, global_batch: s.batch_size * m * n, tokens_per_device: s.batch_size * 1024 * m / p.tensor_parallel,
       crossover_tokens_per_device: { data_parallel: 4000, fully_sharded: 6000 }, tensor_parallel: p.tensor_parallel, pipeline_parallel: pp, micro_batches: m, zero_stage: p.zero_stage,

@@ -1,7 +1,7 @@
 // Act 3's words: the questions, options, labels and the sentences around the engine's numbers. No
 // number is written here: each function takes the engine's values and formats them. The act
 // (act3.js) and the design ledger read the same questions.
-import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent } from '../format.js';
+import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent, formatCount, sumText } from '../format.js';
 
 export const TITLE = 'Act 3: Past one GPU';
 export const SHORT_TITLE = 'Past one GPU';
@@ -34,11 +34,23 @@ export function memoryTitle(r, units, deviceName) {
   return m.fits ? `Fits: ${per}.` : `Out of memory: ${per}, so this cannot train; the times below are what it would take if it fitted.`;
 }
 
-export function layoutWords(p) {
+// How the GPUs are used; `gpus`: the count chosen, which tensor parallelism may not use in full.
+export function layoutWords(p, gpus) {
   const parts = [`${formatInt(p.data_parallel)} data-parallel`];
   if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
   if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
-  return `${gpuWords(p.devices)}: ${parts.join(' × ')}; ${formatInt(p.global_batch)} sequences per step.`;
+  const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
+  return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.`;
+}
+
+// The memory chart's sentence: one GPU's parts, adding up to its total (each rounded from bytes).
+const PART_WORDS = { weights: 'weights', master_weights: 'FP32 master', gradients: 'gradients', optimizer_state: 'optimizer state',
+  activations: 'activations', logits: 'logits', reserve: 'reserve', gradient_buckets: 'gradient bucket copy',
+  gathered_parameters: 'gathered layers', autocast_weight_cache: 'autocast copies' };
+export function memorySentence(m, units) {
+  const terms = Object.entries(m.components).filter(([, b]) => b > 0)
+    .map(([k, bytes]) => ({ label: PART_WORDS[k] || k.replace(/_/g, ' '), bytes }));
+  return `One GPU holds ${sumText(terms, units, m.total_bytes)}.`;
 }
 
 export function stepSentence(p, fits) {

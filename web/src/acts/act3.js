@@ -173,8 +173,8 @@ export function mount({ root, engine, store, flags, announce }) {
     const st = state3(r);
     const device = sk.scale.catalog().devices.find((d) => d.id === c.device);
     banner.update({ state: st, title: T.memoryTitle(r, u, device ? device.name : c.device) });
-    setText(layout, T.layoutWords(r.parallel));
-    setText(slots.memory.summary, T.memoryTitle(r, u, device ? device.name : c.device));
+    setText(layout, T.layoutWords(r.parallel, c.gpus));
+    setText(slots.memory.summary, T.memorySentence(r.memory, u));
     const parts = stepParts(r.parallel);
     setText(slots.timeline.summary, `${T.stepSentence(r.parallel, st === 'ok')}${parts.adds_up ? '' : ` ${T.notAddingUp}`}`);
     setText(slots.tax.summary, T.taxSentence(r.parallel));
