@@ -46,6 +46,11 @@ export function evaluate(s) {
         peak_bytes: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE, fits: statesPerDevice(z, n) / (p.tensor_parallel * pp) + ACT_RESERVE <= USABLE })),
       compute_s, communication_s, exposed_communication_s: exposed, hidden_communication_s: communication_s - exposed,
       bubble_s, bubble_fraction, step_s, single_device_step_s: single, speedup, scaling_efficiency: speedup / devices, communication_ratio: r,
+      formulas: { symbols: { N: n, t: p.tensor_parallel, p: pp, m, b: s.batch_size, s: 1024, h: 1600, psi: PSI / (p.tensor_parallel * pp), W: 2, G: 2, K: 12, B: BW[p.interconnect], alpha: 0, r },
+        model_states: { expression: ['(W + G + K) * psi', '(W + G) * psi + K * psi / N', 'W * psi + (G + K) * psi / N', '(W + G + K) * psi / N'][p.zero_stage], bytes: stat },
+        all_reduce: { expression: '2 (N - 1) / N * S / B + 2 (N - 1) * alpha, per bucket', seconds: communication_s },
+        bubble: { expression: '(p - 1) / (m + p - 1)', value: bubble_fraction }, speedup: { expression: 'N / (1 + (N - 1) * r)', value: speedup },
+        crossover: { data_parallel: 4000, fully_sharded: 6000, data_parallel_seconds: communication_s, fully_sharded_seconds: communication_s * 1.5, backward_s_per_token: 1e-4, compute_s_per_token: 1.5e-4 } },
     },
   };
 }

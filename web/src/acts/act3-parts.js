@@ -7,7 +7,7 @@ import { deviceOptionText } from '../ui/controls.js';
 import { readCount, taxSpeedup } from '../act3-model.js';
 import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3 } from '../act3-config.js';
 import { lastTry, firstAnswerNote } from '../scoring.js';
-import { formatBytes, formatInt, formatRatio, formatPercent } from '../format.js';
+import { formatBytes, formatInt, formatRatio, formatPercent, formatSeconds } from '../format.js';
 import * as T from './act3-text.js';
 
 // The prediction: a whole number of GPUs, checked as typed, locked once submitted.
@@ -106,18 +106,34 @@ export function createReflections3({ onAnswer }) {
   };
 }
 
-// The Math Peek: the chapter's formulas with this step's numbers (the engine's parallel block).
+// The Math Peek: the chapter's formulas with this step's symbols and values, from the engine's
+// `parallel.formulas` (core/facade/README.md): each line's result is the engine's, or the formula
+// worked with the engine's symbols where the engine gives the symbols only.
+const MATH = (expr) => expr.replace(/\bpsi\b/g, 'Ψ').replace(/\balpha\b/g, 'α').replace(/ \* /g, ' · ').replace(/ \/ /g, ' ÷ ').replace(/ - /g, ' − ');
 export function renderPeek3(box, r, units) {
   const p = r.parallel;
+  const f = p.formulas;
+  const y = f.symbols;
   const n = p.devices;
-  const stages = p.memory_by_stage.map((s) => `${s.zero_stage === 0 ? 'DDP' : `ZeRO-${s.zero_stage}`} ${formatBytes(s.static_bytes, units)}`);
+  const line = (key, text) => h('p', { class: 'math', 'data-peek': key, text });
+  const states = [(y.W + y.G + y.K) * y.psi, (y.W + y.G) * y.psi + (y.K * y.psi) / y.N, y.W * y.psi + ((y.G + y.K) * y.psi) / y.N, ((y.W + y.G + y.K) * y.psi) / y.N][p.zero_stage];
   replaceChildren(box,
     r.memory.fits ? null : h('p', { class: 'math-note', 'data-peek': 'oom', text: 'This step does not fit in memory, so it cannot run: the numbers below are what it would give if it fitted.' }),
-    h('p', { class: 'math' }, 'Model states per GPU (ZeRO): Ψ(2 + 2 + K) unsharded; 4Ψ + KΨ/N; 2Ψ + (2 + K)Ψ/N; (4 + K)Ψ/N'),
-    h('p', { class: 'math', 'data-peek': 'states' }, `N = ${formatInt(p.data_parallel)}: ${stages.join('; ')}`),
-    h('p', { class: 'math' }, 'Pipeline bubble = (p − 1) ÷ (m + p − 1)'),
-    h('p', { class: 'math', 'data-peek': 'bubble' }, `= (${p.pipeline_parallel} − 1) ÷ (${p.micro_batches} + ${p.pipeline_parallel} − 1) = ${formatPercent(p.bubble_fraction, 1)} of the step`),
-    h('p', { class: 'math' }, 'Speedup = N ÷ (1 + (N − 1)·r)'),
-    h('p', { class: 'math', 'data-peek': 'tax' }, `= ${formatInt(n)} ÷ (1 + ${formatInt(n - 1)} × ${p.communication_ratio.toFixed(3)}) = ${formatRatio(taxSpeedup(n, p.communication_ratio))}; the engine’s step times give ${formatRatio(p.speedup)}`),
-    h('p', { class: 'math-note', text: 'Ψ: parameters; K = 12 bytes per parameter for mixed-precision Adam (FP32 master, m and v); a ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU, and ZeRO-3 moves 1.5 times that.' }));
+    h('p', { class: 'math' }, `Model states per GPU (${p.zero_stage === 0 ? 'no sharding' : `ZeRO-${p.zero_stage}`}) = ${MATH(f.model_states.expression)}`),
+    line('states', `= ${stateTerms(p.zero_stage, y)} = ${formatBytes(states, units)}`),
+    h('p', { class: 'math' }, `Pipeline bubble = ${MATH(f.bubble.expression)}`),
+    line('bubble', `= (${y.p} − 1) ÷ (${y.m} + ${y.p} − 1) = ${formatPercent(f.bubble.value, 1)} of the pipelined part`),
+    h('p', { class: 'math' }, 'Speedup = N ÷ (1 + (N − 1) · r), with N the GPUs in use'),
+    line('tax', `= ${formatInt(n)} ÷ (1 + ${formatInt(n - 1)} × ${y.r.toFixed(3)}) = ${formatRatio(taxSpeedup(n, y.r))}; from the engine’s step times ${formatRatio(f.speedup.value)}`),
+    h('p', { class: 'math', 'data-peek': 'crossover' }, `Crossover, fully sharded: ${formatSeconds(f.crossover.fully_sharded_seconds)} of gathering and scattering ÷ ${formatSeconds(f.crossover.compute_s_per_token * 1000)} of compute per 1,000 tokens = ${formatInt(f.crossover.fully_sharded)} tokens per GPU; below that, the wires cannot hide behind compute`),
+    h('p', { class: 'math-note', text: `Ψ = ${formatInt(y.psi)} parameters on this GPU before sharding; W, G and K are bytes per parameter for weights, gradients, and master copy with optimizer state. A ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU: ${MATH(f.all_reduce.expression)}, here ${formatSeconds(f.all_reduce.seconds)} per step.` }));
+}
+
+// The model-states formula with the engine's symbols in place, for the stage shown.
+function stateTerms(stage, y) {
+  const psi = formatInt(y.psi);
+  if (stage === 0) return `(${y.W} + ${y.G} + ${y.K}) × ${psi}`;
+  if (stage === 1) return `(${y.W} + ${y.G}) × ${psi} + ${y.K} × ${psi} ÷ ${formatInt(y.N)}`;
+  if (stage === 2) return `${y.W} × ${psi} + (${y.G} + ${y.K}) × ${psi} ÷ ${formatInt(y.N)}`;
+  return `(${y.W} + ${y.G} + ${y.K}) × ${psi} ÷ ${formatInt(y.N)}`;
 }

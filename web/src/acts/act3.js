@@ -19,7 +19,6 @@ import { act3Complete } from '../completion.js';
 import { MODEL_ID } from '../scenario.js';
 import { createCountLock, createControls3, chartSlot, createReflections3, renderPeek3 } from './act3-parts.js';
 import * as T from './act3-text.js';
-import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent } from '../format.js';
 
 // Issue 28's four charts (web/src/charts/, each `mountX(container, { format })` → { update(result,
 // context), destroy() }), mounted when they are in this build; until then each slot shows its sentence.
@@ -168,7 +167,7 @@ class Act3 {
 
   // Each chart file present in this build replaces its slot's empty box; its sentence stays below it.
   mountCharts() {
-    const format = { bytes: (b) => formatBytes(b, this.store.getState().config.units), seconds: formatSeconds, ratio: formatRatio, int: formatInt, percent: formatPercent };
+    const format = { units: this.store.getState().config.units }; // the context's units follow the toggle
     for (const slot of Object.values(this.slots)) {
       const load = CHART_FILES[`../charts/${slot.box.dataset.chart}-chart.js`];
       if (!load) continue;
@@ -184,10 +183,12 @@ class Act3 {
     }
   }
 
-  // What the charts need beside the result: the engine's points for the tax curve, and the units.
-  chartContext(state, c) {
+  // What the charts need beside the result (each chart file's header): the units, the GPU's name, and
+  // for the tax curve the engine's points at N = 1, 2, 4, …, 1,024 (a count the engine refused is left out).
+  chartContext(state, c, deviceName) {
     const sk = this.sk;
-    return { units: state.config.units, points: this.charts.some((x) => x.slot === this.slots.tax) ? taxPoints(sk.scale, c, sk.spec) : null };
+    const points = this.charts.some((x) => x.slot === this.slots.tax) ? taxPoints(sk.scale, c, sk.spec).filter((p) => !p.error) : [];
+    return { units: state.config.units, deviceName, points };
   }
 
   // ---- render
@@ -211,7 +212,7 @@ class Act3 {
     setText(slots.crossover.summary, T.crossoverSentence(r.parallel));
     renderPeek3(this.peekBody, r, u);
     if (this.charts.length) {
-      const context = this.chartContext(state, c);
+      const context = this.chartContext(state, c, device ? device.name : c.device);
       for (const x of this.charts) x.chart.update(r, context);
     }
   }
