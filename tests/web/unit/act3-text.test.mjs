@@ -40,3 +40,15 @@ test('the layout names the GPUs tensor parallelism cannot use, and counts sequen
   assert.match(T.layoutWords(r.parallel, 8), /^Uses 5 of the 8 GPUs \(the model splits 5 ways, which does not divide 8\): 1 data-parallel × 5 tensor-parallel; 1 sequence per step\.$/);
   assert.match(T.layoutWords(at({ gpus: 4 }).parallel, 4), /^4 GPUs: 4 data-parallel; 4 sequences per step\.$/);
 });
+
+test('r is written without exponents and never rounds a real tax to 0', () => {
+  assert.equal(T.formatR(0.1234), '0.123');
+  assert.equal(T.formatR(0.0000121013), '0.000012');
+  assert.equal(T.formatR(0), '0');
+  for (const r of [3e-9, 4.5e-6, 0.0009]) assert.match(T.formatR(r), /^0\.0*[1-9]\d?$/, String(r));
+});
+
+test('with one GPU or a free interconnect there is no crossover to name', () => {
+  const one = at({ gpus: 1 });
+  assert.match(T.crossoverSentence({ ...one.parallel, crossover_tokens_per_device: { data_parallel: 0, fully_sharded: 0 } }), /with one GPU there is no communication to hide/);
+});

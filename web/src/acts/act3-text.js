@@ -25,6 +25,14 @@ export const STRATEGY_WORDS = {
 export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
 export const STATE_WORDS = { ok: 'fits and trains', oom: 'does not fit', invalid: 'fits, but cannot train', error: 'could not be computed' };
 
+// The chapter's r: three decimals, or two significant digits when smaller (the engine's r for a
+// fully sharded step is often near 0.00001, which three decimals would show as 0.000); never exponents.
+export function formatR(r) {
+  if (!(r > 0)) return '0';
+  if (r >= 0.001) return r.toFixed(3);
+  return r.toFixed(Math.min(12, 1 - Math.floor(Math.log10(r))));
+}
+
 export const gpuWords = (n) => `${formatInt(n)} GPU${n === 1 ? '' : 's'}`;
 
 // The explore panel's banner: per-GPU memory against the GPU, in words that never call OOM working.
@@ -68,12 +76,14 @@ export const notAddingUp = 'The engine’s step also waits on other work, so the
 export function crossoverSentence(p) {
   const x = p.crossover_tokens_per_device;
   const key = p.zero_stage === 3 ? 'fully_sharded' : 'data_parallel';
+  // One GPU, or a free interconnect: nothing to hide, so no crossover.
+  if (!(x[key] > 0)) return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; with ${p.devices === 1 ? 'one GPU' : 'a free interconnect'} there is no communication to hide.`;
   const below = p.tokens_per_device < x[key];
   return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; below ${formatInt(x[key])} tokens per GPU, communication cannot hide behind compute on this interconnect${below ? ', and this step is below it' : ''}.`;
 }
 
 export function taxSentence(p) {
-  return `The chapter’s tax: speedup = N ÷ (1 + (N − 1)·r), with r = ${p.communication_ratio.toFixed(3)} for this step.`;
+  return `The chapter’s tax: speedup = N ÷ (1 + (N − 1)·r), with r = ${formatR(p.communication_ratio)} for this step.`;
 }
 
 // The reveal: the engine's answer against the prediction, then the price of talking.
@@ -114,7 +124,7 @@ export function dpFeedback(ok, nums, units) {
 export function ceilingFeedback(ok, nums) {
   const lead = ok ? 'Yes.' : 'No.';
   const ceiling = nums.r > 0 ? `, so no number of GPUs passes ${formatRatio(1 / nums.r)}` : '';
-  return `${lead} Over PCIe at ${formatInt(nums.gpus_far)} GPUs the engine’s r is ${nums.r.toFixed(3)}${ceiling}; it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.`;
+  return `${lead} Over PCIe at ${formatInt(nums.gpus_far)} GPUs the engine’s r is ${formatR(nums.r)}${ceiling}; it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.`;
 }
 
 export const DONE = 'Act 3 complete: you found how many GPUs sharding needs, and what talking between them costs. ';
