@@ -1,10 +1,13 @@
 // Act 3 in the page: the navigation entry after Act 2, the URL round trip and named errors for bad
 // values, Act 2's laptop limit linking in with its settings, and (with lab_scale in the build) the
-// prediction lock, the explorer, the reveal against the solver and the two reflections.
+// prediction lock, the explorer, the reveal against the solver (lab_scale in Node) and the two reflections.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, freshLab, predictAct2, laptopToFloor, addressSettled } from './helpers.mjs';
-import { A3, act3Engine, lockAct3, NO_ENGINE } from './act3-helpers.mjs';
+import { A3, act3Engine, lockAct3, savedAct3, NO_ENGINE } from './act3-helpers.mjs';
+import { loadScaleEngine } from '../../scripts/engine-node.mjs';
+import { PREDICT3, toScenario3, devicesNeeded, stepByInterconnect } from '../../web/src/act3-model.js';
+import { formatRatio, formatSeconds, plainText } from '../../web/src/format.js';
 
 let srv;
 let browser;
@@ -64,20 +67,29 @@ test('the lock, the reveal against the solver, and both reflections scored', asy
   if (!(await act3Engine(page))) { t.skip(NO_ENGINE); return; }
   await page.fill(`${A3} .prediction input`, 'many');
   await page.click(`${A3} .prediction button[type=submit]`);
-  assert.match(await page.locator(`${A3} .field-error`).textContent(), /whole number of GPUs/);
+  assert.match(await page.locator(`${A3} .prediction .field-error`).textContent(), /whole number of GPUs/);
   await lockAct3(page, 2);
   assert.equal(await page.locator(`${A3} .reveal-button`).isDisabled(), true, 'the reveal waits for a change');
   await page.selectOption(`${A3} [data-control="net"] select`, 'pcie4');
   await page.click(`${A3} .reveal-button`);
   await page.waitForSelector(`${A3} .reveal[data-revealed]`);
-  const state = await page.evaluate(() => JSON.parse(localStorage.getItem('lab08-model-train/state')).acts.act3);
-  assert.match(await page.locator(`${A3} .reveal__key`).textContent(), new RegExp(`needs ${state.prediction.truth_devices} GPU`));
+  const state = await savedAct3(page, 'revealed');
+  // The engine's numbers, from lab_scale in Node: the solver's count, and its step on each wire.
+  const raw = await loadScaleEngine();
+  const scale = { evaluate: (x) => JSON.parse(raw.evaluate(JSON.stringify(x))), solve: (x) => JSON.parse(raw.solve(JSON.stringify(x))) };
+  const spec = JSON.parse(raw.catalog()).models.find((m) => m.id === 'gpt2-xl').spec;
+  const k = devicesNeeded(scale, spec).devices;
+  assert.equal(state.prediction.truth_devices, k);
+  assert.equal(plainText(await page.locator(`${A3} .reveal__key`).textContent()), `You said 2 GPUs; the engine’s solver needs ${k} GPUs. You were off by ${formatRatio(k / 2)} (too few).`);
+  const cost = plainText(await page.locator(`${A3} [data-reveal="cost"]`).textContent());
+  const { step_s } = stepByInterconnect(scale, toScenario3(PREDICT3, spec, { gpus: k }));
+  for (const s of Object.values(step_s)) assert.ok(cost.includes(plainText(formatSeconds(s))), `${cost} has ${formatSeconds(s)}`);
   await page.check(`${A3} form[data-question="dp"] input[value="copies"]`);
   await page.click(`${A3} form[data-question="dp"] button[type=submit]`);
   await page.check(`${A3} form[data-question="ceiling"] input[value="count"]`);
   await page.click(`${A3} form[data-question="ceiling"] button[type=submit]`);
   await page.waitForFunction(() => /Act 3 complete/.test(document.querySelector('[data-act="3"] .done').textContent));
-  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('lab08-model-train/state')).acts.act3);
+  const after = await savedAct3(page, 'done');
   assert.equal(after.result.devices_needed, after.prediction.truth_devices);
   assert.equal(after.result.reflect.length, 2);
   assert.deepEqual(problems.consoleErrors, []);

@@ -16,3 +16,16 @@ export async function lockAct3(page, devices) {
 }
 
 export const NO_ENGINE = 'this build has no lab_scale (issue 28, S\'s module): Act 3 cannot start';
+
+// Act 3's saved record once it is revealed (`until: 'revealed'`) or complete with both answers in the
+// ledger record (`'done'`): the store writes storage a moment after a change.
+export async function savedAct3(page, until) {
+  const handle = await page.waitForFunction((u) => {
+    const st = JSON.parse(localStorage.getItem('lab08-model-train/state') || 'null');
+    const a = st && st.acts && st.acts.act3;
+    if (!a) return null;
+    const ok = u === 'revealed' ? a.revealed : a.completed && a.result && a.result.reflect.length === 2;
+    return ok ? a : null;
+  }, until);
+  return handle.jsonValue();
+}

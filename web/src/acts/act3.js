@@ -128,9 +128,11 @@ class Act3 {
   }
 
   // The engine arrives with this act's module: until then (or if it cannot load) nothing opens.
+  // The catalogue is lab_core's (every module has the same one, interconnects included). A failure in
+  // ready() is said like a module that did not load: the act never hangs on its loading line.
   load(engine) {
     const loading = engine.scale ? engine.scale() : Promise.reject(new Error('this copy of the lab has no multi-device engine'));
-    loading.then((scale) => { if (!this.destroyed) this.ready(scale); }, (err) => {
+    loading.then((scale) => { if (!this.destroyed) this.ready(scale, engine.catalog()); }).catch((err) => {
       if (!this.destroyed) this.cannotStart(`Act 3 cannot start: its multi-device engine did not load (${err && err.message ? err.message : err}). Try reloading the page.`);
     });
   }
@@ -141,9 +143,9 @@ class Act3 {
   }
 
   // The solver's answer, the reflections' numbers and the controls, once; then the act follows the store.
-  ready(scale) {
+  ready(scale, catalog) {
     const sk = this.sk;
-    const catalog = scale.catalog();
+    this.catalog = catalog;
     const model = catalog.models.find((m) => m.id === MODEL_ID);
     Object.assign(sk, { scale, spec: model.spec || model, names: Object.fromEntries((catalog.interconnects || []).map((x) => [x.id, x.name])) });
     sk.answer = devicesNeeded(scale, sk.spec);
@@ -203,7 +205,7 @@ class Act3 {
       return;
     }
     const st = state3(r);
-    const device = sk.scale.catalog().devices.find((d) => d.id === c.device);
+    const device = this.catalog.devices.find((d) => d.id === c.device);
     this.banner.update({ state: st, title: T.memoryTitle(r, u, device ? device.name : c.device) });
     setText(this.layout, T.layoutWords(r.parallel, c.gpus));
     setText(slots.memory.summary, T.memorySentence(r.memory, u));
