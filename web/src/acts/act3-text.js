@@ -14,13 +14,14 @@ export const PREDICTION = {
   label: 'Number of GPUs (1 to 1,024)',
 };
 
+// Short enough for a closed menu at 390 px (about 30 characters).
 export const STRATEGY_WORDS = {
-  ddp: 'Data parallel (DDP): every GPU holds everything',
-  zero1: 'ZeRO-1: shard the optimizer state',
-  zero2: 'ZeRO-2: shard optimizer state and gradients',
-  zero3: 'ZeRO-3 / FSDP: shard everything',
-  tp: 'Tensor parallel: split each layer',
-  pp: 'Pipeline parallel: split the layers into stages',
+  ddp: 'DDP: a full copy on each GPU',
+  zero1: 'ZeRO-1: shard optimizer state',
+  zero2: 'ZeRO-2: and the gradients',
+  zero3: 'ZeRO-3 / FSDP: shard it all',
+  tp: 'Tensor parallel: split layers',
+  pp: 'Pipeline: layers in stages',
 };
 export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
 export const STATE_WORDS = { ok: 'fits and trains', oom: 'does not fit', invalid: 'fits, but cannot train', error: 'could not be computed' };
@@ -58,7 +59,9 @@ const PART_WORDS = { weights: 'weights', master_weights: 'FP32 master', gradient
 export function memorySentence(m, units) {
   const terms = Object.entries(m.components).filter(([, b]) => b > 0)
     .map(([k, bytes]) => ({ label: PART_WORDS[k] || k.replace(/_/g, ' '), bytes }));
-  return `One GPU holds ${sumText(terms, units, m.total_bytes)}.`;
+  // The banner's figure is the peak: short-lived buffers of the step come on top of what is held.
+  const peak = m.peak_bytes > m.total_bytes ? `; its peak, with the step’s short-lived buffers, is ${formatBytes(m.peak_bytes, units)}` : '';
+  return `One GPU holds ${sumText(terms, units, m.total_bytes)}${peak}.`;
 }
 
 export function stepSentence(p, fits) {
