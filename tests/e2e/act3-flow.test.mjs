@@ -1,11 +1,13 @@
 // Act 3 in the page: the navigation entry after Act 2, the URL round trip and named errors for bad
 // values, Act 2's laptop limit linking in with its settings, and (with lab_scale in the build) the
-// prediction lock, the explorer, the reveal against the solver (lab_scale in Node) and the two reflections.
+// prediction lock, the explorer, the reveal against the solver (lab_scale in Node), the two reflections,
+// and the page's state as a design ledger that lab_ledger verifies with Act 3 re-computed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, freshLab, predictAct2, laptopToFloor, addressSettled } from './helpers.mjs';
 import { A3, act3Engine, lockAct3, savedAct3, NO_ENGINE } from './act3-helpers.mjs';
-import { loadScaleEngine } from '../../scripts/engine-node.mjs';
+import { loadScaleEngine, loadEngine } from '../../scripts/engine-node.mjs';
+import { buildDesignLedger, validateLedger } from '../../web/src/design-ledger.js';
 import { PREDICT3, toScenario3, devicesNeeded, stepByInterconnect } from '../../web/src/act3-model.js';
 import { formatRatio, formatSeconds, plainText } from '../../web/src/format.js';
 
@@ -92,6 +94,14 @@ test('the lock, the reveal against the solver, and both reflections scored', asy
   const after = await savedAct3(page, 'done');
   assert.equal(after.result.devices_needed, after.prediction.truth_devices);
   assert.equal(after.result.reflect.length, 2);
+  // The page's own state as a design ledger: lab_ledger re-computes Act 3's record and agrees.
+  const core = await loadEngine();
+  const full = await page.evaluate(() => JSON.parse(localStorage.getItem('lab08-model-train/state')));
+  const ledger = buildDesignLedger(full, { evaluate: (x) => JSON.parse(core.evaluate(JSON.stringify(x))), solve: (x) => JSON.parse(core.solve(JSON.stringify(x))), version: () => core.version() });
+  assert.deepEqual(validateLedger(ledger), []);
+  const v = JSON.parse(core.verify_ledger(JSON.stringify(ledger)));
+  assert.equal(v.status, 'ok', JSON.stringify(v.differing_fields || v.error));
+  assert.ok(v.fields.some((f) => f.field === 'result_snapshot.act3.devices_needed'), 'Act 3 re-computed');
   assert.deepEqual(problems.consoleErrors, []);
 });
 
