@@ -11,7 +11,7 @@ CHECK = json.loads(r'''{
   "format": "lab08-pytorch-check/1",
   "scenario": {"model":"gpt2-small","device":"h100-sxm-80gb","precision":"autocast_bf16","optimizer":"adam","batch_size":8,"seq_len":1024,"checkpointing":"none","activation_model":"pytorch_eager","flash_attention":false,"convention":"ours","reserve_bytes":536870912,"chapter_replay":false,"train_tokens":1000000000,"num_devices":1,"efficiency":0.45,"data_workers":0,"worker_tokens_per_s":500000,"prefetch":false,"prefetch_depth":2,"pinned_memory":false,"epoch_tokens":35856000,"schedule_steps":3,"framework":"pytorch","pytorch_build":"cuda","zero_grad":"set_to_none","optimizer_impl":"foreach","dropout":true,"pytorch_implementation":"nanogpt","autocast_scope":"forward"},
   "model": {"layers":12,"hidden":768,"heads":12,"vocab":50257,"context":1024,"mlp_hidden":3072,"tied_head":true,"learned_positions":true,"mlp":"gelu","norm":"layernorm","kv_heads":12,"head_dim":64,"qkv_bias":true,"attn_out_bias":true,"mlp_bias":true,"norm_bias":true,"norms_per_layer":2,"parallel_residual":false,"sliding_window":null},
-  "predicted_peak_bytes": 19424109056,
+  "predicted_peak_bytes": 18719187456,
   "model_flops_per_token": 855166464,
   "peak_flops_per_s": 989500000000000,
   "device_name": "NVIDIA H100 SXM 80 GB",
