@@ -1,0 +1,84 @@
+// Act 3's crossover as SVG: time per step against tokens per device (both log scales): the compute
+// line (`compute_s_per_token` × tokens), the communication line (flat: `communication_s`), the engine's
+// crossover (`crossover_tokens_per_device`, fully sharded for ZeRO-3, data parallel otherwise) with
+// the band below it where communication cannot hide, and the scenario's tokens per device. It moves
+// with the device (compute) and the interconnect (communication). Layout: crossoverModel() /
+// crossoverLayout() in parallel-charts-model.js.
+//
+// mountCrossoverChart(container, { format }) → { update(result, context), destroy() }
+//   format:  'gb' | 'gib' or { units } (unused here: the chart shows no bytes; kept for one signature).
+//   result:  evaluate's JSON with `parallel` (tokens_per_device, compute_s_per_token, communication_s,
+//            crossover_tokens_per_device, zero_stage, interconnect.name) and `device.name`.
+//   context: none needed.
+import { ParallelChartFrame, emptyReason, gridLines } from './parallel-chart-frame.js';
+import { attr, text } from './changed.js';
+import { crossoverModel, crossoverLayout } from '../parallel-charts-model.js';
+
+class CrossoverChart {
+  constructor(container) {
+    this.frame = new ParallelChartFrame(container, this, { name: 'Compute and communication against tokens per device', className: 'pcross' });
+    const f = this.frame;
+    this.band = f.svg.append('rect').attr('class', 'exposed-band');
+    this.gGrid = f.svg.append('g').attr('class', 'grid');
+    this.xTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+    this.yTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+    this.comm = f.svg.append('line').attr('class', 'comm-line');
+    this.compute = f.svg.append('line').attr('class', 'compute-line');
+    this.cross = f.svg.append('line').attr('class', 'cross-line');
+    this.scenarioLine = f.svg.append('line').attr('class', 'scenario-line');
+    this.scenario = f.svg.append('circle').attr('class', 'scenario-point').attr('r', 6);
+    this.gText = f.svg.append('g').attr('class', 'labels');
+  }
+
+  width() { return this.frame.width(); }
+
+  update(result, context = {}) {
+    this.last = [result, context];
+    const why = emptyReason(result);
+    if (why) { this.frame.showEmpty(why); return; }
+    const model = crossoverModel(result);
+    const L = crossoverLayout(model, this.width());
+    attr(this.band, 'display', L.band ? null : 'none');
+    if (L.band) attr(attr(attr(attr(this.band, 'x', L.band.x), 'width', L.band.width), 'y', L.band.y), 'height', L.band.height);
+    gridLines(this.gGrid, { ...L, x1: L.M.left, x2: L.W - L.M.right });
+    text(attr(attr(this.xTitle, 'x', L.xTitle.x), 'y', L.xTitle.y), L.xTitle.text);
+    text(attr(this.yTitle, 'transform', `translate(${L.yTitle.x},${L.yTitle.y}) rotate(-90)`), L.yTitle.text);
+    const c = L.compute;
+    attr(attr(attr(attr(this.compute, 'x1', c.x1), 'y1', c.y1), 'x2', c.x2), 'y2', c.y2);
+    attr(this.comm, 'display', L.comm ? null : 'none');
+    if (L.comm) attr(attr(attr(attr(this.comm, 'x1', L.comm.x1), 'x2', L.comm.x2), 'y1', L.comm.y), 'y2', L.comm.y);
+    attr(this.cross, 'display', L.cross ? null : 'none');
+    if (L.cross) attr(attr(attr(attr(this.cross, 'x1', L.cross.x), 'x2', L.cross.x), 'y1', L.top), 'y2', L.base);
+    const s = L.scenario;
+    attr(attr(attr(attr(this.scenarioLine, 'x1', s.x), 'x2', s.x), 'y1', s.cy), 'y2', L.base);
+    attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
+    const labels = [
+      { key: 'compute', cls: 'mark-label', x: L.computeLabel.x, y: L.computeLabel.y, anchor: 'end', text: L.computeLabel.text },
+      ...(L.comm ? [{ key: 'comm', cls: 'mark-label', x: L.M.left + 4, y: L.comm.y - 6, anchor: 'start', text: L.comm.text }] : []),
+      ...(L.cross ? [{ key: 'cross', cls: 'mark-label', x: L.cross.tx, y: L.top + 12, anchor: L.cross.anchor, text: L.cross.text }] : []),
+      { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.cy - 9, anchor: s.anchor, text: s.text },
+    ];
+    const t = this.gText.selectAll('text').data(labels, (l) => l.key).join('text');
+    attr(t, 'class', (l) => l.cls);
+    attr(t, 'data-key', (l) => l.key);
+    attr(t, 'x', (l) => l.x);
+    attr(t, 'y', (l) => l.y);
+    attr(t, 'text-anchor', (l) => l.anchor);
+    text(t, (l) => l.text);
+    const key = [
+      { cls: 'swatch--line-compute', text: 'Compute' },
+      ...(L.comm ? [{ cls: 'swatch--line-comm', text: `Communication (${model.interconnect})` }] : []),
+      ...(L.band ? [{ cls: 'swatch--band', text: 'Communication cannot hide' }] : []),
+      { cls: 'swatch--point-scenario', text: 'This setup' },
+    ];
+    this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
+  }
+
+  destroy() { this.frame.destroy(); }
+}
+
+// `format` is accepted for the charts' one signature; this chart shows no bytes.
+export function mountCrossoverChart(container) {
+  const chart = new CrossoverChart(container);
+  return { update: (result, context) => chart.update(result, context), destroy: () => chart.destroy() };
+}

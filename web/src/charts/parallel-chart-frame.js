@@ -1,0 +1,99 @@
+// The frame Act 3's four charts share: an SVG drawn at its box's width (role="img", named by the
+// chart's summary sentence), a key under it, and the same numbers as tables in a closed disclosure
+// (the text alternative). Layout and words come from parallel-charts-model.js; each chart draws its
+// own marks into `svg`. No physics and no layout maths here.
+import { select } from 'd3-selection';
+import { h, replaceChildren, setHidden, setText } from '../ui/dom.js';
+import { DataTable } from './data-table.js';
+import { boxWidth, redrawOnResize } from './fit-width.js';
+import { attr, text } from './changed.js';
+import './parallel-charts.css';
+
+let count = 0;
+
+export class ParallelChartFrame {
+  // chart: the chart object (its update(result, context) is called again when the box's width
+  // changes); name: the chart's name, first words of its accessible name; tables: how many tables.
+  constructor(container, chart, { name, className, tables = 1, twinLabel = 'The chart’s numbers as a table' }) {
+    this.id = ++count;
+    this.name = name;
+    this.box = h('div', { class: `pchart ${className}` });
+    this.svg = select(this.box).append('svg').attr('class', `chart pchart__svg ${className}__svg`).attr('role', 'img').attr('aria-label', name);
+    this.defs = this.svg.append('defs');
+    this.key = h('ul', { class: 'pchart__key', 'aria-label': `Key to the ${name.toLowerCase()}` });
+    this.empty = h('p', { class: 'pchart__empty', hidden: true });
+    this.twin = h('details', { class: 'twin pchart__twin' }, h('summary', { text: twinLabel }));
+    this.tables = Array.from({ length: tables }, () => new DataTable(this.twin, { caption: name, className: 'table--reflow' }));
+    this.box.append(this.empty, this.key, this.twin);
+    container.append(this.box);
+    this.chart = chart;
+    this.resizer = redrawOnResize(this.box, chart);
+  }
+
+  // A pattern (hatching, dots or stripes) in this chart's defs, with an id unique on the page.
+  pattern(kind, { size = 8, rotate = 45, width = 3 } = {}) {
+    const id = `pchart-${kind}-${this.id}`;
+    const pat = this.defs.append('pattern').attr('id', id).attr('patternUnits', 'userSpaceOnUse')
+      .attr('width', size).attr('height', size).attr('patternTransform', rotate ? `rotate(${rotate})` : null);
+    if (kind === 'dots') pat.append('circle').attr('class', 'hatch-stroke').attr('cx', size / 2).attr('cy', size / 2).attr('r', 1.6);
+    else pat.append('rect').attr('class', kind === 'stripes' ? 'pchart__stripe' : 'hatch-stroke').attr('width', width).attr('height', size);
+    return `url(#${id})`;
+  }
+
+  width() { return boxWidth(this.box, { min: 280, max: 760 }); }
+
+  // Sizes the SVG, names it by its summary, fills the key and the tables.
+  frame({ W, H, summary, key, tables }) {
+    this.chart.drawnWidth = W;
+    attr(this.svg, 'viewBox', `0 0 ${W} ${H}`);
+    attr(this.svg, 'data-layout', W >= 520 ? 'wide' : 'narrow');
+    attr(this.svg, 'aria-label', `${this.name}. ${summary}`);
+    setHidden(this.empty, true);
+    attr(this.svg, 'display', null);
+    const keyText = JSON.stringify(key);
+    if (keyText !== this.keyText) {
+      this.keyText = keyText;
+      replaceChildren(this.key, key.map((k) => h('li', {}, h('span', { class: `swatch pchart__swatch ${k.cls}`, 'aria-hidden': 'true' }), h('span', { text: k.text }))));
+    }
+    tables.forEach((t, i) => this.tables[i].update(t));
+  }
+
+  // Nothing to draw (no result, an engine error, no `parallel` block): say so in words.
+  showEmpty(message) {
+    setText(this.empty, message);
+    setHidden(this.empty, false);
+    attr(this.svg, 'display', 'none');
+    attr(this.svg, 'aria-label', `${this.name}: ${message}`);
+    this.key.replaceChildren();
+    this.keyText = null;
+    this.tables.forEach((t) => t.reset());
+  }
+
+  destroy() {
+    if (this.resizer) this.resizer.disconnect();
+    this.box.remove();
+  }
+}
+
+// Why there is nothing to draw, in words: an engine error's message, or a result without `parallel`.
+export function emptyReason(result) {
+  if (!result) return 'No result yet.';
+  if (result.error) return `The engine could not compute this setup: ${result.error.message || 'unknown error'}`;
+  if (!result.parallel || !result.memory) return 'This result has no multi-device numbers.';
+  return null;
+}
+
+// Grid lines and tick words for both axes of a log-log chart (L.xTicks, L.yTicks, L.base, L.x1, L.x2).
+export function gridLines(g, L) {
+  const rows = [
+    ...L.xTicks.map((t) => ({ key: `x${t.text}`, x1: t.x, x2: t.x, y1: L.top ?? L.M.top, y2: L.base, tx: t.x, ty: L.base + 15, anchor: 'middle', text: t.text })),
+    ...L.yTicks.map((t) => ({ key: `y${t.text}`, x1: L.x1, x2: L.x2, y1: t.y, y2: t.y, tx: L.x1 - 6, ty: t.y + 4, anchor: 'end', text: t.text })),
+  ];
+  const sel = g.selectAll('g.tick').data(rows, (r) => r.key).join((e) => { const t = e.append('g').attr('class', 'tick'); t.append('line').attr('class', 'grid-line'); t.append('text').attr('class', 'tick-label'); return t; });
+  const lines = sel.select('line');
+  attr(lines, 'x1', (r) => r.x1); attr(lines, 'x2', (r) => r.x2); attr(lines, 'y1', (r) => r.y1); attr(lines, 'y2', (r) => r.y2);
+  const words = sel.select('text');
+  attr(words, 'x', (r) => r.tx); attr(words, 'y', (r) => r.ty); attr(words, 'text-anchor', (r) => r.anchor);
+  text(words, (r) => r.text);
+}
+
