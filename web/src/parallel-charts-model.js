@@ -175,9 +175,9 @@ export function memoryLayout(model, W) {
   const y = (b) => yu(b / u.bytes);
   const plotW = W - M.left - M.right;
   // The device's stack takes ~40% of the plot; the stages' four columns share the rest.
-  const mainW = Math.min(140, Math.round(plotW * (wide ? 0.28 : 0.34)));
-  const mainX = M.left + Math.round(plotW * 0.04);
-  const groupX0 = mainX + mainW + Math.round(plotW * (wide ? 0.14 : 0.1));
+  const mainW = Math.min(140, Math.round(plotW * (wide ? 0.28 : 0.26)));
+  const mainX = M.left + Math.round(plotW * (wide ? 0.04 : 0.02));
+  const groupX0 = mainX + mainW + Math.round(plotW * (wide ? 0.14 : 0.07));
   const groupW = W - M.right - groupX0;
   const step = groupW / Math.max(1, model.stages.length);
   const stageW = Math.max(10, Math.min(56, step * 0.62));
@@ -200,8 +200,10 @@ export function memoryLayout(model, W) {
     const amount = formatAmount(s.peak_bytes, model.units);
     return {
       ...s, x, width: round(stageW), top, static_top: staticTop, base: round(y(0)),
-      value: { text: `${s.fits ? '' : '✕ '}${amount}`.length * 5.9 <= step - 2 ? `${s.fits ? '' : '✕ '}${amount}` : s.fits ? '' : '✕', x: round(x + stageW / 2), y: top - 6 },
-      name: { text: wide || s.name.length * CHAR_PX <= step ? s.name : s.name.replace('ZeRO-', 'Z'), x: round(x + stageW / 2), y: H - M.bottom + 16 },
+      // The bold 11.5 px amounts take ~7 px a character; where they do not fit, only a ✕ stays.
+      value: { text: `${s.fits ? '' : '✕ '}${amount}`.length * 7 <= step - 4 ? `${s.fits ? '' : '✕ '}${amount}` : s.fits ? '' : '✕', x: round(x + stageW / 2), y: top - 6 },
+      // "ZeRO-1" where it fits its step with room to spare (12 px names: ~7.4 px a character), else "Z1".
+      name: { text: s.name.length * 7.4 <= step - 8 ? s.name : s.name.replace('ZeRO-', 'Z'), x: round(x + stageW / 2), y: H - M.bottom + 16 },
     };
   });
   const yb = round(y(model.budget_bytes));
@@ -278,8 +280,9 @@ export function timelineLayout(model, W) {
   }));
   const fractions = wide ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1];
   const axisY = M.top + model.lanes.length * LANE_H + 4;
+  const u = secondsUnit(model.end_s);
   const ticks = fractions.map((fr, i) => ({
-    x: round(x(fr * model.end_s)), text: formatSeconds(fr * model.end_s),
+    x: round(x(fr * model.end_s)), text: `${formatNumber2(fr * model.end_s * u.scale)}${UNIT_SPACE}${u.label}`,
     anchor: i === 0 ? 'start' : i === fractions.length - 1 ? 'end' : 'middle',
   }));
   return {
@@ -409,10 +412,12 @@ export function crossoverLayout(model, W) {
     // The band left of the crossover: there communication takes longer than compute and cannot hide.
     band: cx === null ? null : { x: M.left, width: Math.max(0, cx - M.left), y: M.top, height: H - M.bottom - M.top },
     cross: cx === null ? null : { x: cx, text: `crossover ${formatInt(model.cross)}`, anchor: cx > (M.left + W - M.right) * 0.7 ? 'end' : 'start', tx: cx > (M.left + W - M.right) * 0.7 ? cx - 5 : cx + 5 },
-    scenario: { x: sx, cy: round(y(model.k * model.tokens)), text: `this setup: ${countTick(model.tokens)} tokens`, tx: right ? sx - 8 : sx + 8, anchor: right ? 'end' : 'start' },
+    // The scenario's words sit at the foot of its line, clear of the crossover's words at the top.
+    scenario: { x: sx, cy: round(y(model.k * model.tokens)), text: `this setup: ${formatInt(model.tokens)} tokens`, tx: right ? sx - 6 : sx + 6, ty: H - M.bottom - 8, anchor: right ? 'end' : 'start' },
     xTicks: decadeTicks(model.lo, model.hi, wide ? 7 : 4).map((v) => ({ x: round(x(v)), text: countTick(v) })),
     yTicks: decadeTicks(ylo, yhi, 5).map((v) => ({ y: round(y(v)), text: secondsTick(v) })),
-    computeLabel: { text: 'compute', x: W - M.right - 4, y: round(y(model.k * model.hi)) + 16 },
+    // Under the compute line, a fifth of the way along (away from the top corners' words).
+    computeLabel: { text: 'compute', x: round(M.left + (W - M.left - M.right) * 0.2), y: round(y(model.k * 10 ** (Math.log10(model.lo) + 0.2 * Math.log10(model.hi / model.lo)))) + 16 },
     xTitle: { text: 'Tokens per device per step (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
     yTitle: { text: 'Time per step (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, top: M.top,

@@ -53,10 +53,10 @@ class CrossoverChart {
     attr(attr(attr(attr(this.scenarioLine, 'x1', s.x), 'x2', s.x), 'y1', s.cy), 'y2', L.base);
     attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
     const labels = [
-      { key: 'compute', cls: 'mark-label', x: L.computeLabel.x, y: L.computeLabel.y, anchor: 'end', text: L.computeLabel.text },
+      { key: 'compute', cls: 'mark-label', x: L.computeLabel.x, y: L.computeLabel.y, anchor: 'start', text: L.computeLabel.text },
       ...(L.comm ? [{ key: 'comm', cls: 'mark-label', x: L.M.left + 4, y: L.comm.y - 6, anchor: 'start', text: L.comm.text }] : []),
       ...(L.cross ? [{ key: 'cross', cls: 'mark-label', x: L.cross.tx, y: L.top + 12, anchor: L.cross.anchor, text: L.cross.text }] : []),
-      { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.cy - 9, anchor: s.anchor, text: s.text },
+      { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.ty, anchor: s.anchor, text: s.text },
     ];
     const t = this.gText.selectAll('text').data(labels, (l) => l.key).join('text');
     attr(t, 'class', (l) => l.cls);

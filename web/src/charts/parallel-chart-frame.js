@@ -23,7 +23,8 @@ export class ParallelChartFrame {
     this.key = h('ul', { class: 'pchart__key', 'aria-label': `Key to the ${name.toLowerCase()}` });
     this.empty = h('p', { class: 'pchart__empty', hidden: true });
     this.twin = h('details', { class: 'twin pchart__twin' }, h('summary', { text: twinLabel }));
-    this.tables = Array.from({ length: tables }, () => new DataTable(this.twin, { caption: name, className: 'table--reflow' }));
+    // One name per table (a region's name must be unique on the page): the chart's, then "…, part 2".
+    this.tables = Array.from({ length: tables }, (_, i) => new DataTable(this.twin, { caption: i ? `${name}, part ${i + 1}` : name, className: 'table--reflow' }));
     this.box.append(this.empty, this.key, this.twin);
     container.append(this.box);
     this.chart = chart;
@@ -86,7 +87,9 @@ export function emptyReason(result) {
 // Grid lines and tick words for both axes of a log-log chart (L.xTicks, L.yTicks, L.base, L.x1, L.x2).
 export function gridLines(g, L) {
   const rows = [
-    ...L.xTicks.map((t) => ({ key: `x${t.text}`, x1: t.x, x2: t.x, y1: L.top ?? L.M.top, y2: L.base, tx: t.x, ty: L.base + 15, anchor: 'middle', text: t.text })),
+    // A tick word at either end of the axis ends (or starts) there, so it stays inside the chart.
+    ...L.xTicks.map((t) => ({ key: `x${t.text}`, x1: t.x, x2: t.x, y1: L.top ?? L.M.top, y2: L.base, tx: t.x, ty: L.base + 15,
+      anchor: t.x > L.x2 - 14 ? 'end' : 'middle', text: t.text })),
     ...L.yTicks.map((t) => ({ key: `y${t.text}`, x1: L.x1, x2: L.x2, y1: t.y, y2: t.y, tx: L.x1 - 6, ty: t.y + 4, anchor: 'end', text: t.text })),
   ];
   const sel = g.selectAll('g.tick').data(rows, (r) => r.key).join((e) => { const t = e.append('g').attr('class', 'tick'); t.append('line').attr('class', 'grid-line'); t.append('text').attr('class', 'tick-label'); return t; });

@@ -1,0 +1,163 @@
+// Act 3's four charts in headless Chromium, on a page of their own (Act 3 itself is not in this
+// branch yet): the chart modules and the lab's styles bundled by esbuild from web/src, served with the
+// lab's strict CSP, each chart mounted and updated with the results in tests/web/unit/fixtures/parallel.
+// At 1280 px, 640 px (1280 at 200% zoom) and 390 px, light and dark: no console error, nothing wider
+// than its box, every label inside its SVG, out of memory drawn and named as not fitting, the tables
+// reached and opened from the keyboard, and axe-core clean.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { createServer, listen } from '../../scripts/serve-static.mjs';
+import { launch, axeViolations } from './helpers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fixture = (n) => JSON.parse(readFileSync(path.join(root, 'tests/web/unit/fixtures/parallel', `${n}.json`), 'utf8'));
+const FIXTURES = ['zero3-laptops-ideal', 'ddp-laptops-pcie4-oom', 'h100-tp2-pp4-zero1'];
+const ENTRY = `
+import '../web/src/styles.css';
+import { mountParallelMemoryChart } from '../web/src/charts/parallel-memory-chart.js';
+import { mountParallelTimelineChart } from '../web/src/charts/parallel-timeline-chart.js';
+import { mountCommTaxChart } from '../web/src/charts/comm-tax-chart.js';
+import { mountCrossoverChart } from '../web/src/charts/crossover-chart.js';
+const MOUNTS = { memory: mountParallelMemoryChart, timeline: mountParallelTimelineChart, tax: mountCommTaxChart, crossover: mountCrossoverChart };
+const charts = {};
+for (const [id, mount] of Object.entries(MOUNTS)) {
+  const box = document.createElement('section');
+  box.dataset.chart = id;
+  const h = document.createElement('h2'); h.textContent = id; box.append(h);
+  document.querySelector('main').append(box);
+  charts[id] = mount(box, { format: 'gb' });
+}
+window.showResult = (result, points) => { for (const [id, c] of Object.entries(charts)) c.update(result, id === 'tax' ? { points } : {}); };
+window.chartsReady = true;
+`;
+
+let srv;
+let dir;
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'act3-charts-'));
+  const entry = path.join(root, 'tests', `.act3-charts-entry-${process.pid}.mjs`);
+  writeFileSync(entry, ENTRY);
+  try {
+    await build({ entryPoints: [entry], bundle: true, format: 'esm', outfile: path.join(dir, 'charts.js'), logLevel: 'error', absWorkingDir: root });
+  } finally { rmSync(entry, { force: true }); }
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+    + '<title>Act 3 charts</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/charts.css"></head>'
+    + '<body><main class="lab"><h1>Act 3 charts</h1></main><script type="module" src="/charts.js"></script></body></html>';
+  writeFileSync(path.join(dir, 'index.html'), html);
+  const server = createServer(dir);
+  const port = await listen(server, 0);
+  srv = { origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+});
+after(async () => { await srv?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+// The engine's speedups for N = 1 … 1,024 stand in as the chapter's curve here (the act computes them
+// through the engine); the ones below 4 devices are marked as not fitting.
+const pointsFor = (r) => Array.from({ length: 11 }, (_, i) => 2 ** i)
+  .map((n) => ({ devices: n, speedup: n / (1 + (n - 1) * r.parallel.communication_ratio), fits: n >= 4 }));
+
+async function showFixture(page, name) {
+  const r = fixture(name);
+  await page.evaluate(([res, pts]) => window.showResult(res, pts), [r, pointsFor(r)]);
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  return r;
+}
+
+// Boxes wider than their chart's section, and SVG words outside their SVG.
+const layoutProblems = (page) => page.evaluate(() => {
+  const out = [];
+  for (const sec of document.querySelectorAll('[data-chart]')) {
+    const box = sec.getBoundingClientRect();
+    const svg = sec.querySelector('svg');
+    if (sec.scrollWidth > sec.clientWidth + 1) out.push(`${sec.dataset.chart}: ${sec.scrollWidth} px wide in ${sec.clientWidth}`);
+    if (!svg || svg.getAttribute('display') === 'none') continue;
+    const s = svg.getBoundingClientRect();
+    if (s.right > box.right + 1) out.push(`${sec.dataset.chart}: svg runs past its box`);
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent) continue;
+      const b = t.getBoundingClientRect();
+      if (b.left < s.left - 1 || b.right > s.right + 1 || b.top < s.top - 1 || b.bottom > s.bottom + 1) out.push(`${sec.dataset.chart}: “${t.textContent}” outside its chart`);
+    }
+  }
+  return out;
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`the four charts at 1280, 640 and 390 px (${scheme}): inside their boxes, axe-clean, no console error`, async () => {
+    const browser = await launch({ colorScheme: scheme });
+    try {
+      const page = await browser.context.newPage();
+      const errors = [];
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('pageerror', (e) => errors.push(e.message));
+      for (const width of [1280, 640, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${srv.origin}/`);
+        await page.waitForFunction(() => window.chartsReady);
+        for (const name of FIXTURES) {
+          await showFixture(page, name);
+          assert.deepEqual(await layoutProblems(page), [], `${name} at ${width} px`);
+          if (process.env.ACT3_SHOTS) await page.screenshot({ path: path.join(process.env.ACT3_SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+        }
+        await page.locator('[data-chart="memory"] details.twin summary').click();
+        const v = await axeViolations(page);
+        assert.deepEqual(v, [], `${width} px ${scheme}: ${JSON.stringify(v, null, 1)}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally { await browser.close(); }
+  });
+}
+
+test('out of memory is drawn and named as not fitting; a device that fits is not flagged', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${srv.origin}/`);
+    await page.waitForFunction(() => window.chartsReady);
+    await showFixture(page, 'ddp-laptops-pcie4-oom');
+    const mem = page.locator('[data-chart="memory"]');
+    assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'oom');
+    assert.match(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), /^url\(#pchart-hatch-/);
+    assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '✕ does not fit');
+    assert.match(await mem.locator('svg').getAttribute('aria-label'), /does not fit: [\d.,]+\u00a0GB over/);
+    assert.equal(await mem.locator('g.stage[data-state="oom"]').count(), 2);
+    assert.match(await page.locator('[data-chart="tax"] text[data-key="scenario"]').textContent(), /does not fit/);
+    await showFixture(page, 'h100-tp2-pp4-zero1');
+    assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'ok');
+    assert.equal(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), 'none');
+    assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '');
+    // The timeline draws the bubble and both kinds of communication; the key names each.
+    const tl = page.locator('[data-chart="timeline"]');
+    assert.ok(await tl.locator('g.bar-group[data-kind="bubble"]').count() >= 1);
+    assert.ok(await tl.locator('g.bar-group[data-exposed="true"][data-lane="communication"]').count() >= 1);
+    assert.match(await tl.locator('.pchart__key').textContent(), /Bubble.*hidden.*exposed/s);
+  } finally { await browser.close(); }
+});
+
+test('keyboard only: each chart’s table opens with Enter and holds the summary’s numbers', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${srv.origin}/`);
+    await page.waitForFunction(() => window.chartsReady);
+    const r = await showFixture(page, 'h100-tp2-pp4-zero1');
+    for (const id of ['memory', 'timeline', 'tax', 'crossover']) {
+      for (let i = 0; i < 20; i += 1) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate((c) => document.activeElement.matches(`[data-chart="${c}"] summary`), id)) break;
+      }
+      assert.equal(await page.evaluate((c) => document.activeElement.matches(`[data-chart="${c}"] summary`), id), true, id);
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator(`[data-chart="${id}"] details.twin`).getAttribute('open'), '');
+      const caption = await page.locator(`[data-chart="${id}"] caption`).first().textContent();
+      const label = await page.locator(`[data-chart="${id}"] svg`).getAttribute('aria-label');
+      const plain = (t) => t.replace(/\u00a0/g, ' ');
+      assert.ok(plain(label).endsWith(plain(caption).replace(/^[^.]*\. /, '')), `${id}: the table's caption is the chart's summary`);
+    }
+    assert.equal(await page.locator('[data-chart="timeline"] tr[data-row="step"] td').getAttribute('data-value'), String(r.parallel.step_s));
+  } finally { await browser.close(); }
+});
