@@ -68,7 +68,9 @@ class CrossoverChart {
     const key = [
       { cls: 'swatch--line-compute', text: 'Compute' },
       ...(L.comm ? [{ cls: 'swatch--line-comm', text: `Communication (${model.interconnect})` }] : []),
-      ...(L.band ? [{ cls: 'swatch--band', text: 'Communication cannot hide' }] : []),
+      // Data parallel: the all-reduce overlaps only the backward pass, so its crossover lies to the
+      // right of where the whole step's compute line meets the communication line; the key says so.
+      ...(L.band ? [{ cls: 'swatch--band', text: model.kind === 'data_parallel' ? 'Cannot hide (the all-reduce overlaps backward only)' : 'Communication cannot hide' }] : []),
       { cls: 'swatch--point-scenario', text: 'This setup' },
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
