@@ -10,17 +10,16 @@
 //            devices, speedup, scaling_efficiency) and `memory` (fits).
 //   context: { points: [{ devices, speedup, fits? }] } — the act's engine results for the same
 //            scenario at N = 1, 2, 4, … 1,024 (`parallel.speedup`, `memory.fits`); may be empty.
-import { ParallelChartFrame, emptyReason, gridLines } from './parallel-chart-frame.js';
+import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { commTaxModel, commTaxLayout } from '../parallel-charts-model.js';
 
-class CommTaxChart {
+class CommTaxChart extends ParallelChart {
   constructor(container) {
-    this.frame = new ParallelChartFrame(container, this, { name: 'Speedup against the number of devices', className: 'ptax' });
+    super(container, { name: 'Speedup against the number of devices', className: 'ptax' });
     const f = this.frame;
     this.gGrid = f.svg.append('g').attr('class', 'grid');
-    this.xTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
-    this.yTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+    this.addAxisTitles();
     this.ideal = f.svg.append('path').attr('class', 'ideal-line');
     this.ceiling = f.svg.append('line').attr('class', 'ceiling-line');
     this.curve = f.svg.append('path').attr('class', 'curve-line');
@@ -29,21 +28,15 @@ class CommTaxChart {
     this.gText = f.svg.append('g').attr('class', 'labels');
   }
 
-  width() { return this.frame.width(); }
-
-  update(result, context = {}) {
-    this.last = [result, context];
-    const why = emptyReason(result);
-    if (why) { this.frame.showEmpty(why); return; }
+  draw(result, context) {
     const model = commTaxModel(result, context.points || []);
     const L = commTaxLayout(model, this.width());
     gridLines(this.gGrid, L);
-    text(attr(attr(this.xTitle, 'x', L.xTitle.x), 'y', L.xTitle.y), L.xTitle.text);
-    text(attr(this.yTitle, 'transform', `translate(${L.yTitle.x},${L.yTitle.y}) rotate(-90)`), L.yTitle.text);
+    setAxisTitles(this.xTitle, this.yTitle, L);
     attr(this.ideal, 'd', L.ideal);
     attr(this.curve, 'd', L.curve);
     attr(this.ceiling, 'display', L.ceiling ? null : 'none');
-    if (L.ceiling) attr(attr(attr(attr(this.ceiling, 'x1', L.x1), 'x2', L.x2), 'y1', L.ceiling.y), 'y2', L.ceiling.y);
+    if (L.ceiling) setLine(this.ceiling, L.x1, L.ceiling.y, L.x2, L.ceiling.y);
     const pts = this.gPoints.selectAll('circle').data(L.points, (q) => q.devices).join('circle');
     attr(pts, 'class', (q) => `engine-point${q.fits ? '' : ' engine-point--oom'}`);
     attr(pts, 'r', 4);
@@ -57,13 +50,7 @@ class CommTaxChart {
       { key: 'ideal', cls: 'mark-label mark-label--soft', x: L.idealLabel.x, y: L.idealLabel.y, anchor: 'end', text: L.idealLabel.text },
       ...(L.ceiling ? [{ key: 'ceiling', cls: 'mark-label', x: L.ceiling.x, y: L.ceiling.y - 5, anchor: 'start', text: L.ceiling.text }] : []),
     ];
-    const t = this.gText.selectAll('text').data(labels, (l) => l.key).join('text');
-    attr(t, 'class', (l) => l.cls);
-    attr(t, 'data-key', (l) => l.key);
-    attr(t, 'x', (l) => l.x);
-    attr(t, 'y', (l) => l.y);
-    attr(t, 'text-anchor', (l) => l.anchor);
-    text(t, (l) => l.text);
+    writeLabels(this.gText, labels);
     const key = [
       { cls: 'swatch--line-ideal', text: 'Ideal: N times faster' },
       { cls: 'swatch--line-curve', text: 'Chapter’s curve with this r' },
@@ -73,12 +60,9 @@ class CommTaxChart {
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
   }
-
-  destroy() { this.frame.destroy(); }
 }
 
 // `format` is accepted for the charts' one signature; this chart shows no bytes.
 export function mountCommTaxChart(container) {
-  const chart = new CommTaxChart(container);
-  return { update: (result, context) => chart.update(result, context), destroy: () => chart.destroy() };
+  return new CommTaxChart(container).api();
 }

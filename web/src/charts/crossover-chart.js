@@ -10,18 +10,17 @@
 //   result:  evaluate's JSON with `parallel` (tokens_per_device, compute_s_per_token, communication_s,
 //            crossover_tokens_per_device, zero_stage, interconnect.name) and `device.name`.
 //   context: none needed.
-import { ParallelChartFrame, emptyReason, gridLines } from './parallel-chart-frame.js';
+import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { crossoverModel, crossoverLayout } from '../parallel-charts-model.js';
 
-class CrossoverChart {
+class CrossoverChart extends ParallelChart {
   constructor(container) {
-    this.frame = new ParallelChartFrame(container, this, { name: 'Compute and communication against tokens per device', className: 'pcross' });
+    super(container, { name: 'Compute and communication against tokens per device', className: 'pcross' });
     const f = this.frame;
     this.band = f.svg.append('rect').attr('class', 'exposed-band');
     this.gGrid = f.svg.append('g').attr('class', 'grid');
-    this.xTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
-    this.yTitle = f.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+    this.addAxisTitles();
     this.comm = f.svg.append('line').attr('class', 'comm-line');
     this.compute = f.svg.append('line').attr('class', 'compute-line');
     this.cross = f.svg.append('line').attr('class', 'cross-line');
@@ -30,27 +29,21 @@ class CrossoverChart {
     this.gText = f.svg.append('g').attr('class', 'labels');
   }
 
-  width() { return this.frame.width(); }
-
-  update(result, context = {}) {
-    this.last = [result, context];
-    const why = emptyReason(result);
-    if (why) { this.frame.showEmpty(why); return; }
+  draw(result, context) {
     const model = crossoverModel(result);
     const L = crossoverLayout(model, this.width());
     attr(this.band, 'display', L.band ? null : 'none');
     if (L.band) attr(attr(attr(attr(this.band, 'x', L.band.x), 'width', L.band.width), 'y', L.band.y), 'height', L.band.height);
     gridLines(this.gGrid, { ...L, x1: L.M.left, x2: L.W - L.M.right });
-    text(attr(attr(this.xTitle, 'x', L.xTitle.x), 'y', L.xTitle.y), L.xTitle.text);
-    text(attr(this.yTitle, 'transform', `translate(${L.yTitle.x},${L.yTitle.y}) rotate(-90)`), L.yTitle.text);
+    setAxisTitles(this.xTitle, this.yTitle, L);
     const c = L.compute;
-    attr(attr(attr(attr(this.compute, 'x1', c.x1), 'y1', c.y1), 'x2', c.x2), 'y2', c.y2);
+    setLine(this.compute, c.x1, c.y1, c.x2, c.y2);
     attr(this.comm, 'display', L.comm ? null : 'none');
-    if (L.comm) attr(attr(attr(attr(this.comm, 'x1', L.comm.x1), 'x2', L.comm.x2), 'y1', L.comm.y), 'y2', L.comm.y);
+    if (L.comm) setLine(this.comm, L.comm.x1, L.comm.y, L.comm.x2, L.comm.y);
     attr(this.cross, 'display', L.cross ? null : 'none');
-    if (L.cross) attr(attr(attr(attr(this.cross, 'x1', L.cross.x), 'x2', L.cross.x), 'y1', L.top), 'y2', L.base);
+    if (L.cross) setLine(this.cross, L.cross.x, L.top, L.cross.x, L.base);
     const s = L.scenario;
-    attr(attr(attr(attr(this.scenarioLine, 'x1', s.x), 'x2', s.x), 'y1', s.cy), 'y2', L.base);
+    setLine(this.scenarioLine, s.x, s.cy, s.x, L.base);
     attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
     const labels = [
       { key: 'compute', cls: 'mark-label', x: L.computeLabel.x, y: L.computeLabel.y, anchor: 'start', text: L.computeLabel.text },
@@ -58,13 +51,7 @@ class CrossoverChart {
       ...(L.cross ? [{ key: 'cross', cls: 'mark-label', x: L.cross.tx, y: L.top + 12, anchor: L.cross.anchor, text: L.cross.text }] : []),
       { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.ty, anchor: s.anchor, text: s.text },
     ];
-    const t = this.gText.selectAll('text').data(labels, (l) => l.key).join('text');
-    attr(t, 'class', (l) => l.cls);
-    attr(t, 'data-key', (l) => l.key);
-    attr(t, 'x', (l) => l.x);
-    attr(t, 'y', (l) => l.y);
-    attr(t, 'text-anchor', (l) => l.anchor);
-    text(t, (l) => l.text);
+    writeLabels(this.gText, labels);
     const key = [
       { cls: 'swatch--line-compute', text: 'Compute' },
       ...(L.comm ? [{ cls: 'swatch--line-comm', text: `Communication (${model.interconnect})` }] : []),
@@ -75,12 +62,9 @@ class CrossoverChart {
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
   }
-
-  destroy() { this.frame.destroy(); }
 }
 
 // `format` is accepted for the charts' one signature; this chart shows no bytes.
 export function mountCrossoverChart(container) {
-  const chart = new CrossoverChart(container);
-  return { update: (result, context) => chart.update(result, context), destroy: () => chart.destroy() };
+  return new CrossoverChart(container).api();
 }

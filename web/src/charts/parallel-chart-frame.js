@@ -100,3 +100,53 @@ export function gridLines(g, L) {
   text(words, (r) => r.text);
 }
 
+
+// Words placed on a chart: [{ key, cls, x, y, anchor, text }] as <text> elements in g, one per key.
+export function writeLabels(g, labels) {
+  const t = g.selectAll('text').data(labels, (l) => l.key).join('text');
+  attr(t, 'class', (l) => l.cls);
+  attr(t, 'data-key', (l) => l.key);
+  attr(t, 'x', (l) => l.x);
+  attr(t, 'y', (l) => l.y);
+  attr(t, 'text-anchor', (l) => l.anchor);
+  text(t, (l) => l.text);
+}
+
+// A line's two ends (a d3 selection), written only where they changed.
+export function setLine(sel, x1, y1, x2, y2) {
+  attr(attr(attr(attr(sel, 'x1', x1), 'y1', y1), 'x2', x2), 'y2', y2);
+}
+
+// The two axis titles of a line chart ({ text, x, y } each; the y title turned to read upward).
+export function setAxisTitles(xTitle, yTitle, L) {
+  text(attr(attr(xTitle, 'x', L.xTitle.x), 'y', L.xTitle.y), L.xTitle.text);
+  text(attr(yTitle, 'transform', `translate(${L.yTitle.x},${L.yTitle.y}) rotate(-90)`), L.yTitle.text);
+}
+
+// The part every Act 3 chart shares: its frame, its width, and the update that draws nothing (and says
+// why) without a result to draw. A chart extends it with draw(result, context) and its marks.
+export class ParallelChart {
+  constructor(container, frameOptions) {
+    this.frame = new ParallelChartFrame(container, this, frameOptions);
+  }
+
+  // The two axis titles of a line chart, as <text> elements.
+  addAxisTitles() {
+    this.xTitle = this.frame.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+    this.yTitle = this.frame.svg.append('text').attr('class', 'axis-title').attr('text-anchor', 'middle');
+  }
+
+  width() { return this.frame.width(); }
+
+  update(result, context = {}) {
+    this.last = [result, context];
+    const why = emptyReason(result);
+    if (why) this.frame.showEmpty(why);
+    else this.draw(result, context);
+  }
+
+  destroy() { this.frame.destroy(); }
+
+  // The public face a mount function returns.
+  api() { return { update: (result, context) => this.update(result, context), destroy: () => this.destroy() }; }
+}

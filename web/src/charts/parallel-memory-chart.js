@@ -10,15 +10,15 @@
 //   context: { units?, deviceName? } — units override `format`; deviceName for the summary
 //            (default: result.device.name).
 import { select } from 'd3-selection';
-import { ParallelChartFrame, emptyReason } from './parallel-chart-frame.js';
+import { ParallelChart, writeLabels, setLine } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { memoryModel, memoryLayout, unitsOf } from '../parallel-charts-model.js';
 import { unitOf } from '../format.js';
 
-class ParallelMemoryChart {
+class ParallelMemoryChart extends ParallelChart {
   constructor(container, units) {
+    super(container, { name: 'Memory per device', className: 'pmem', tables: 2 });
     this.units = units;
-    this.frame = new ParallelChartFrame(container, this, { name: 'Memory per device', className: 'pmem', tables: 2 });
     const f = this.frame;
     this.hatch = f.pattern('hatch');
     this.stripes = f.pattern('stripes', { size: 6, width: 2 });
@@ -30,12 +30,7 @@ class ParallelMemoryChart {
     this.gText = f.svg.append('g').attr('class', 'labels');
   }
 
-  width() { return this.frame.width(); }
-
-  update(result, context = {}) {
-    this.last = [result, context];
-    const why = emptyReason(result);
-    if (why) { this.frame.showEmpty(why); return; }
+  draw(result, context) {
     const units = context.units || this.units;
     const model = memoryModel(result, { units, deviceName: context.deviceName });
     const L = memoryLayout(model, this.width());
@@ -43,7 +38,7 @@ class ParallelMemoryChart {
     const yu = (t) => L.y(t * unitOf(units).bytes);
     g.each(function tick(t) {
       const yy = Math.round(yu(t) * 10) / 10;
-      attr(attr(attr(attr(select(this).select('line'), 'x1', L.M.left), 'x2', L.W - L.M.right), 'y1', yy), 'y2', yy);
+      setLine(select(this).select('line'), L.M.left, yy, L.W - L.M.right, yy);
       text(attr(attr(select(this).select('text'), 'x', L.M.left - 6), 'y', yy + 4), L.tickFormat(t));
     });
     text(attr(this.yTitle, 'transform', `translate(${L.wide ? 14 : 11},${(L.M.top + L.H - L.M.bottom) / 2}) rotate(-90)`), L.axisTitle);
@@ -94,7 +89,7 @@ class ParallelMemoryChart {
       set(hat, { x: s.x, width: s.width, y: s.top, height: Math.max(0, s.base - s.top), fill: s.fits ? 'none' : hatchUrl });
       set(outline, { x: s.x - 2.5, width: s.width + 5, y: s.top - 2.5, height: Math.max(0, s.base - s.top) + 2.5, display: s.selected ? null : 'none' });
     });
-    attr(attr(attr(attr(this.budget, 'x1', L.budget.x1), 'x2', L.budget.x2), 'y1', L.budget.y), 'y2', L.budget.y);
+    setLine(this.budget, L.budget.x1, L.budget.y, L.budget.x2, L.budget.y);
 
     // Words: the budget, the device's peak and state, the stage values and names.
     const labels = [
@@ -108,13 +103,7 @@ class ParallelMemoryChart {
         { key: `n${s.zero_stage}`, cls: `col-name${s.selected ? ' col-name--selected' : ''}`, x: s.name.x, y: s.name.y, anchor: 'middle', text: s.name.text },
       ]),
     ];
-    const t = this.gText.selectAll('text').data(labels, (l) => l.key).join('text');
-    attr(t, 'class', (l) => l.cls);
-    attr(t, 'x', (l) => l.x);
-    attr(t, 'y', (l) => l.y);
-    attr(t, 'text-anchor', (l) => l.anchor);
-    attr(t, 'data-key', (l) => l.key);
-    text(t, (l) => l.text);
+    writeLabels(this.gText, labels);
 
     const key = [
       ...[...model.device.segments].reverse().map((s) => ({ cls: `swatch--${s.key}`, text: s.legend })),
@@ -124,11 +113,8 @@ class ParallelMemoryChart {
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
   }
-
-  destroy() { this.frame.destroy(); }
 }
 
 export function mountParallelMemoryChart(container, { format } = {}) {
-  const chart = new ParallelMemoryChart(container, unitsOf(format));
-  return { update: (result, context) => chart.update(result, context), destroy: () => chart.destroy() };
+  return new ParallelMemoryChart(container, unitsOf(format)).api();
 }

@@ -8,14 +8,14 @@
 //   format:  'gb' | 'gib' or { units } (the collectives' bytes in the table).
 //   result:  evaluate's JSON with `parallel` (timeline, step_s, compute_s, bubble_s, …, collectives).
 //   context: { units? } (optional; overrides `format`).
-import { ParallelChartFrame, emptyReason } from './parallel-chart-frame.js';
+import { ParallelChart } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { timelineModel, timelineLayout, unitsOf } from '../parallel-charts-model.js';
 
-class ParallelTimelineChart {
+class ParallelTimelineChart extends ParallelChart {
   constructor(container, units) {
+    super(container, { name: 'One training step', className: 'ptl', tables: 2, twinLabel: 'The step’s numbers as a table' });
     this.units = units;
-    this.frame = new ParallelChartFrame(container, this, { name: 'One training step', className: 'ptl', tables: 2, twinLabel: 'The step’s numbers as a table' });
     const f = this.frame;
     this.hatch = f.pattern('hatch', { size: 6, width: 2 });
     this.gLanes = f.svg.append('g').attr('class', 'lanes');
@@ -23,12 +23,7 @@ class ParallelTimelineChart {
     this.gAxis = f.svg.append('g').attr('class', 'time-axis');
   }
 
-  width() { return this.frame.width(); }
-
-  update(result, context = {}) {
-    this.last = [result, context];
-    const why = emptyReason(result);
-    if (why) { this.frame.showEmpty(why); return; }
+  draw(result, context) {
     const model = timelineModel(result, { units: context.units || this.units });
     const L = timelineLayout(model, this.width());
     const lanes = this.gLanes.selectAll('g.lane').data(L.lanes, (l) => l.key).join((e) => {
@@ -66,11 +61,8 @@ class ParallelTimelineChart {
     text(ticks, (t) => t.text);
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key: model.key, tables: model.tables });
   }
-
-  destroy() { this.frame.destroy(); }
 }
 
 export function mountParallelTimelineChart(container, { format } = {}) {
-  const chart = new ParallelTimelineChart(container, unitsOf(format));
-  return { update: (result, context) => chart.update(result, context), destroy: () => chart.destroy() };
+  return new ParallelTimelineChart(container, unitsOf(format)).api();
 }
