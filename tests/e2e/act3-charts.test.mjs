@@ -77,10 +77,16 @@ const layoutProblems = (page) => page.evaluate(() => {
     if (!svg || svg.getAttribute('display') === 'none') continue;
     const s = svg.getBoundingClientRect();
     if (s.right > box.right + 1) out.push(`${sec.dataset.chart}: svg runs past its box`);
+    const boxes = [];
     for (const t of svg.querySelectorAll('text')) {
-      if (!t.textContent) continue;
+      if (!t.textContent || t.closest('[display="none"]')) continue;
       const b = t.getBoundingClientRect();
       if (b.left < s.left - 1 || b.right > s.right + 1 || b.top < s.top - 1 || b.bottom > s.bottom + 1) out.push(`${sec.dataset.chart}: “${t.textContent}” outside its chart`);
+      // Two words on top of each other (a 1 px touch allowed): neither can be read.
+      for (const [other, o] of boxes) {
+        if (b.left < o.right - 1 && o.left < b.right - 1 && b.top < o.bottom - 1 && o.top < b.bottom - 1) out.push(`${sec.dataset.chart}: “${t.textContent}” over “${other}”`);
+      }
+      boxes.push([t.textContent, b]);
     }
   }
   return out;

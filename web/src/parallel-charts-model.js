@@ -86,6 +86,18 @@ export function secondsTick(s) {
   return `${Number((s * 1e6).toPrecision(3))}${UNIT_SPACE}µs`;
 }
 
+// The left margin that holds the widest y tick word (11 px, ~6.6 px a character) beside the turned axis title.
+export const leftMargin = (tickTexts) => Math.ceil(22 + Math.max(0, ...tickTexts.map((t) => t.length)) * 6.6 + 10);
+
+// Words beside a mark at x, inside [x1, x2]: to its right where they fit (bold 11.5 px: ~7 px a
+// character), else to its left, else the side with more room, starting or ending at that edge.
+export function placeBeside(x, text, x1, x2, gap = 8) {
+  const px = text.length * 7;
+  if (x + gap + px <= x2) return { tx: x + gap, anchor: 'start' };
+  if (x - gap - px >= x1) return { tx: x - gap, anchor: 'end' };
+  return x - x1 > x2 - x ? { tx: x1, anchor: 'start' } : { tx: x2, anchor: 'end' };
+}
+
 // The chapter's r, a ratio with no unit: three significant figures (0.0172), so 1/r stays readable.
 export const formatR = (r) => (Number.isFinite(r) ? (r === 0 ? '0' : String(Number(r.toPrecision(3)))) : '—');
 
@@ -167,7 +179,7 @@ export function memoryLayout(model, W) {
   const wide = W >= NARROW_PX;
   const H = 340;
   const u = unitOf(model.units);
-  const M = { top: wide ? 34 : 46, right: wide ? 12 : 8, bottom: 44, left: 0 };
+  const M = { top: 46, right: wide ? 12 : 8, bottom: 44, left: 0 };
   const yu = scaleLinear().domain([0, (model.max_bytes * 1.1) / u.bytes]).range([H - M.bottom, M.top]).nice();
   const ticks = yu.ticks(5);
   const tickFormat = yu.tickFormat(5);
@@ -214,8 +226,8 @@ export function memoryLayout(model, W) {
       flagPos: { x: mainX + mainW / 2, y: deviceTop - 6 },
       name: { text: wide ? 'One device' : 'Device', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
     stages, stagesTitle: { text: wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage', x: groupX0 + groupW / 2, y: H - M.bottom + 34 },
-    budget: { y: yb, x1: M.left, x2: W - M.right, text: wide ? `usable ${f(model.budget_bytes)}` : `– – usable per device: ${f(model.budget_bytes)}`,
-      tx: wide ? W - M.right - 2 : M.left, ty: wide ? yb - 5 : 14, anchor: wide ? 'end' : 'start' },
+    // In the top margin, where no column's words can meet it (beside the line it crossed the stages' amounts).
+    budget: { y: yb, x1: M.left, x2: W - M.right, text: `– – usable per device: ${f(model.budget_bytes)}`, tx: M.left, ty: 14, anchor: 'start' },
   };
 }
 
@@ -325,28 +337,30 @@ export function commTaxModel(result, points = []) {
 export function commTaxLayout(model, W) {
   const wide = W >= NARROW_PX;
   const H = 300;
-  const M = { top: 16, right: wide ? 16 : 10, bottom: 42, left: wide ? 58 : 50 };
+  const M = { top: 16, right: wide ? 16 : 10, bottom: 42, left: 0 };
   const lows = [1, ...model.engine.map((q) => q.speedup), model.scenario.speedup].filter((v) => v > 0);
   const lo = Math.min(...lows) / 1.3;
+  const yTickText = (v) => `${v >= 1 ? formatInt(v) : Number(v.toPrecision(2))}×`;
+  const yTicks = decadeTicks(lo, 1024 * 1.15, 5);
+  M.left = leftMargin(yTicks.map(yTickText));
   const x = scaleLog().base(2).domain([1, 1024]).range([M.left, W - M.right]);
   const y = scaleLog().domain([lo, 1024 * 1.15]).range([H - M.bottom, M.top]);
   const round = (v) => Math.round(v * 10) / 10;
   const path = (pts) => pts.map((q, i) => `${i ? 'L' : 'M'}${round(x(q.devices))},${round(y(Math.max(lo, q.speedup)))}`).join('');
-  const yTicks = decadeTicks(lo, 1024 * 1.15, 5);
   const s = model.scenario;
   const sx = round(x(Math.min(1024, Math.max(1, s.devices))));
   const sy = round(y(Math.max(lo, s.speedup)));
-  const right = sx > (M.left + W - M.right) / 2;
+  const words = `${s.fits ? 'this setup' : wide ? '✕ this setup (does not fit)' : '✕ does not fit'}: ${formatRatio(s.speedup)}`;
   const ceil = model.ceiling && model.ceiling < 1024 * 1.15 && model.ceiling > lo ? round(y(model.ceiling)) : null;
   return {
     W, H, M, wide,
     ideal: path([{ devices: 1, speedup: 1 }, { devices: 1024, speedup: 1024 }]),
     curve: path(model.curve),
     points: model.engine.map((q) => ({ ...q, cx: round(x(q.devices)), cy: round(y(Math.max(lo, q.speedup))) })),
-    scenario: { ...s, cx: sx, cy: sy, text: `${s.fits ? 'this setup' : '✕ this setup (does not fit)'}: ${formatRatio(s.speedup)}`, tx: right ? sx - 9 : sx + 9, anchor: right ? 'end' : 'start', ty: sy - 9 },
+    scenario: { ...s, cx: sx, cy: sy, text: words, ...placeBeside(sx, words, 2, W - 2, 9), ty: sy - 9 },
     ceiling: ceil === null ? null : { y: ceil, text: `ceiling 1/r = ${formatRatio(model.ceiling)}`, x: M.left + 4 },
     xTicks: deviceTicks(wide).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
-    yTicks: yTicks.map((v) => ({ y: round(y(v)), text: `${v >= 1 ? formatInt(v) : Number(v.toPrecision(2))}×` })),
+    yTicks: yTicks.map((v) => ({ y: round(y(v)), text: yTickText(v) })),
     idealLabel: { text: 'ideal: N×', x: round(x(wide ? 256 : 128)) - 6, y: round(y(wide ? 256 : 128)) - 6 },
     xTitle: { text: 'Devices N (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
     yTitle: { text: 'Speedup (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
@@ -395,15 +409,17 @@ export function crossoverModel(result) {
 export function crossoverLayout(model, W) {
   const wide = W >= NARROW_PX;
   const H = 290;
-  const M = { top: 18, right: wide ? 16 : 10, bottom: 42, left: wide ? 64 : 56 };
-  const x = scaleLog().domain([model.lo, model.hi]).range([M.left, W - M.right]);
+  const M = { top: 18, right: wide ? 16 : 10, bottom: 42, left: 0 };
   const ys = [model.k * model.lo, model.k * model.hi, ...(model.comm > 0 ? [model.comm] : [])];
   const ylo = 10 ** Math.floor(Math.log10(Math.min(...ys)));
   const yhi = 10 ** Math.ceil(Math.log10(Math.max(...ys)));
+  const yTicks = decadeTicks(ylo, yhi, 5);
+  M.left = leftMargin(yTicks.map(secondsTick));
+  const x = scaleLog().domain([model.lo, model.hi]).range([M.left, W - M.right]);
   const y = scaleLog().domain([ylo, yhi]).range([H - M.bottom, M.top]);
   const round = (v) => Math.round(v * 10) / 10;
   const sx = round(x(model.tokens));
-  const right = sx > (M.left + W - M.right) / 2;
+  const words = `this setup: ${formatInt(model.tokens)} tokens`;
   const cx = model.cross ? round(x(Math.min(model.hi, Math.max(model.lo, model.cross)))) : null;
   return {
     W, H, M, wide,
@@ -411,11 +427,11 @@ export function crossoverLayout(model, W) {
     comm: model.comm > 0 ? { y: round(y(model.comm)), x1: M.left, x2: W - M.right, text: `communication ${formatSeconds(model.comm)}` } : null,
     // The band left of the crossover: there communication takes longer than compute and cannot hide.
     band: cx === null ? null : { x: M.left, width: Math.max(0, cx - M.left), y: M.top, height: H - M.bottom - M.top },
-    cross: cx === null ? null : { x: cx, text: `crossover ${formatInt(model.cross)}`, anchor: cx > (M.left + W - M.right) * 0.7 ? 'end' : 'start', tx: cx > (M.left + W - M.right) * 0.7 ? cx - 5 : cx + 5 },
+    cross: cx === null ? null : { x: cx, text: `crossover ${formatInt(model.cross)}`, ...placeBeside(cx, `crossover ${formatInt(model.cross)}`, M.left + 2, W - M.right, 5) },
     // The scenario's words sit at the foot of its line, clear of the crossover's words at the top.
-    scenario: { x: sx, cy: round(y(model.k * model.tokens)), text: `this setup: ${formatInt(model.tokens)} tokens`, tx: right ? sx - 6 : sx + 6, ty: H - M.bottom - 8, anchor: right ? 'end' : 'start' },
+    scenario: { x: sx, cy: round(y(model.k * model.tokens)), text: words, ...placeBeside(sx, words, M.left + 2, W - M.right, 6), ty: H - M.bottom - 8 },
     xTicks: decadeTicks(model.lo, model.hi, wide ? 7 : 4).map((v) => ({ x: round(x(v)), text: countTick(v) })),
-    yTicks: decadeTicks(ylo, yhi, 5).map((v) => ({ y: round(y(v)), text: secondsTick(v) })),
+    yTicks: yTicks.map((v) => ({ y: round(y(v)), text: secondsTick(v) })),
     // Under the compute line, a fifth of the way along (away from the top corners' words).
     computeLabel: { text: 'compute', x: round(M.left + (W - M.left - M.right) * 0.2), y: round(y(model.k * 10 ** (Math.log10(model.lo) + 0.2 * Math.log10(model.hi / model.lo)))) + 16 },
     xTitle: { text: 'Tokens per device per step (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },

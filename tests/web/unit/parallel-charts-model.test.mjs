@@ -172,7 +172,8 @@ test('comm tax: the engine’s points and the scenario sit where their N is; poi
     assert.equal(L.xTicks.length, W >= 520 ? 11 : 6);
   });
   // The scenario does not fit in memory: its point says so in words.
-  assert.match(commTaxLayout(m, 390).scenario.text, /^✕ this setup \(does not fit\)/);
+  assert.match(commTaxLayout(m, 390).scenario.text, /^✕ does not fit: 7\.1×$/);
+  assert.match(commTaxLayout(m, 760).scenario.text, /^✕ this setup \(does not fit\): 7\.1×$/);
   assert.match(m.summary, /does not fit in memory/);
 });
 

@@ -88,8 +88,9 @@ export function emptyReason(result) {
 export function gridLines(g, L) {
   const rows = [
     // A tick word at either end of the axis ends (or starts) there, so it stays inside the chart.
-    ...L.xTicks.map((t) => ({ key: `x${t.text}`, x1: t.x, x2: t.x, y1: L.top ?? L.M.top, y2: L.base, tx: t.x, ty: L.base + 15,
-      anchor: t.x > L.x2 - 14 ? 'end' : 'middle', text: t.text })),
+    // The first starts at the axis's left end, clear of the lowest y tick's word beside it.
+    ...L.xTicks.map((t) => ({ key: `x${t.text}`, x1: t.x, x2: t.x, y1: L.top ?? L.M.top, y2: L.base, tx: t.x, ty: L.base + 16,
+      anchor: t.x > L.x2 - 14 ? 'end' : t.x < L.x1 + 14 ? 'start' : 'middle', text: t.text })),
     ...L.yTicks.map((t) => ({ key: `y${t.text}`, x1: L.x1, x2: L.x2, y1: t.y, y2: t.y, tx: L.x1 - 6, ty: t.y + 4, anchor: 'end', text: t.text })),
   ];
   const sel = g.selectAll('g.tick').data(rows, (r) => r.key).join((e) => { const t = e.append('g').attr('class', 'tick'); t.append('line').attr('class', 'grid-line'); t.append('text').attr('class', 'tick-label'); return t; });
