@@ -98,6 +98,31 @@ export function placeBeside(x, text, x1, x2, gap = 8) {
   return x - x1 > x2 - x ? { tx: x1, anchor: 'start' } : { tx: x2, anchor: 'end' };
 }
 
+// A label's box as drawn (bold 11.5 px: ~7 px a character; baseline y, ~11 px above it and 3 below).
+export function labelBox({ x, y, anchor, text }) {
+  const w = text.length * 7;
+  const left = anchor === 'end' ? x - w : anchor === 'middle' ? x - w / 2 : x;
+  return { left, right: left + w, top: y - 11, bottom: y + 3 };
+}
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+// Words placed in turn, each at its first candidate spot inside `bounds` that meets no word placed
+// before it and no mark in `obstacles` (boxes); with none free, its first spot inside the bounds.
+// items: [{ key, cls, text, candidates: [{ x, y, anchor }] }] → [{ key, cls, text, x, y, anchor }].
+export function placeLabels(items, bounds, obstacles = []) {
+  const taken = [...obstacles];
+  return items.map((item) => {
+    const spots = item.candidates.map((c) => ({ ...c, text: item.text }));
+    const inside = spots.filter((c) => { const b = labelBox(c); return b.left >= bounds.left && b.right <= bounds.right && b.top >= bounds.top && b.bottom <= bounds.bottom; });
+    const free = inside.find((c) => !taken.some((t) => overlaps(labelBox(c), t)));
+    const spot = free || inside[0] || spots[0];
+    taken.push(labelBox(spot));
+    return { key: item.key, cls: item.cls, text: item.text, x: spot.x, y: spot.y, anchor: spot.anchor };
+  });
+}
+// A round mark's box, for placeLabels' obstacles.
+const dotBox = (cx, cy, r) => ({ left: cx - r, right: cx + r, top: cy - r, bottom: cy + r });
+
 // The chapter's r, a ratio with no unit: three significant figures (0.0172), so 1/r stays readable.
 export const formatR = (r) => (Number.isFinite(r) ? (r === 0 ? '0' : String(Number(r.toPrecision(3)))) : '—');
 
@@ -299,7 +324,10 @@ export function timelineLayout(model, W) {
   }));
   return {
     W, H: axisY + 24, wide, bars, ticks, axisY,
-    lanes: model.lanes.map((l, i) => ({ ...l, y: M.top + i * LANE_H + 14, rule: M.top + i * LANE_H + 42 })), x1: M.left, x2: W - M.right,
+    // A lane with no bar says so in words (a free interconnect, one device).
+    lanes: model.lanes.map((l, i) => ({ ...l, y: M.top + i * LANE_H + 14, rule: M.top + i * LANE_H + 42,
+      empty: model.bars.some((b) => b.lane === l.key) ? null : { text: 'nothing here takes time', x: M.left, y: M.top + i * LANE_H + 34 } })),
+    x1: M.left, x2: W - M.right,
   };
 }
 
@@ -352,16 +380,30 @@ export function commTaxLayout(model, W) {
   const sy = round(y(Math.max(lo, s.speedup)));
   const words = `${s.fits ? 'this setup' : wide ? '✕ this setup (does not fit)' : '✕ does not fit'}: ${formatRatio(s.speedup)}`;
   const ceil = model.ceiling && model.ceiling < 1024 * 1.15 && model.ceiling > lo ? round(y(model.ceiling)) : null;
+  const x1 = M.left;
+  const x2 = W - M.right;
+  const points = model.engine.map((q) => ({ ...q, cx: round(x(q.devices)), cy: round(y(Math.max(lo, q.speedup))) }));
+  const ceilingText = model.ceiling ? `ceiling 1/r = ${formatRatio(model.ceiling)}` : '';
+  const items = [
+    { key: 'scenario', cls: s.fits ? 'mark-label' : 'mark-label mark-label--bad', text: words,
+      candidates: [[9, -9, 'start'], [9, 19, 'start'], [-9, -9, 'end'], [-9, 19, 'end'], [0, -14, 'middle'], [0, 24, 'middle']].map(([dx, dy, anchor]) => ({ x: sx + dx, y: sy + dy, anchor })) },
+    ceil === null ? null : { key: 'ceiling', cls: 'mark-label', text: ceilingText,
+      candidates: [{ x: x1 + 4, y: ceil - 5, anchor: 'start' }, { x: x1 + 4, y: ceil + 15, anchor: 'start' }, { x: x2 - 4, y: ceil + 15, anchor: 'end' }] },
+    // Above-left of the ideal line (the curve runs below it).
+    { key: 'ideal', cls: 'mark-label mark-label--soft', text: 'ideal: N×',
+      candidates: [256, 128, 512, 64, 32].map((n) => ({ x: round(x(n)) - 6, y: round(y(n)) - 6, anchor: 'end' })) },
+  ].filter(Boolean);
+  const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: H - M.bottom }, [dotBox(sx, sy, 8), ...points.map((q) => dotBox(q.cx, q.cy, 5))]);
   return {
     W, H, M, wide,
     ideal: path([{ devices: 1, speedup: 1 }, { devices: 1024, speedup: 1024 }]),
     curve: path(model.curve),
-    points: model.engine.map((q) => ({ ...q, cx: round(x(q.devices)), cy: round(y(Math.max(lo, q.speedup))) })),
-    scenario: { ...s, cx: sx, cy: sy, text: words, ...placeBeside(sx, words, 2, W - 2, 9), ty: sy - 9 },
-    ceiling: ceil === null ? null : { y: ceil, text: `ceiling 1/r = ${formatRatio(model.ceiling)}`, x: M.left + 4 },
+    points,
+    scenario: { ...s, cx: sx, cy: sy },
+    ceiling: ceil === null ? null : { y: ceil },
+    labels,
     xTicks: deviceTicks(wide).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
     yTicks: yTicks.map((v) => ({ y: round(y(v)), text: yTickText(v) })),
-    idealLabel: { text: 'ideal: N×', x: round(x(wide ? 256 : 128)) - 6, y: round(y(wide ? 256 : 128)) - 6 },
     xTitle: { text: 'Devices N (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
     yTitle: { text: 'Speedup (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, x1: M.left, x2: W - M.right,
@@ -391,8 +433,10 @@ export function crossoverModel(result) {
   const summary = `Each device computes ${formatInt(tokens)} tokens per step (${formatSeconds(compute)} of compute on ${dev}`
     + `${has ? `; ${formatSeconds(comm)} of communication over ${ic}` : ''}): ${verdict}.`;
   const lows = [tokens, has ? cross : tokens].filter((v) => v > 0);
-  const lo = 10 ** Math.floor(Math.log10(Math.min(...lows) / 3));
-  const hi = 10 ** Math.ceil(Math.log10(Math.max(...lows) * 3));
+  // A fixed span of 100 to a million tokens (wider only when a value needs it), so that a change of
+  // device or interconnect moves the lines and the crossover, not the axis under them.
+  const lo = Math.min(100, 10 ** Math.floor(Math.log10(Math.min(...lows) / 3)));
+  const hi = Math.max(1e6, 10 ** Math.ceil(Math.log10(Math.max(...lows) * 3)));
   const rows = [
     { key: 'tokens', header: 'Tokens per device per step', cells: [{ text: formatInt(tokens), value: tokens }] },
     { key: 'compute', header: 'Compute per step', cells: [{ text: formatSeconds(compute), value: compute }] },
@@ -419,21 +463,36 @@ export function crossoverLayout(model, W) {
   const y = scaleLog().domain([ylo, yhi]).range([H - M.bottom, M.top]);
   const round = (v) => Math.round(v * 10) / 10;
   const sx = round(x(model.tokens));
-  const words = `this setup: ${formatInt(model.tokens)} tokens`;
+  const sy = round(y(model.k * model.tokens));
   const cx = model.cross ? round(x(Math.min(model.hi, Math.max(model.lo, model.cross)))) : null;
+  const base = H - M.bottom;
+  const x1 = M.left;
+  const x2 = W - M.right;
+  const along = (f) => ({ x: round(x1 + (x2 - x1) * f), y: round(y(model.k * 10 ** (Math.log10(model.lo) + f * Math.log10(model.hi / model.lo)))) });
+  const beside = (px, py, text, gap) => { const b = placeBeside(px, text, x1 + 2, x2, gap); return { x: b.tx, y: py, anchor: b.anchor }; };
+  const cy = model.comm > 0 ? round(y(model.comm)) : null;
+  const items = [
+    cx === null ? null : { key: 'cross', cls: 'mark-label', text: `crossover ${formatInt(model.cross)}`, candidates: [beside(cx, M.top + 12, `crossover ${formatInt(model.cross)}`, 5), beside(cx, M.top + 28, `crossover ${formatInt(model.cross)}`, 5)] },
+    { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', text: `this setup: ${formatInt(model.tokens)} tokens`,
+      candidates: [base - 8, sy - 10, sy + 20, base - 24].map((yy) => beside(sx, yy, `this setup: ${formatInt(model.tokens)} tokens`, 6)) },
+    cy === null ? null : { key: 'comm', cls: 'mark-label', text: `communication ${formatSeconds(model.comm)}`,
+      candidates: [{ x: x1 + 4, y: cy - 6, anchor: 'start' }, { x: x2 - 4, y: cy - 6, anchor: 'end' }, { x: x1 + 4, y: cy + 16, anchor: 'start' }, { x: x2 - 4, y: cy + 16, anchor: 'end' }] },
+    // Under the compute line (it rises to the right, so the space below-right of it is open).
+    { key: 'compute', cls: 'mark-label', text: 'compute', candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
+    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: 'no communication line: it takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
+  ].filter(Boolean);
+  const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);
   return {
     W, H, M, wide,
     compute: { x1: M.left, y1: round(y(model.k * model.lo)), x2: W - M.right, y2: round(y(model.k * model.hi)) },
-    comm: model.comm > 0 ? { y: round(y(model.comm)), x1: M.left, x2: W - M.right, text: `communication ${formatSeconds(model.comm)}` } : null,
+    comm: cy === null ? null : { y: cy, x1, x2 },
     // The band left of the crossover: there communication takes longer than compute and cannot hide.
     band: cx === null ? null : { x: M.left, width: Math.max(0, cx - M.left), y: M.top, height: H - M.bottom - M.top },
-    cross: cx === null ? null : { x: cx, text: `crossover ${formatInt(model.cross)}`, ...placeBeside(cx, `crossover ${formatInt(model.cross)}`, M.left + 2, W - M.right, 5) },
-    // The scenario's words sit at the foot of its line, clear of the crossover's words at the top.
-    scenario: { x: sx, cy: round(y(model.k * model.tokens)), text: words, ...placeBeside(sx, words, M.left + 2, W - M.right, 6), ty: H - M.bottom - 8 },
+    cross: cx === null ? null : { x: cx },
+    scenario: { x: sx, cy: sy },
+    labels,
     xTicks: decadeTicks(model.lo, model.hi, wide ? 7 : 4).map((v) => ({ x: round(x(v)), text: countTick(v) })),
     yTicks: yTicks.map((v) => ({ y: round(y(v)), text: secondsTick(v) })),
-    // Under the compute line, a fifth of the way along (away from the top corners' words).
-    computeLabel: { text: 'compute', x: round(M.left + (W - M.left - M.right) * 0.2), y: round(y(model.k * 10 ** (Math.log10(model.lo) + 0.2 * Math.log10(model.hi / model.lo)))) + 16 },
     xTitle: { text: 'Tokens per device per step (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
     yTitle: { text: 'Time per step (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, top: M.top,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   memoryModel, memoryLayout, timelineModel, timelineLayout, commTaxModel, commTaxLayout, crossoverModel, crossoverLayout,
-  chapterSpeedup, roundTogether, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf, PARALLEL_COMPONENT_LABELS, deviceComponents,
+  chapterSpeedup, roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf, PARALLEL_COMPONENT_LABELS, deviceComponents,
 } from '../../../web/src/parallel-charts-model.js';
 import { formatBytes, formatRatio, formatInt } from '../../../web/src/format.js';
 
@@ -172,8 +172,10 @@ test('comm tax: the engine’s points and the scenario sit where their N is; poi
     assert.equal(L.xTicks.length, W >= 520 ? 11 : 6);
   });
   // The scenario does not fit in memory: its point says so in words.
-  assert.match(commTaxLayout(m, 390).scenario.text, /^✕ does not fit: 7\.1×$/);
-  assert.match(commTaxLayout(m, 760).scenario.text, /^✕ this setup \(does not fit\): 7\.1×$/);
+  const words = (W) => commTaxLayout(m, W).labels.find((l) => l.key === 'scenario');
+  assert.equal(words(390).text, '✕ does not fit: 7.1×');
+  assert.equal(words(760).text, '✕ this setup (does not fit): 7.1×');
+  assert.equal(words(760).cls, 'mark-label mark-label--bad');
   assert.match(m.summary, /does not fit in memory/);
 });
 
@@ -221,4 +223,23 @@ test('ticks and words: decades on log axes, powers of two for devices, units fro
   assert.equal(unitsOf(undefined), 'gb');
   assert.equal(devicesWords(results['h100-tp2-pp4-zero1'].parallel), '64 devices (data 8 × tensor 2 × pipeline 4)');
   assert.equal(devicesWords({ devices: 8, data_parallel: 8, tensor_parallel: 1, pipeline_parallel: 1 }), '8 devices');
+});
+
+test('words on the line charts are placed where they meet no other word and stay inside the chart', () => {
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  sweep((r, W, at) => {
+    const points = deviceTicks(true).map((n) => ({ devices: n, speedup: chapterSpeedup(n, r.parallel.communication_ratio) }));
+    for (const L of [commTaxLayout(commTaxModel(r, points), W), crossoverLayout(crossoverModel(r), W)]) {
+      const boxes = L.labels.map(labelBox);
+      boxes.forEach((b, i) => {
+        assert.ok(b.left >= 0 && b.right <= W, `${at}: ${L.labels[i].text} inside`);
+        for (let j = 0; j < i; j += 1) assert.ok(apart(b, boxes[j]), `${at}: ${L.labels[i].text} meets ${L.labels[j].text}`);
+      });
+    }
+  });
+  // The first free candidate wins; an obstacle pushes a word to its next spot.
+  const item = { key: 'a', cls: '', text: 'abc', candidates: [{ x: 10, y: 20, anchor: 'start' }, { x: 10, y: 60, anchor: 'start' }] };
+  const bounds = { left: 0, right: 200, top: 0, bottom: 100 };
+  assert.equal(placeLabels([item], bounds)[0].y, 20);
+  assert.equal(placeLabels([item], bounds, [{ left: 0, right: 50, top: 0, bottom: 30 }])[0].y, 60);
 });

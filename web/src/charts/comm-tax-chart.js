@@ -45,12 +45,7 @@ class CommTaxChart extends ParallelChart {
     attr(pts, 'data-devices', (q) => q.devices);
     const s = L.scenario;
     attr(attr(attr(attr(this.scenario, 'cx', s.cx), 'cy', s.cy), 'class', `scenario-point${s.fits ? '' : ' scenario-point--oom'}`), 'data-devices', s.devices);
-    const labels = [
-      { key: 'scenario', cls: s.fits ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.ty, anchor: s.anchor, text: s.text },
-      { key: 'ideal', cls: 'mark-label mark-label--soft', x: L.idealLabel.x, y: L.idealLabel.y, anchor: 'end', text: L.idealLabel.text },
-      ...(L.ceiling ? [{ key: 'ceiling', cls: 'mark-label', x: L.ceiling.x, y: L.ceiling.y - 5, anchor: 'start', text: L.ceiling.text }] : []),
-    ];
-    writeLabels(this.gText, labels);
+    writeLabels(this.gText, L.labels);
     const key = [
       { cls: 'swatch--line-ideal', text: 'Ideal: N times faster' },
       { cls: 'swatch--line-curve', text: 'Chapter’s curve with this r' },

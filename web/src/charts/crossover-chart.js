@@ -45,13 +45,7 @@ class CrossoverChart extends ParallelChart {
     const s = L.scenario;
     setLine(this.scenarioLine, s.x, s.cy, s.x, L.base);
     attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
-    const labels = [
-      { key: 'compute', cls: 'mark-label', x: L.computeLabel.x, y: L.computeLabel.y, anchor: 'start', text: L.computeLabel.text },
-      ...(L.comm ? [{ key: 'comm', cls: 'mark-label', x: L.M.left + 4, y: L.comm.y - 6, anchor: 'start', text: L.comm.text }] : []),
-      ...(L.cross ? [{ key: 'cross', cls: 'mark-label', x: L.cross.tx, y: L.top + 12, anchor: L.cross.anchor, text: L.cross.text }] : []),
-      { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', x: s.tx, y: s.ty, anchor: s.anchor, text: s.text },
-    ];
-    writeLabels(this.gText, labels);
+    writeLabels(this.gText, L.labels);
     const key = [
       { cls: 'swatch--line-compute', text: 'Compute' },
       ...(L.comm ? [{ cls: 'swatch--line-comm', text: `Communication (${model.interconnect})` }] : []),

@@ -30,10 +30,12 @@ class ParallelTimelineChart extends ParallelChart {
       const g = e.append('g').attr('class', 'lane');
       g.append('text').attr('class', 'lane-label');
       g.append('line').attr('class', 'lane-rule');
+      g.append('text').attr('class', 'lane-empty');
       return g;
     });
+    text(attr(attr(lanes.select('text.lane-empty'), 'x', (l) => (l.empty ? l.empty.x : null)), 'y', (l) => (l.empty ? l.empty.y : null)), (l) => (l.empty ? l.empty.text : ''));
     attr(lanes, 'data-lane', (l) => l.key);
-    text(attr(attr(lanes.select('text'), 'x', L.x1), 'y', (l) => l.y), (l) => l.label);
+    text(attr(attr(lanes.select('text.lane-label'), 'x', L.x1), 'y', (l) => l.y), (l) => l.label);
     attr(attr(attr(attr(lanes.select('line'), 'x1', L.x1), 'x2', L.x2), 'y1', (l) => l.rule), 'y2', (l) => l.rule);
 
     const bars = this.gBars.selectAll('g.bar-group').data(L.bars, (b) => b.key).join((e) => {
