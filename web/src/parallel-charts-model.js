@@ -479,7 +479,7 @@ export function crossoverLayout(model, W) {
       candidates: [{ x: x1 + 4, y: cy - 6, anchor: 'start' }, { x: x2 - 4, y: cy - 6, anchor: 'end' }, { x: x1 + 4, y: cy + 16, anchor: 'start' }, { x: x2 - 4, y: cy + 16, anchor: 'end' }] },
     // Under the compute line (it rises to the right, so the space below-right of it is open).
     { key: 'compute', cls: 'mark-label', text: 'compute', candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
-    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: 'no communication line: it takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
+    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
   ].filter(Boolean);
   const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);
   return {
