@@ -3,7 +3,7 @@
 // (the text alternative). Layout and words come from parallel-charts-model.js; each chart draws its
 // own marks into `svg`. No physics and no layout maths here.
 import { select } from 'd3-selection';
-import { h, replaceChildren, setHidden, setText } from '../ui/dom.js';
+import { h, replaceChildren, setAttr, setHidden, setText } from '../ui/dom.js';
 import { DataTable } from './data-table.js';
 import { boxWidth, redrawOnResize } from './fit-width.js';
 import { attr, text } from './changed.js';
@@ -150,4 +150,9 @@ export class ParallelChart {
 
   // The public face a mount function returns.
   api() { return { update: (result, context) => this.update(result, context), destroy: () => this.destroy() }; }
+}
+
+// Several attributes of one element, each written only when it changed (null removes it).
+export function setAttrs(el, attrs) {
+  for (const [name, v] of Object.entries(attrs)) setAttr(el, name, v);
 }

@@ -10,7 +10,7 @@
 //   context: { units?, deviceName? } — units override `format`; deviceName for the summary
 //            (default: result.device.name).
 import { select } from 'd3-selection';
-import { ParallelChart, writeLabels, setLine } from './parallel-chart-frame.js';
+import { ParallelChart, writeLabels, setLine, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { memoryModel, memoryLayout, unitsOf } from '../parallel-charts-model.js';
 import { unitOf } from '../format.js';
@@ -54,13 +54,10 @@ class ParallelMemoryChart extends ParallelChart {
     const stripes = this.stripes;
     segs.each(function seg(s) {
       const [rect, over, label] = this.children;
-      for (const el of [rect, over]) { el.setAttribute('x', s.x); el.setAttribute('width', s.width); el.setAttribute('y', s.y); el.setAttribute('height', s.height); }
-      rect.setAttribute('class', `seg seg--${s.key}`);
-      rect.setAttribute('data-key', s.key);
-      over.setAttribute('fill', s.striped ? stripes : 'none');
-      label.setAttribute('class', `seg-label seg-label--${s.key}`);
-      label.setAttribute('x', s.label.x);
-      label.setAttribute('y', s.label.y);
+      const box = { x: s.x, width: s.width, y: s.y, height: s.height };
+      setAttrs(rect, { ...box, class: `seg seg--${s.key}`, 'data-key': s.key });
+      setAttrs(over, { ...box, fill: s.striped ? stripes : 'none' });
+      setAttrs(label, { class: `seg-label seg-label--${s.key}`, x: s.label.x, y: s.label.y });
       if (label.textContent !== s.label.text) label.textContent = s.label.text;
     });
     let hatch = this.gSegs.select('rect.hatch');
@@ -81,9 +78,8 @@ class ParallelMemoryChart extends ParallelChart {
     const hatchUrl = this.hatch;
     st.each(function stage(s) {
       const [stat, rest, hat, outline] = this.children;
-      this.setAttribute('data-stage', s.zero_stage);
-      this.setAttribute('data-state', s.state);
-      const set = (el, a) => { for (const [k, v] of Object.entries(a)) { if (v === null) el.removeAttribute(k); else el.setAttribute(k, v); } };
+      setAttrs(this, { 'data-stage': s.zero_stage, 'data-state': s.state });
+      const set = setAttrs;
       set(stat, { x: s.x, width: s.width, y: s.static_top, height: Math.max(0, s.base - s.static_top) });
       set(rest, { x: s.x, width: s.width, y: s.top, height: Math.max(0, s.static_top - s.top) });
       set(hat, { x: s.x, width: s.width, y: s.top, height: Math.max(0, s.base - s.top), fill: s.fits ? 'none' : hatchUrl });

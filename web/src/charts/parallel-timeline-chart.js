@@ -8,7 +8,7 @@
 //   format:  'gb' | 'gib' or { units } (the collectives' bytes in the table).
 //   result:  evaluate's JSON with `parallel` (timeline, step_s, compute_s, bubble_s, …, collectives).
 //   context: { units? } (optional; overrides `format`).
-import { ParallelChart } from './parallel-chart-frame.js';
+import { ParallelChart, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
 import { timelineModel, timelineLayout, unitsOf } from '../parallel-charts-model.js';
 
@@ -47,13 +47,11 @@ class ParallelTimelineChart extends ParallelChart {
     const hatch = this.hatch;
     bars.each(function place(b) {
       const [fill, over] = this.children;
-      this.setAttribute('data-kind', b.kind);
-      this.setAttribute('data-lane', b.lane);
-      this.setAttribute('data-exposed', String(b.exposed));
-      for (const el of [fill, over]) { el.setAttribute('x', b.x); el.setAttribute('width', b.width); el.setAttribute('y', b.y); el.setAttribute('height', b.height); }
-      fill.setAttribute('class', `bar ${b.cls}`);
+      setAttrs(this, { 'data-kind': b.kind, 'data-lane': b.lane, 'data-exposed': String(b.exposed) });
+      const box = { x: b.x, width: b.width, y: b.y, height: b.height };
+      setAttrs(fill, { ...box, class: `bar ${b.cls}` });
       // Hatched: what the step waits for (exposed communication, the bubble).
-      over.setAttribute('fill', b.exposed || b.kind === 'bubble' ? hatch : 'none');
+      setAttrs(over, { ...box, fill: b.exposed || b.kind === 'bubble' ? hatch : 'none' });
     });
     const ticks = this.gAxis.selectAll('text').data(L.ticks).join('text');
     attr(ticks, 'class', 'tick-label');
