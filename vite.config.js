@@ -134,7 +134,7 @@ export default defineConfig(({ mode }) => {
     base.build.cssCodeSplit = false;
     base.build.chunkSizeWarningLimit = 4096; // the one script holds the .wasm files
     base.build.rollupOptions = { input: path.join(web, 'index.html'), output: { inlineDynamicImports: true } };
-    base.plugins = [leanSchemas(), inlineWasm(['lab_core', 'lab_ledger']), inlineWorker()];
+    base.plugins = [leanSchemas(), inlineWasm(['lab_core', 'lab_ledger', 'lab_scale']), inlineWorker()];
     // A classic worker: Chromium refuses module workers from blob: URLs on file:// pages (classic ones run).
     base.worker = { format: 'iife', plugins: () => [inlineWasm(['lab_train', 'lab_train_fma'])], rollupOptions: { output: { inlineDynamicImports: true } } };
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds WASM targets in build/wasm: the ones named (scripts/build.sh names the four browser modules
-# lab_core, lab_ledger, lab_train, lab_train_fma, each .mjs + .wasm), or with no argument every
+# Builds WASM targets in build/wasm: the ones named (scripts/build.sh names the five browser modules
+# lab_core, lab_ledger, lab_scale, lab_train, lab_train_fma, each .mjs + .wasm), or with no argument every
 # target, the doctest suite in WASM included (twice: plain and fused-multiply-add kernel; test.sh).
 # Flags work around Emscripten 3.1.6 on Debian (TOOLCHAIN.md): Node 20 rejects emcmake's default
 # emulator flag, and em++ needs NODE_PATH (set in CMakeLists.txt) to find acorn.

@@ -4,5 +4,5 @@
 # Only what the site serves: the WASM doctest suites are built by scripts/test.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/build-wasm.sh" lab_core lab_ledger lab_train lab_train_fma
+"$root/scripts/build-wasm.sh" lab_core lab_ledger lab_scale lab_train lab_train_fma
 (cd "$root" && ./node_modules/.bin/vite build --logLevel warn && node scripts/build-single.mjs dist)

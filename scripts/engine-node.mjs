@@ -31,6 +31,19 @@ export async function loadEngine() {
   };
 }
 
+// lab_scale: evaluate, solve, catalog and version with multi-device scenarios (`parallel`), as the page's
+// engine.scale() loads it for Act 3; results decoded at once, as above.
+export async function loadScaleEngine() {
+  const mod = await loadModule('lab_scale');
+  const text = (view) => new TextDecoder().decode(view);
+  return {
+    evaluate: (request) => text(mod.evaluate(request)),
+    solve: (request) => text(mod.solve(request)),
+    catalog: () => text(mod.catalog()),
+    version: () => mod.version(),
+  };
+}
+
 // The reference training engine (train, TrainSession), as the "Measure it" worker loads it.
 export function loadTrainEngine() {
   return loadModule('lab_train');

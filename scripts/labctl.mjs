@@ -7,12 +7,14 @@
 // `labctl verify [--json|--csv] FILE|DIR ...` verifies design ledgers in bulk (labctl-verify.mjs).
 // `labctl evaluate|solve --hf-config FILE [--scenario FILE]`: a Hugging Face config.json as the model
 // (labctl-hf.mjs), the rest of the scenario from --scenario (defaults without it).
+// evaluate and solve run lab_scale (lab_core's functions with multi-device scenarios, "parallel"), so a
+// scenario the page's Act 3 shows gives the same JSON here; without "parallel" the answers are lab_core's.
 //
 // Nothing here calls process.exit(): a write to a pipe finishes asynchronously in Node, and exiting
 // at once drops what the reader has not taken yet (issue 24: 64 KiB of 160 KB arrived). Every path
 // sets process.exitCode and returns, so Node ends only once stdout is flushed.
 import { readFileSync } from 'node:fs';
-import { loadEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
+import { loadScaleEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
 import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
 import { relaxedSimdSupported } from '../web/src/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
@@ -21,6 +23,8 @@ import { hfRequest } from './labctl-hf.mjs';
 const COMMANDS = { evaluate: 'evaluate', solve: 'solve', verify: 'verify', train: 'train', script: 'script', compare: 'compare' };
 const usage = 'usage: labctl <evaluate|solve|train> [FILE]   (FILE omitted: read stdin)\n' +
   '       labctl <evaluate|solve> --hf-config CONFIG.json [--scenario FILE]   (a Hugging Face config as the model)\n' +
+  '       (evaluate and solve take multi-device scenarios: "parallel": {"data_parallel": 8, "zero_stage": 3, ...};\n' +
+  '        solve then also answers the fewest devices that train the model, "fewest_devices")\n' +
   '       labctl train --fma [FILE]   (the fused-multiply-add build the browser panel uses)\n' +
   '       labctl verify [--json|--csv] FILE|DIR|- ...   (design ledgers; a DIR: every *.json under it; -: stdin)\n' + CHECK_USAGE;
 const help = `${usage}\n\nexit status: evaluate, solve, train: 0 done; 2 bad input or usage (a JSON error on stdout).\n${VERIFY_EXIT_HELP}\n${CHECK_EXIT_HELP}\n`;
@@ -59,7 +63,7 @@ async function main(command, args) {
   if (command === 'verify') return verifyCommand(args, { fail, usage });
   if (args.some((a) => a.startsWith('--hf-config') || a.startsWith('--scenario'))) {
     if (command === 'train') fail('arguments', `--hf-config and --scenario apply to evaluate and solve; ${usage}`);
-    const engine = await loadOrFail(loadEngine);
+    const engine = await loadOrFail(loadScaleEngine);
     const out = engine[COMMANDS[command]](JSON.stringify(hfRequest(args, { fail, usage })));
     process.stdout.write(out + '\n');
     return JSON.parse(out).error ? 2 : 0;
@@ -76,7 +80,7 @@ async function main(command, args) {
   } catch (err) {
     fail('file', `cannot read ${file || 'stdin'}: ${err.code || err.message}`);
   }
-  const engine = await loadOrFail(command === 'train' ? (fma ? loadTrainEngineFma : loadTrainEngine) : loadEngine);
+  const engine = await loadOrFail(command === 'train' ? (fma ? loadTrainEngineFma : loadTrainEngine) : loadScaleEngine);
   const fn = engine[COMMANDS[command]];
   if (typeof fn !== 'function') fail('command', `'${command}' is not available in this engine build`);
   const out = fn(text);

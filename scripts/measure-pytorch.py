@@ -336,10 +336,10 @@ def live_baseline(model, opt):
     return total
 
 
-PHASES = ("zero_grad", "forward", "backward", "optimizer_step")
+PHASES = ("zero_grad", "forward", "backward", "grad_sync", "optimizer_step")
 
 
-def step_timeline_cuda(model, opt, c, idx, tgt):
+def step_timeline_cuda(model, opt, c, idx, tgt, sync=None):
     """Live bytes through one step on a GPU: the allocator's own count, its peak phase by phase."""
     torch.cuda.synchronize()
     base = torch.cuda.memory_allocated()
@@ -356,6 +356,7 @@ def step_timeline_cuda(model, opt, c, idx, tgt):
     with autocast(c, "step"):
         logits, loss = run("forward", forward)
         run("backward", loss.backward)
+        if sync: run("grad_sync", sync)
         run("optimizer_step", opt.step)
     del logits, loss
     torch.cuda.synchronize()
@@ -364,10 +365,13 @@ def step_timeline_cuda(model, opt, c, idx, tgt):
             "end_bytes": torch.cuda.memory_allocated(), "phase_max_bytes": phase_max}
 
 
-def step_timeline(model, opt, c, idx, tgt):
-    """Live bytes through one step: the bytes alive before it plus the profiler's allocation events."""
-    if DEV == "cuda": return step_timeline_cuda(model, opt, c, idx, tgt)
-    base = live_baseline(model, opt) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
+def step_timeline(model, opt, c, idx, tgt, base=None, sync=None):
+    """Live bytes through one step: the bytes alive before it plus the profiler's allocation events.
+    base: what is live before the step besides the inputs (default: parameters, gradients, optimizer
+    state); sync: a callable run as phase "grad_sync" between backward and the optimizer step (the
+    two-rank script's all-reduce without DDP, scripts/measure-pytorch-dist.py)."""
+    if DEV == "cuda": return step_timeline_cuda(model, opt, c, idx, tgt, sync)
+    base = (live_baseline(model, opt) if base is None else base) + idx.numel() * idx.element_size() + tgt.numel() * tgt.element_size()
     prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
     with prof:
         with torch.profiler.record_function("phase:zero_grad"): opt.zero_grad(set_to_none=c["zero_grad"] == "set_to_none")
@@ -375,12 +379,14 @@ def step_timeline(model, opt, c, idx, tgt):
             with torch.profiler.record_function("phase:forward"):
                 with autocast(c): logits, loss = model(idx, tgt)
             with torch.profiler.record_function("phase:backward"): loss.backward()
+            if sync:
+                with torch.profiler.record_function("phase:grad_sync"): sync()
             with torch.profiler.record_function("phase:optimizer_step"): opt.step()
         del logits, loss
     events = list(prof.profiler.kineto_results.events())
     ranges = {e.name()[6:]: (e.start_us(), e.start_us() + e.duration_us()) for e in events if e.name().startswith("phase:")}
     mem = sorted((e.start_us(), i, e.nbytes()) for i, e in enumerate(events) if e.name() == "[memory]")
-    live, peak, peak_phase, phase_max = base, base, "start", {p: base for p in PHASES}
+    live, peak, peak_phase, phase_max = base, base, "start", {p: base for p in PHASES if p != "grad_sync" or sync}
     for t, _, n in mem:
         live += n
         phase = next((p for p, (a, b) in ranges.items() if a <= t <= b), "other")
@@ -388,6 +394,20 @@ def step_timeline(model, opt, c, idx, tgt):
         if live > peak: peak, peak_phase = live, phase
     return {"start_bytes": base, "peak_bytes": peak, "peak_phase": peak_phase, "end_bytes": live,
             "phase_max_bytes": phase_max}
+
+
+def cuda_workspace_bytes():
+    """What the first matmuls leave allocated once their tensors are gone: cuBLAS's workspaces, which
+    PyTorch 2.x takes from the caching allocator, so every CUDA start_bytes and peak includes them."""
+    if DEV != "cuda": return 0
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    a = torch.ones(64, 64, device="cuda")
+    for t in (a, a.bfloat16()):  # cuBLAS (matmul) and cuBLASLt (Linear with a bias) may keep one each
+        t @ t, F.linear(t, t, t[0])
+    torch.cuda.synchronize()
+    del a, t
+    return torch.cuda.memory_allocated() - before
 
 
 def forward_peak(model, c, idx, tgt, grad):
@@ -551,16 +571,23 @@ def main():
     os.makedirs(out, exist_ok=True)
     torch.set_num_threads(1)
     only = os.environ.get("MEASURE_ONLY")
+    workspace = cuda_workspace_bytes()
     for i, c in enumerate(configs()):
         if not selected(only, i): continue
-        r = measure(c)
+        try:
+            r = measure(c)
+        except Exception as e:  # on a GPU, one failing run (an API of another version) must not lose the rest
+            if DEV != "cuda": raise
+            print(fixture_name(i, c), "failed:", type(e).__name__, e, flush=True)
+            continue
         r["torch_version"], r["device"] = torch.__version__, DEV if DEV == "cpu" else torch.cuda.get_device_name()
+        if DEV == "cuda": r["cuda_workspace_bytes"] = workspace
         r["regenerate"] = "scripts/measure-pytorch.py (Debian bookworm python3-torch, CPU); see README"
         name = fixture_name(i, c)
         with open(os.path.join(out, name), "w") as fh:
             json.dump(r, fh, indent=1)
             fh.write("\n")
-        print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"])
+        print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"], flush=True)
     # The manifest lists every configuration whose file exists (a partial run keeps the others).
     listed = [fixture_name(i, c) for i, c in enumerate(configs())]
     with open(os.path.join(out, "manifest.json"), "w") as fh:

@@ -1,8 +1,10 @@
 // Guarded JSON boundary: malformed text, bad fields and any internal failure become an error value.
 #include "facade/facade.hpp"
 #include "facade/json_parse.hpp"
+#include <cmath>
 #include <exception>
 #include "model/devices.hpp"
+#include "model/interconnects.hpp"
 #include "util/errors.hpp"
 #include "model/models.hpp"
 #include "facade/scenario_json.hpp"
@@ -56,7 +58,17 @@ std::string catalog() {
                        {"peak_bf16_flops_per_s", d.peak_bf16_flops_per_s},
                        {"hbm_bytes_per_s", d.hbm_bytes_per_s}, {"host_link_bytes_per_s", d.host_link_bytes_per_s},
                        {"tdp_watts", d.tdp_watts}, {"provenance", d.provenance}});
+  // Written as text and parsed: nlohmann's initializer lists cost lab_core (the first load) ~1 KB gzipped here.
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& c : interconnect_catalog()) {  // "ideal": bytes_per_s null (unlimited)
+    w.begin_object().field("id", c.id).field("name", static_cast<const char*>(c.name));
+    w.field("bytes_per_s", c.free ? std::nan("") : c.bytes_per_s);
+    w.field("latency_s", c.latency_s).field("provenance", c.provenance).end_object();
+  }
+  const json interconnects = json::parse(w.end_array().str());
   return json{{"engine_version", kEngineVersion}, {"models", models}, {"devices", devices},
+              {"interconnects", interconnects},
               {"precisions", {"fp32", "mixed", "fp16", "bf16"}}, {"optimizers", {"sgd", "momentum", "adam"}},
               {"checkpointing", {"none", "selective", "full", "every_k_layers"}},
               {"activation_models", {"korthikanti", "chapter", "inventory"}}, {"conventions", {"ours", "chapter", "megatron"}}}

@@ -1,6 +1,7 @@
 // evaluate: scenario -> memory ledger, FLOPs and Iron Law, in the fixed result format (core/facade/README.md).
 // Written with JsonWriter (not nlohmann trees) because evaluate runs on every slider change.
 #include "facade/facade.hpp"
+#include "facade/facade_parallel.hpp"
 #include "facade/facade_pipeline.hpp"
 #include "model/flops.hpp"
 #include "facade/json_writer.hpp"
@@ -61,7 +62,10 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       .field("optimizer_state", m.optimizer_state).field("activations", m.activations)
       .field("logits", m.logits).field("reserve", m.reserve);
   if (m.phases_used) w.field("autocast_weight_cache", m.autocast_weight_cache);
+  if (m.gradient_buckets) w.field("gradient_buckets", m.gradient_buckets);
+  if (m.gathered_parameters) w.field("gathered_parameters", m.gathered_parameters);
   w.end_object();
+  if (m.per_device) w.field("per_device", true);
   w.key("optimizer_vectors").begin_array();
   for (const auto& v : m.optimizer_vectors) w.begin_object().field("name", v.name).field("bytes", v.bytes).end_object();
   w.end_array();
@@ -98,10 +102,11 @@ void write_memory(JsonWriter& w, const Scenario& s, const MemoryLedger& m) {
       w.field("chapter_saving_scale", chapter_every_k_saving_scale(s.model.layers));
   }
   w.end_object();
+  const auto under = [&](Convention c) { return m.per_device ? m.static_by_convention[static_cast<int>(c)] : static_bytes_under(s, c); };
   w.key("static_by_convention").begin_object()
-      .field("ours", static_bytes_under(s, Convention::ours))
-      .field("chapter", static_bytes_under(s, Convention::chapter))
-      .field("megatron", static_bytes_under(s, Convention::megatron))
+      .field("ours", under(Convention::ours))
+      .field("chapter", under(Convention::chapter))
+      .field("megatron", under(Convention::megatron))
       .end_object();
   w.field("numerically_valid", !(s.precision == Precision::fp16 || s.precision == Precision::bf16));  // autocast: valid
   if (m.inventory.used) {
@@ -140,7 +145,9 @@ void write_flops(JsonWriter& w, const Scenario& s, const FlopsEstimate& f) {
 std::string evaluate_text(const json& request) {
   const Scenario s = parse_scenario(request);
   const ParameterBreakdown p = count_parameters(s.model);
-  const MemoryLedger m = compute_ledger(s);
+  // With "parallel" (parsed only when the hooks are enabled): the heaviest device's ledger.
+  const ParallelHooks* parallel = s.parallel ? parallel_hooks() : nullptr;
+  const MemoryLedger m = parallel ? parallel->ledger(s) : compute_ledger(s);
   const FlopsEstimate f = estimate_flops(s);
   const PipelineResult pipe = compute_pipeline(s, f, {m.fits, /*with_schedule=*/true});
   JsonWriter w;
@@ -170,6 +177,7 @@ std::string evaluate_text(const json& request) {
   write_memory(w, s, m);
   write_flops(w, s, f);
   write_pipeline(w, s, f, pipe);
+  if (parallel) parallel->write_block(w, s, m, f, pipe);
   w.key("warnings").begin_array();
   if (!f.precision_supported)
     w.begin_object().field("field", "precision")

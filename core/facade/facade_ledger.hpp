@@ -4,6 +4,8 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 namespace lab::facade {
@@ -29,6 +31,21 @@ nlohmann::json workbench_textbook_twin(const nlohmann::json& scenario);
 // The laptop floor's text in the solver's first wording (facade_ledger_earlier.cpp), from a solve
 // result for model `model_id`: verify_ledger accepts it beside today's words (the numbers are the same).
 std::string floor_text_first_wording(const nlohmann::json& solved, const std::string& model_id);
+
+// Act 3's record (result_snapshot.act3, facade_ledger_act3.cpp): each value re-computed from the engine
+// with its path and label, the parts not re-computed with why, and the explore scenario resolved.
+// Throws InputError naming the field for a record that cannot be read. Needs enable_parallel().
+struct LedgerValue {
+  std::string path;
+  nlohmann::json recomputed;
+  std::string label;
+};
+struct Act3Recomputed {
+  std::vector<LedgerValue> values;
+  std::vector<std::pair<std::string, std::string>> skipped;  // {path, reason}
+  nlohmann::json scenario;                                   // the explore scenario, resolved (null without a record)
+};
+Act3Recomputed act3_recompute(const nlohmann::json& ledger);
 
 // Ledger text → the verification report (core/facade/README.md, "verify_ledger"). Never throws.
 nlohmann::json verify_ledger_json(const std::string& ledger_text);

@@ -467,6 +467,10 @@ json verify_checks(const json& ledger) {
   act1_checks(c, state, scenarios);
   act2_checks(c, state, scenarios);
   workbench_checks(c, state, scenarios);
+  const Act3Recomputed act3 = act3_recompute(ledger);  // facade_ledger_act3.cpp
+  for (const auto& v : act3.values) c.value(v.path, v.recomputed, v.label.c_str());
+  for (const auto& [path, reason] : act3.skipped) c.skip(path, reason.c_str());
+  if (!act3.scenario.is_null()) scenarios["act3"] = act3.scenario;
   return {{"fields", c.fields}, {"not_recomputed", c.not_recomputed}, {"scenarios", scenarios}};
 }
 

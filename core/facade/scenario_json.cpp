@@ -1,6 +1,7 @@
 // Parsing scenarios: catalog ids or custom objects for model/device, enums by name, ranges chosen
 // so every downstream count fits in 64 bits or is caught by checked arithmetic.
 #include "facade/scenario_json.hpp"
+#include "facade/facade_parallel.hpp"
 #include "facade/hf_config.hpp"
 #include "facade/json_fields.hpp"
 #include "memory/pytorch_eager.hpp"
@@ -17,7 +18,7 @@ const std::vector<std::string> kScenarioFields = {
     "train_tokens", "num_devices", "efficiency", "data_workers", "worker_tokens_per_s", "prefetch",
     "prefetch_depth", "pinned_memory", "host_link_bytes_per_s", "epoch_tokens", "schedule_steps",
     "framework", "pytorch_build", "step", "mode", "zero_grad", "optimizer_impl", "dropout",
-    "pytorch_implementation", "autocast_scope"};
+    "pytorch_implementation", "autocast_scope", "parallel"};
 
 std::string catalog_ids_models() {
   std::string s;
@@ -283,6 +284,12 @@ Scenario parse_scenario(const json& j, const std::vector<std::string>& extra_kno
   if (f.find("epoch_tokens")) p.epoch_tokens = to_number(*f.find("epoch_tokens"), "epoch_tokens", 0, 1e18, false);
   if (f.find("schedule_steps")) p.schedule_steps = to_int(*f.find("schedule_steps"), "schedule_steps", 0, 16);
   check_framework_scenario(s);
+  if (f.find("parallel")) {
+    const auto* hooks = facade::parallel_hooks();
+    if (!hooks)
+      throw InputError("parallel", "this engine module does not include multi-device scenarios; the lab's scale module (lab_scale) evaluates them");
+    hooks->parse(*f.find("parallel"), s, f.find("num_devices") != nullptr);
+  }
   return s;
 }
 
@@ -369,6 +376,10 @@ void write_scenario(JsonWriter& w, const Scenario& s) {
         .field("autocast_scope", to_string(k.autocast_scope));
   else if (!s.dropout)
     w.field("dropout", false);
+  if (s.parallel) {
+    w.key("parallel");
+    facade::parallel_hooks()->write_scenario(w, *s.parallel);  // a parsed "parallel" implies the hooks
+  }
   w.end_object();
 }
 

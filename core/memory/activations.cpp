@@ -24,6 +24,13 @@ struct LayerTerms {
 };
 
 LayerTerms layer_terms(const Scenario& s) {
+  const LayerActivationTerms t = layer_activation_terms(s);
+  return {add(t.replicated_bytes, t.split_bytes), t.score_bytes};
+}
+
+}  // namespace
+
+LayerActivationTerms layer_activation_terms(const Scenario& s) {
   const std::int64_t e = activation_element_bytes(s.precision);
   const std::int64_t b = s.batch_size, n = s.seq_len, h = s.model.hidden, a = s.model.heads;
   const std::int64_t f = s.model.mlp_hidden;
@@ -32,13 +39,17 @@ LayerTerms layer_terms(const Scenario& s) {
   // Without dropout (dropout: false) the two 1-byte masks and the scores' dropout output and mask go.
   const std::int64_t mask = s.dropout ? sbh : 0;
   const std::int64_t sbq = mul(n, b, q_width(s.model)), sbkv = mul(n, b, kv_width(s.model));
-  const std::int64_t attention = mul(e, add(sbh, mul(2, sbq), mul(2, sbkv)));
   const std::int64_t norm_inputs = s.model.norms_per_layer - (s.model.parallel_residual ? 1 : 0);
-  const std::int64_t linear = add(attention, mask, mul(e, sbh), mlp_inner, mask, mul(norm_inputs, e, sbh));
+  // h-wide: the QKV input, the MLP input, the norm inputs and both dropout masks.
+  const std::int64_t replicated = add(mul(e, sbh), mask, mul(e, sbh), mask, mul(norm_inputs, e, sbh));
+  // q/kv- and f-wide: Q and the projection input, K and V, the MLP's inner tensors.
+  const std::int64_t split = add(mul(e, add(mul(2, sbq), mul(2, sbkv))), mlp_inner);
   const std::int64_t per_score = s.dropout ? add(mul(2, e), 1) : e;
   const std::int64_t scores = s.flash_attention ? 0 : mul(per_score, a, n, n, b);
-  return {linear, scores};
+  return {replicated, split, scores};
 }
+
+namespace {
 
 ActivationEstimate korthikanti(const Scenario& s) {
   ActivationEstimate est;

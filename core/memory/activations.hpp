@@ -23,6 +23,15 @@ std::int64_t activation_element_bytes(Precision p);
 
 ActivationEstimate estimate_activations(const Scenario& s);
 
+// One layer's Korthikanti terms, nothing recomputed, split the way tensor parallelism splits them
+// (Korthikanti et al. 2022, Table 2): `replicated` are the h-wide tensors every tensor-parallel rank
+// holds whole (norm inputs, the QKV and MLP inputs, dropout masks: 10·sbh for GPT-2 at 16 bits);
+// `split` are the q/k/v-wide and MLP-wide ones (24·sbh); `scores` the a·s²·b tensors (5·as²b).
+struct LayerActivationTerms {
+  std::int64_t replicated_bytes = 0, split_bytes = 0, score_bytes = 0;
+};
+LayerActivationTerms layer_activation_terms(const Scenario& s);
+
 // Chapter replay's share of the activations kept when checkpointing every k of L layers: the
 // chapter's formula k*A + (L/k)*A keeps (k + L/k)/L of L*A; its saving is scaled by s so that k = 4
 // saves the chapter's flat 75% (4x): kept = 1 - s*(1 - (k + L/k)/L), clamped to [1/L, 1]. Smallest near

@@ -117,7 +117,11 @@ MemoryLedger compute_ledger(const Scenario& s) {
   // engine's tensor table instead (memory_inventory.cpp).
   if (s.activation_model == ActivationModel::inventory) apply_inventory(s, m);
   if (s.activation_model == ActivationModel::pytorch_eager) apply_pytorch(s, m);
+  judge_fit(s, m);
+  return m;
+}
 
+void judge_fit(const Scenario& s, MemoryLedger& m) {
   m.usable_device_bytes = s.device.capacity_bytes;
   m.fits = m.peak_bytes <= m.usable_device_bytes;
   const std::int64_t fixed = add(m.static_bytes, m.reserve);
@@ -139,7 +143,6 @@ MemoryLedger compute_ledger(const Scenario& s) {
     m.binding = Binding::none;
     m.binding_message = "Fits, with " + gb_text(m.usable_device_bytes - m.peak_bytes) + " to spare at the peak.";
   }
-  return m;
 }
 
 }  // namespace lab

@@ -63,6 +63,11 @@ struct MemoryLedger {
   bool phases_used = false;
   StepPhases phases;
   std::int64_t autocast_weight_cache = 0;  // pytorch framework: a component of the sum
+  // More than one device (core/parallel/): the ledger is one device's. Both are components of the sum.
+  bool per_device = false;
+  std::int64_t gradient_buckets = 0;     // DDP's flat bucket copy of the gradients ("copy")
+  std::int64_t gathered_parameters = 0;  // ZeRO-3: the full 16-bit weights of the units being gathered
+  std::int64_t static_by_convention[3] = {0, 0, 0};  // per_device: this device's static bytes under ours, chapter, megatron
 };
 
 // Overrides the analytic components with the reference engine's exact inventory for this scenario
@@ -70,6 +75,9 @@ struct MemoryLedger {
 void apply_inventory(const Scenario& s, MemoryLedger& m);
 
 MemoryLedger compute_ledger(const Scenario& s);
+// Sets usable_device_bytes, fits, binding and its message from static_bytes, reserve and peak_bytes
+// (compute_ledger's last step; the per-device ledger of core/parallel/ reuses it).
+void judge_fit(const Scenario& s, MemoryLedger& m);
 // Static bytes of the same model/precision/optimizer under another convention (for the table).
 std::int64_t static_bytes_under(const Scenario& s, Convention c);
 const char* to_string(Binding b);

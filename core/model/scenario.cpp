@@ -65,6 +65,9 @@ const char* to_string(AutocastScope a) { return a == AutocastScope::forward ? "f
 const char* to_string(OptimizerImpl o) {
   return o == OptimizerImpl::per_parameter ? "per_parameter" : (o == OptimizerImpl::foreach ? "foreach" : "fused");
 }
+const char* to_string(GradientBuckets g) {
+  return g == GradientBuckets::copy ? "copy" : (g == GradientBuckets::view ? "view" : "none");
+}
 bool is_autocast(Precision p) { return p == Precision::autocast_bf16 || p == Precision::autocast_fp16; }
 
 std::int64_t memory_parameter_count(const Scenario& s) {

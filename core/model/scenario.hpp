@@ -2,8 +2,10 @@
 // one error per bad field; everything downstream (memory, flops, pipeline, solver) reads this struct.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include "model/devices.hpp"
+#include "model/interconnects.hpp"
 #include "model/models.hpp"
 
 namespace lab {
@@ -68,6 +70,26 @@ struct PipelineKnobs {
   std::int64_t schedule_steps = 3;          // steps in the timing model's timeline (0: none)
 };
 
+// DDP's gradient buckets: "copy" (PyTorch's default flat bucket buffers beside .grad), "view"
+// (gradient_as_bucket_view=True: .grad lives in the buckets), "none" (an in-place all-reduce of each .grad).
+enum class GradientBuckets { copy, view, none };
+
+// More than one device (the scenario's "parallel" object; core/parallel/README.md). Absent = one device.
+// Parsed only where the facade's parallel hook is enabled (core/facade/facade_parallel.hpp).
+struct ParallelKnobs {
+  std::int64_t data_parallel = 1;      // N replicas (ZeRO shards over these)
+  int zero_stage = 0;                  // 0 plain data parallel, 1 optimizer state, 2 + gradients, 3 + parameters
+  std::int64_t tensor_parallel = 1;    // t: Megatron's split of each layer's matmuls
+  bool sequence_parallel = false;      // Korthikanti et al. 2022: norms and dropout split over t too
+  std::int64_t pipeline_parallel = 1;  // p: stages of consecutive layers
+  std::int64_t micro_batches = 1;      // m per step per replica (gradient accumulation when p = 1)
+  InterconnectSpec interconnect;       // the link every collective runs over
+  bool overlap = true;                 // gradient communication overlaps backward compute
+  std::int64_t bucket_bytes = 25LL * 1024 * 1024;  // DDP's bucket_cap_mb = 25 (PyTorch's default)
+  GradientBuckets gradient_buckets = GradientBuckets::copy;
+  std::int64_t devices() const { return data_parallel * tensor_parallel * pipeline_parallel; }
+};
+
 struct Scenario {
   TransformerSpec model;
   DeviceSpec device;
@@ -90,6 +112,7 @@ struct Scenario {
   // Dropout layers present (masks saved). Textbook default true (Korthikanti counts the masks);
   // pytorch default: the architecture's own (GPT-2 style true, Llama style false).
   bool dropout = true;
+  std::optional<ParallelKnobs> parallel;  // absent: one device, everything as before
 };
 
 const char* to_string(Precision p);
@@ -105,6 +128,7 @@ const char* to_string(ZeroGrad z);
 const char* to_string(OptimizerImpl o);
 const char* to_string(PytorchImplementation i);
 const char* to_string(AutocastScope a);
+const char* to_string(GradientBuckets g);
 bool is_autocast(Precision p);
 
 // Parameter count used for memory: exact, except Chapter replay's rounded 1.5e9 for GPT-2 XL.

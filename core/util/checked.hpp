@@ -28,4 +28,7 @@ std::int64_t add(std::int64_t a, std::int64_t b, Rest... rest) {
   return add(add(a, b), rest...);
 }
 
+// ceil(a / b) for a >= 0, b > 0 (shards, buckets, pipeline stages).
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 }  // namespace lab

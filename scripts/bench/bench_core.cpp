@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 #include "facade/facade.hpp"
+#include "facade/facade_parallel.hpp"
 
 namespace {
 double median_us(std::vector<double> v) {
@@ -31,8 +32,14 @@ int main(int argc, char** argv) {
   const int iterations = argc > 1 ? std::max(10, std::atoi(argv[1])) : 2000;
   const std::string scenario =
       R"({"model":"gpt2-xl","device":"a100-sxm4-80gb","precision":"mixed","optimizer":"adam","batch_size":16,"checkpointing":"selective"})";
+  // Multi-device (issue 28): the same model on 8 H100s, fully sharded over NVLink 4, as lab_scale runs it.
+  const std::string parallel =
+      R"({"model":"gpt2-xl","device":"h100-sxm-80gb","precision":"mixed","optimizer":"adam","batch_size":16,"checkpointing":"selective","parallel":{"data_parallel":8,"zero_stage":3,"interconnect":"nvlink4"}})";
+  lab::facade::enable_parallel();
   std::size_t sink = 0;
   const double evaluate_us = time_median_us(iterations, [&] { sink += lab::facade::evaluate(scenario).size(); });
-  std::printf("{\"iterations\": %d, \"evaluate_median_us\": %.3f, \"sink\": %zu}\n", iterations, evaluate_us, sink);
+  const double parallel_us = time_median_us(iterations, [&] { sink += lab::facade::evaluate(parallel).size(); });
+  std::printf("{\"iterations\": %d, \"evaluate_median_us\": %.3f, \"evaluate_parallel_median_us\": %.3f, \"sink\": %zu}\n",
+              iterations, evaluate_us, parallel_us, sink);
   return 0;
 }

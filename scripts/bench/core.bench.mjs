@@ -6,7 +6,7 @@
 // 128-layer one, under both frameworks, WASM only; target ≤ 2 ms each (the config parse included).
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { loadEngine } from '../engine-node.mjs';
+import { loadEngine, loadScaleEngine } from '../engine-node.mjs';
 import { medianUs } from './timing.mjs';
 
 const ROUNDS = 9;
@@ -42,6 +42,15 @@ for (const [name, config] of [['llama-2-70b (80 layers)', llama70b], ['128 layer
     large.push({ model: name, framework, parameters: reply.model.parameters, wasm_node_median_us: round3(us),
       result_bytes: engine.evaluate(request).length, meets_target_2ms: us <= 2000 });
   }
+// Issue 28: a multi-device evaluate in lab_scale (the same model on 8 H100s, ZeRO-3 over NVLink 4;
+// bench_core times the same request natively), the page's Act 3 call on every control change.
+const scale = await loadScaleEngine();
+const parallelScenario = JSON.stringify({ ...JSON.parse(scenario), device: 'h100-sxm-80gb',
+  parallel: { data_parallel: 8, zero_stage: 3, interconnect: 'nvlink4' } });
+if (JSON.parse(scale.evaluate(parallelScenario)).error) throw new Error(`parallel: ${scale.evaluate(parallelScenario)}`);
+medianUs(() => scale.evaluate(parallelScenario), 100, 500);
+const parallelRounds = Array.from({ length: ROUNDS }, () => medianUs(() => scale.evaluate(parallelScenario), 200, 20));
+const parallelNative = JSON.parse(execFileSync('build/native/bench_core', [String(CALLS)], { encoding: 'utf8' })).evaluate_parallel_median_us;
 const parseUs = medianUs(() => JSON.parse(engine.evaluate(scenario)), CALLS, 200);
 console.log(JSON.stringify({
   rounds_count: ROUNDS, calls_per_round: CALLS,
@@ -54,5 +63,7 @@ console.log(JSON.stringify({
   target_wasm_us: 30,
   meets_target: wasmUs < 30,
   large_models: large,
+  parallel_evaluate: { wasm_node_median_us: round3(median(parallelRounds)), native_median_us: round3(parallelNative),
+    result_bytes: scale.evaluate(parallelScenario).length },
   loadavg_before, loadavg_after: os.loadavg(),
 }));

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadEngine } from '../engine-node.mjs';
+import { loadEngine, loadScaleEngine } from '../engine-node.mjs';
 import { medianUs } from './timing.mjs';
 
 const ITER = Number(process.env.SOLVER_BENCH_ITERATIONS || 200);
@@ -15,6 +15,9 @@ const scenarios = {
   gpt2_xl_laptop: { model: 'gpt2-xl', device: 'rtx4060-laptop-8gb', precision: 'fp32', optimizer: 'adam', batch_size: 8 },
   gpt2_xl_h100: { model: 'gpt2-xl', device: 'h100-sxm-80gb', precision: 'mixed', optimizer: 'adam', batch_size: 64 },
   chapter_replay: { chapter_replay: true, precision: 'fp32', optimizer: 'adam', batch_size: 32 },
+  // Issue 28: the same sweep plus the fewest-devices search (lab_scale), for Act 3's question.
+  fewest_devices_laptop: { model: 'gpt2-xl', device: 'rtx4060-laptop-8gb', precision: 'mixed', optimizer: 'adam', batch_size: 1,
+    checkpointing: 'full', parallel: { data_parallel: 1, zero_stage: 3, interconnect: 'ideal' } },
 };
 
 
@@ -23,11 +26,13 @@ const nativeBin = path.join(process.env.LAB_NATIVE_DIR || 'build/native', 'bench
 let native = null;
 if (existsSync(nativeBin)) native = JSON.parse(execFileSync(nativeBin, [String(ITER)], { encoding: 'utf8' }));
 
-const engine = await loadEngine();
+const core = await loadEngine();
+const scale = await loadScaleEngine();
 const result = { iterations: ITER, target_wasm_ms: TARGET_WASM_MS };
 let worstWasmUs = 0;
 for (const [name, scenario] of Object.entries(scenarios)) {
   const text = JSON.stringify(scenario);
+  const engine = scenario.parallel ? scale : core;  // lab_core refuses "parallel"
   const probe = JSON.parse(engine.solve(text));
   if (probe.error) throw new Error(`${name}: ${probe.error.message}`);
   const wasmUs = medianUs(() => engine.solve(text), ITER, 20);
@@ -35,6 +40,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   const nativeUs = native ? native[`solve_${name}_median_us`] : null;
   result[name] = {
     configurations_evaluated: probe.configurations_evaluated,
+    ...(probe.fewest_devices ? { fewest_devices: probe.fewest_devices.devices, fewest_devices_stage: probe.fewest_devices.zero_stage } : {}),
     solve_wasm_node_median_ms: Number((wasmUs / 1000).toFixed(4)),
     solve_native_median_ms: nativeUs == null ? null : Number((nativeUs / 1000).toFixed(4)),
     wasm_over_native_ratio: nativeUs == null ? null : Number((wasmUs / nativeUs).toFixed(3)),

@@ -1,7 +1,8 @@
 // libFuzzer harness for every facade entry point (scripts/fuzz.sh builds and runs it). The first
 // input byte picks the entry point (byte & 3: 0 evaluate, 1 solve, 2 train, 3 verify_ledger; for
-// train, byte & 4 drives a TrainSession instead); the rest is the request text. It checks the
-// facade's contract: never throws, never crashes, always answers one JSON document.
+// train, byte & 4 drives a TrainSession instead, for solve lab_scale's solve_scale); the rest is the request text. It checks the
+// facade's contract: never throws, never crashes, always answers one JSON document. Multi-device
+// scenarios ("parallel") are on, as in lab_scale and lab_ledger.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include "facade/facade.hpp"
 #include "facade/facade_ledger.hpp"
+#include "facade/facade_parallel.hpp"
+#include "facade/facade_solve_parallel.hpp"
 #include "facade/facade_train.hpp"
 
 namespace {
@@ -54,6 +57,11 @@ void expect_json(const std::string& answer, const char* entry) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  lab::facade::enable_parallel();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   const unsigned selector = data[0];
@@ -61,7 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   namespace f = lab::facade;
   switch (selector & 3u) {
     case 0: expect_json(f::evaluate(text), "evaluate"); break;
-    case 1: expect_json(f::solve(text), "solve"); break;
+    case 1:  // byte & 4: lab_scale's solve (with "parallel": the fewest-devices search too)
+      expect_json(selector & 4u ? f::solve_scale(text) : f::solve(text), selector & 4u ? "solve_scale" : "solve");
+      break;
     case 2: {
       const std::string request = bounded_train_request(text);
       if (!(selector & 4u)) {

@@ -1,7 +1,7 @@
 // Builds the fuzzer's seed corpus and dictionary (scripts/fuzz.sh runs it; outputs are build files).
 // Seeds: the ledger fixtures, the PyTorch fixtures' scenarios, the Hugging Face configs, every JSON literal in the doctest
 // suite, and the READMEs' examples, each prefixed with the byte that picks the entry point in
-// tests/fuzz/fuzz_facade.cpp ('0' evaluate, '1' solve, '2' train, '6' TrainSession, '3' verify_ledger).
+// tests/fuzz/fuzz_facade.cpp ('0' evaluate, '1' solve, '5' lab_scale's solve, '2' train, '6' TrainSession, '3' verify_ledger).
 // Dictionary: every identifier-like string literal in core/ (field names and enum values), quoted
 // as it appears in JSON, plus JSON punctuation and edge numbers.
 // Usage: node tests/fuzz/make-corpus.mjs CORPUS_DIR DICT_FILE
@@ -43,7 +43,7 @@ function seed(selectors, text) {
     written++;
   }
 }
-const ALL = ['0', '1', '2', '6', '3'];
+const ALL = ['0', '1', '5', '2', '6', '3'];
 
 // 1. Design-ledger fixtures, valid and hostile alike, exactly as stored.
 for (const f of walk(path.join(root, 'tests/fixtures/ledger'), (p) => p.endsWith('.json') && !p.endsWith('manifest.json')))
@@ -69,7 +69,7 @@ for (const f of walk(path.join(root, 'tests/core'), (p) => p.endsWith('.cpp'))) 
 // web/): `echo '...' | scripts/labctl CMD`, and inline code spans holding a JSON object.
 const readmes = [path.join(root, 'README.md'),
   ...['core', 'scripts', 'tests', 'web'].flatMap((d) => walk(path.join(root, d), (p) => path.basename(p) === 'README.md'))];
-const bySubcommand = { evaluate: ['0'], solve: ['1'], train: ['2', '6'] };
+const bySubcommand = { evaluate: ['0'], solve: ['1', '5'], train: ['2', '6'] };
 for (const readme of readmes.map((f) => fs.readFileSync(f, 'utf8'))) {
   for (const m of readme.matchAll(/echo '([^']*)' \| scripts\/labctl (evaluate|solve|train)/g))
     if (parses(m[1])) seed(bySubcommand[m[2]], m[1]);

@@ -1,5 +1,5 @@
 // The engine adapter: the only module that imports a generated WASM module (lab_core here, lab_ledger
-// on demand for verify_ledger), and,
+// on demand for verify_ledger, lab_scale on demand for multi-device scenarios), and,
 // with engine-worker.js (which it alone starts and talks to), the only way to the training module
 // lab_train. Every call copies its result out as plain JSON immediately (no views into WASM memory
 // survive a call). Results are cached by scenario text and shared: callers must treat them as
@@ -25,6 +25,25 @@ export function loadLedgerVerifier() {
   return ledgerPromise;
 }
 
+// Multi-device scenarios (`parallel`, Act 3) live in their own module (lab_scale: lab_core's functions
+// with the parallel physics), fetched the first time Act 3 asks: the first load stays within its budget.
+// Resolves to { evaluate, solve, catalog, version }, cached and with errors as values, as the main engine.
+let scalePromise = null;
+export function loadScaleEngine() {
+  if (!scalePromise) {
+    scalePromise = import('@engine/lab_scale.mjs').then(({ default: createLabScale }) => {
+      const wasmBinary = inlineWasm('lab_scale');
+      return createLabScale(wasmBinary ? { wasmBinary } : {});
+    }).then((mod) => {
+      const evaluate = cached((key) => call(mod, 'evaluate', key));
+      const solve = cached((key) => call(mod, 'solve', key));
+      let catalog = null;
+      return { evaluate, solve, catalog: () => (catalog ||= call(mod, 'catalog')), version: () => mod.version() };
+    }).catch((err) => { scalePromise = null; throw err; });
+  }
+  return scalePromise;
+}
+
 export function loadEngine(options = {}) {
   if (!modulePromise) {
     // Single-file build: the bytes are in the page (no fetch); otherwise the glue fetches lab_core.wasm.
@@ -45,19 +64,24 @@ function call(mod, name, request) {
   return JSON.parse(decoder.decode(mod[name](text)));
 }
 
-function makeEngine(mod) {
+// run(requestText) memoized by the request's text (the oldest entry goes first past CACHE_LIMIT).
+function cached(run) {
   const cache = new Map();
-  let catalog = null;
-  const evaluate = (scenario) => {
-    const key = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+  return (request) => {
+    const key = typeof request === 'string' ? request : JSON.stringify(request);
     let hit = cache.get(key);
     if (!hit) {
-      hit = call(mod, 'evaluate', key);
+      hit = run(key);
       if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
       cache.set(key, hit);
     }
     return hit;
   };
+}
+
+function makeEngine(mod) {
+  let catalog = null;
+  const evaluate = cached((key) => call(mod, 'evaluate', key));
   return {
     version: () => mod.version(),
     catalog: () => (catalog ||= JSON.parse(decoder.decode(mod.catalog()))),
@@ -66,6 +90,7 @@ function makeEngine(mod) {
     call: (name, request) => call(mod, name, request),
     prepareTraining,
     ledgerVerifier: loadLedgerVerifier,
+    scale: loadScaleEngine,
     startTraining,
     trainingMayBeRefused: () => workerMayBeRefused(),
   };

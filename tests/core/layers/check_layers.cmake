@@ -4,7 +4,7 @@
 # includes ("model/scenario.hpp", never a bare "scenario.hpp"), so the rule can be read off the text.
 #   cmake -DCORE_DIR=<dir> -P tests/core/layers/check_layers.cmake
 # exits non-zero and names each offending include. core/README.md explains the layers.
-set(LAYERS util model refengine memory pipeline solver facade)
+set(LAYERS util model refengine memory pipeline parallel solver facade)
 
 if(NOT CORE_DIR)
   message(FATAL_ERROR "check_layers: pass -DCORE_DIR=<the core directory>")
