@@ -1,22 +1,26 @@
 // Act 3's four charts in headless Chromium, on a page of their own (Act 3 itself is not in this
 // branch yet): the chart modules and the lab's styles bundled by esbuild from web/src, served with the
-// lab's strict CSP, each chart mounted and updated with the results in tests/web/unit/fixtures/parallel.
+// lab's strict CSP, each chart mounted and updated with the engine's results (lab_scale, run in Node)
+// for the scenarios in tests/web/unit/parallel-scenarios.mjs.
 // At 1280 px, 640 px (1280 at 200% zoom) and 390 px, light and dark: no console error, nothing wider
 // than its box, every label inside its SVG, out of memory drawn and named as not fitting, the tables
 // reached and opened from the keyboard, and axe-core clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { createServer, listen } from '../../scripts/serve-static.mjs';
 import { launch, axeViolations } from './helpers.mjs';
+import { loadScaleEngine } from '../../scripts/engine-node.mjs';
+import { ACT3_SCENARIOS, enginePoints } from '../web/unit/parallel-scenarios.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixture = (n) => JSON.parse(readFileSync(path.join(root, 'tests/web/unit/fixtures/parallel', `${n}.json`), 'utf8'));
-const FIXTURES = ['zero3-laptops-ideal', 'ddp-laptops-pcie4-oom', 'h100-tp2-pp4-zero1'];
+const engine = await loadScaleEngine();
+const evaluate = (s) => JSON.parse(engine.evaluate(JSON.stringify(s)));
+const FIXTURES = Object.keys(ACT3_SCENARIOS);
 const ENTRY = `
 import '../web/src/styles.css';
 import { mountParallelMemoryChart } from '../web/src/charts/parallel-memory-chart.js';
@@ -55,14 +59,10 @@ before(async () => {
 });
 after(async () => { await srv?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
 
-// The engine's speedups for N = 1 … 1,024 stand in as the chapter's curve here (the act computes them
-// through the engine); the ones below 4 devices are marked as not fitting.
-const pointsFor = (r) => Array.from({ length: 11 }, (_, i) => 2 ** i)
-  .map((n) => ({ devices: n, speedup: n / (1 + (n - 1) * r.parallel.communication_ratio), fits: n >= 4 }));
-
+// The scenario's result and the communication-tax chart's points (N = 1 … 1,024), as the act computes them.
 async function showFixture(page, name) {
-  const r = fixture(name);
-  await page.evaluate(([res, pts]) => window.showResult(res, pts), [r, pointsFor(r)]);
+  const r = evaluate(ACT3_SCENARIOS[name]);
+  await page.evaluate(([res, pts]) => window.showResult(res, pts), [r, enginePoints(evaluate, ACT3_SCENARIOS[name])]);
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   return r;
 }
@@ -124,15 +124,15 @@ test('out of memory is drawn and named as not fitting; a device that fits is not
     const page = await browser.context.newPage();
     await page.goto(`${srv.origin}/`);
     await page.waitForFunction(() => window.chartsReady);
-    await showFixture(page, 'ddp-laptops-pcie4-oom');
+    await showFixture(page, 'laptopsDdpPcie');
     const mem = page.locator('[data-chart="memory"]');
     assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'oom');
     assert.match(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), /^url\(#pchart-hatch-/);
     assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '✕ does not fit');
     assert.match(await mem.locator('svg').getAttribute('aria-label'), /does not fit: [\d.,]+\u00a0GB over/);
-    assert.equal(await mem.locator('g.stage[data-state="oom"]').count(), 2);
+    assert.equal(await mem.locator('g.stage[data-state="oom"]').count(), 4);
     assert.match(await page.locator('[data-chart="tax"] text[data-key="scenario"]').textContent(), /does not fit/);
-    await showFixture(page, 'h100-tp2-pp4-zero1');
+    await showFixture(page, 'h100ThreeWays');
     assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'ok');
     assert.equal(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), 'none');
     assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '');
@@ -140,7 +140,9 @@ test('out of memory is drawn and named as not fitting; a device that fits is not
     const tl = page.locator('[data-chart="timeline"]');
     assert.ok(await tl.locator('g.bar-group[data-kind="bubble"]').count() >= 1);
     assert.ok(await tl.locator('g.bar-group[data-exposed="true"][data-lane="communication"]').count() >= 1);
-    assert.match(await tl.locator('.pchart__key').textContent(), /Bubble.*hidden.*exposed/s);
+    assert.match(await tl.locator('.pchart__key').textContent(), /Bubble.*exposed/s);
+    // Compute is never hatched (the engine marks it exposed: always on the critical path).
+    assert.deepEqual(await tl.locator('g.bar-group[data-lane="compute"]:not([data-kind="bubble"]) rect.bar-hatch').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('fill')))]), ['none']);
   } finally { await browser.close(); }
 });
 
@@ -150,7 +152,7 @@ test('keyboard only: each chart’s table opens with Enter and holds the summary
     const page = await browser.context.newPage();
     await page.goto(`${srv.origin}/`);
     await page.waitForFunction(() => window.chartsReady);
-    const r = await showFixture(page, 'h100-tp2-pp4-zero1');
+    const r = await showFixture(page, 'h100ThreeWays');
     for (const id of ['memory', 'timeline', 'tax', 'crossover']) {
       for (let i = 0; i < 20; i += 1) {
         await page.keyboard.press('Tab');

@@ -60,10 +60,12 @@ export function secondsSum(terms, totalSeconds) {
   return { adds_up: addsUp, format, text: `${kept.map((t, i) => `${t.label} ${f(shown[i])}`).join(' + ')} ${addsUp ? '=' : '≈'} ${f(totalSeconds * u.scale)}` };
 }
 
-// Powers of two from 1 to 1,024 (the device axis); narrow boxes keep every other one.
-export function deviceTicks(wide) {
-  const all = Array.from({ length: 11 }, (_, i) => 2 ** i);
-  return wide ? all : all.filter((n, i) => i % 2 === 0);
+// Powers of two from 1 to maxDevices (the device axis: 1,024, or more when tensor and pipeline
+// parallelism multiply the count); at most 11 ticks on a wide box and 6 on a narrow one.
+export function deviceTicks(wide, maxDevices = 1024) {
+  const all = Array.from({ length: Math.round(Math.log2(maxDevices)) + 1 }, (_, i) => 2 ** i);
+  const step = Math.ceil(all.length / (wide ? 11 : 6));
+  return all.filter((n, i) => (all.length - 1 - i) % step === 0);
 }
 
 // Powers of ten inside [lo, hi] (a log axis); at most `max` of them, thinned evenly.
@@ -115,6 +117,8 @@ export function placeLabels(items, bounds, obstacles = []) {
     const spots = item.candidates.map((c) => ({ ...c, text: item.text }));
     const inside = spots.filter((c) => { const b = labelBox(c); return b.left >= bounds.left && b.right <= bounds.right && b.top >= bounds.top && b.bottom <= bounds.bottom; });
     const free = inside.find((c) => !taken.some((t) => overlaps(labelBox(c), t)));
+    // An optional word (one the key or the summary also gives) is left out rather than drawn over another.
+    if (!free && item.optional) return { key: item.key, cls: item.cls, text: '', x: spots[0].x, y: spots[0].y, anchor: spots[0].anchor };
     const spot = free || inside[0] || spots[0];
     taken.push(labelBox(spot));
     return { key: item.key, cls: item.cls, text: item.text, x: spot.x, y: spot.y, anchor: spot.anchor };
@@ -267,6 +271,7 @@ const COMM_KINDS = ['all_reduce', 'reduce_scatter', 'all_gather', 'point_to_poin
 const PURPOSE_WORDS = { gradients: 'gradients', parameters: 'parameters', tensor_parallel: 'tensor parallel', pipeline: 'pipeline' };
 
 // A bar's class: a compute kind, the bubble, or communication hidden / exposed (the collective is in words).
+// (The engine marks every compute segment exposed: compute is always on the step's critical path.)
 export const barClass = (e) => (COMM_KINDS.includes(e.kind) ? `comm comm--${e.exposed ? 'exposed' : 'hidden'}` : `work work--${e.kind}`);
 
 export function timelineModel(result, { units = 'gb' } = {}) {
@@ -274,6 +279,8 @@ export function timelineModel(result, { units = 'gb' } = {}) {
   const end = Math.max(p.step_s, ...p.timeline.map((e) => e.end_s));
   const bars = p.timeline.filter((e) => e.end_s > e.start_s).map((e, i) => ({
     key: `${e.lane}-${i}`, lane: e.lane, kind: e.kind, exposed: Boolean(e.exposed), start_s: e.start_s, end_s: e.end_s, cls: barClass(e),
+    // Hatched: what the step waits for (communication no compute hides, the bubble).
+    hatched: (e.lane === 'communication' && Boolean(e.exposed)) || e.kind === 'bubble',
   }));
   const kinds = new Set(bars.map((b) => (b.lane === 'communication' ? `comm--${b.exposed ? 'exposed' : 'hidden'}` : `work--${b.kind}`)));
   const KEY = [
@@ -333,23 +340,29 @@ export function timelineLayout(model, W) {
 
 // ---- 3. the communication tax (comm-tax-chart.js)
 
+export const R_NOISE = 1e-9;
+
 // The chapter's speedup N / (1 + (N − 1) r) for the engine's r.
 export const chapterSpeedup = (n, r) => n / (1 + (n - 1) * r);
 
 // points: the act's engine results for N = 1, 2, 4, … 1,024 ([{ devices, speedup, fits? }]).
 export function commTaxModel(result, points = []) {
   const p = result.parallel;
-  const r = p.communication_ratio;
+  // An r this small is the engine's rounding (a free interconnect gives ~3e-17), not a ceiling.
+  const r = Math.abs(p.communication_ratio) < R_NOISE ? 0 : p.communication_ratio;
   const ceiling = r > 0 ? 1 / r : null;
-  const curve = Array.from({ length: 81 }, (_, k) => { const n = 2 ** (k / 8); return { devices: n, speedup: chapterSpeedup(n, r) }; });
   const engine = points.filter((q) => Number.isFinite(q.devices) && q.devices >= 1 && Number.isFinite(q.speedup) && q.speedup > 0)
     .map((q) => ({ devices: q.devices, speedup: q.speedup, fits: q.fits !== false }));
+  // The axis runs to 1,024 devices, or to the next power of two that holds every point drawn.
+  const maxDevices = 2 ** Math.ceil(Math.log2(Math.max(1024, p.devices, ...engine.map((q) => q.devices))));
+  const curve = Array.from({ length: 8 * Math.log2(maxDevices) + 1 }, (_, k) => { const n = 2 ** (k / 8); return { devices: n, speedup: chapterSpeedup(n, r) }; });
   const fits = result.memory ? result.memory.fits : true;
   const scenario = { devices: p.devices, speedup: p.speedup, efficiency: p.scaling_efficiency, fits };
   const at1024 = chapterSpeedup(1024, r);
   const ceilingWords = ceiling ? `levels off toward 1/r = ${formatRatio(ceiling)}: 1,024 devices would give ${formatRatio(at1024)}, not 1,024×`
     : 'stays on the ideal line: communication costs nothing here';
-  const here = `${devicesWords(p)}: ${formatRatio(p.speedup)} faster than one device (${formatPercent(p.scaling_efficiency)} efficiency)${fits ? '' : ', but it does not fit in memory'}`;
+  const pace = p.speedup >= 1 ? `${formatRatio(p.speedup)} faster than one device` : `slower than one device (${formatRatio(p.speedup)} its speed)`;
+  const here = `${devicesWords(p)}: ${pace}, ${formatPercent(p.scaling_efficiency)} efficiency${fits ? '' : ', but it does not fit in memory'}`;
   const summary = `With this setup’s communication ratio r = ${formatR(r)}, the chapter’s curve N / (1 + (N − 1) r) ${ceilingWords}. This setup, ${here}.`;
   const rows = engine.map((q) => ({
     key: `n${q.devices}`, header: formatInt(q.devices),
@@ -357,7 +370,7 @@ export function commTaxModel(result, points = []) {
       { text: q.fits ? 'yes' : '✕ no', cls: q.fits ? null : 'cell--over' }],
   }));
   return {
-    r, ceiling, curve, engine, scenario, summary,
+    r, ceiling, curve, engine, scenario, summary, max_devices: maxDevices,
     tables: [{ caption: `Speedup against one device. ${summary}`, columns: ['Devices', 'Engine', 'Chapter’s curve', 'Fits in memory'], rows }],
   };
 }
@@ -369,17 +382,18 @@ export function commTaxLayout(model, W) {
   const lows = [1, ...model.engine.map((q) => q.speedup), model.scenario.speedup].filter((v) => v > 0);
   const lo = Math.min(...lows) / 1.3;
   const yTickText = (v) => `${v >= 1 ? formatInt(v) : Number(v.toPrecision(2))}×`;
-  const yTicks = decadeTicks(lo, 1024 * 1.15, 5);
+  const top = model.max_devices * 1.15;
+  const yTicks = decadeTicks(lo, top, 5);
   M.left = leftMargin(yTicks.map(yTickText));
-  const x = scaleLog().base(2).domain([1, 1024]).range([M.left, W - M.right]);
-  const y = scaleLog().domain([lo, 1024 * 1.15]).range([H - M.bottom, M.top]);
+  const x = scaleLog().base(2).domain([1, model.max_devices]).range([M.left, W - M.right]);
+  const y = scaleLog().domain([lo, top]).range([H - M.bottom, M.top]);
   const round = (v) => Math.round(v * 10) / 10;
   const path = (pts) => pts.map((q, i) => `${i ? 'L' : 'M'}${round(x(q.devices))},${round(y(Math.max(lo, q.speedup)))}`).join('');
   const s = model.scenario;
-  const sx = round(x(Math.min(1024, Math.max(1, s.devices))));
+  const sx = round(x(Math.max(1, s.devices)));
   const sy = round(y(Math.max(lo, s.speedup)));
   const words = `${s.fits ? 'this setup' : wide ? '✕ this setup (does not fit)' : '✕ does not fit'}: ${formatRatio(s.speedup)}`;
-  const ceil = model.ceiling && model.ceiling < 1024 * 1.15 && model.ceiling > lo ? round(y(model.ceiling)) : null;
+  const ceil = model.ceiling && model.ceiling < top && model.ceiling > lo ? round(y(model.ceiling)) : null;
   const x1 = M.left;
   const x2 = W - M.right;
   const points = model.engine.map((q) => ({ ...q, cx: round(x(q.devices)), cy: round(y(Math.max(lo, q.speedup))) }));
@@ -387,22 +401,22 @@ export function commTaxLayout(model, W) {
   const items = [
     { key: 'scenario', cls: s.fits ? 'mark-label' : 'mark-label mark-label--bad', text: words,
       candidates: [[9, -9, 'start'], [9, 19, 'start'], [-9, -9, 'end'], [-9, 19, 'end'], [0, -14, 'middle'], [0, 24, 'middle']].map(([dx, dy, anchor]) => ({ x: sx + dx, y: sy + dy, anchor })) },
-    ceil === null ? null : { key: 'ceiling', cls: 'mark-label', text: ceilingText,
-      candidates: [{ x: x1 + 4, y: ceil - 5, anchor: 'start' }, { x: x1 + 4, y: ceil + 15, anchor: 'start' }, { x: x2 - 4, y: ceil + 15, anchor: 'end' }] },
+    ceil === null ? null : { key: 'ceiling', cls: 'mark-label', text: ceilingText, optional: true,
+      candidates: [{ x: x1 + 4, y: ceil - 5, anchor: 'start' }, { x: x1 + 4, y: ceil + 15, anchor: 'start' }, { x: x2 - 4, y: ceil + 15, anchor: 'end' }, { x: x2 - 4, y: ceil - 5, anchor: 'end' }] },
     // Above-left of the ideal line (the curve runs below it).
-    { key: 'ideal', cls: 'mark-label mark-label--soft', text: 'ideal: N×',
+    { key: 'ideal', cls: 'mark-label mark-label--soft', text: 'ideal: N×', optional: true,
       candidates: [256, 128, 512, 64, 32].map((n) => ({ x: round(x(n)) - 6, y: round(y(n)) - 6, anchor: 'end' })) },
   ].filter(Boolean);
   const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: H - M.bottom }, [dotBox(sx, sy, 8), ...points.map((q) => dotBox(q.cx, q.cy, 5))]);
   return {
     W, H, M, wide,
-    ideal: path([{ devices: 1, speedup: 1 }, { devices: 1024, speedup: 1024 }]),
+    ideal: path([{ devices: 1, speedup: 1 }, { devices: model.max_devices, speedup: model.max_devices }]),
     curve: path(model.curve),
     points,
     scenario: { ...s, cx: sx, cy: sy },
     ceiling: ceil === null ? null : { y: ceil },
     labels,
-    xTicks: deviceTicks(wide).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
+    xTicks: deviceTicks(wide, model.max_devices).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
     yTicks: yTicks.map((v) => ({ y: round(y(v)), text: yTickText(v) })),
     xTitle: { text: 'Devices N (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
     yTitle: { text: 'Speedup (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
@@ -415,37 +429,53 @@ export function commTaxLayout(model, W) {
 // Which crossover the scenario's communication is: fully sharded (ZeRO-3) or data parallel (DDP, ZeRO-1/2).
 export const crossoverKind = (p) => (p.zero_stage === 3 ? 'fully_sharded' : 'data_parallel');
 
+// The two lines that meet at the engine's crossover: the compute that hides the communication (the
+// backward pass for data parallel's all-reduce; forward + backward for full sharding's gathers) and
+// that communication, from formulas.crossover (their quotient is the crossover). Without those
+// parts (an older engine): the contract's compute_s_per_token and communication_s.
+const CROSS_WORDS = {
+  data_parallel: { compute: 'backward pass', comm: 'gradient all-reduce', band: 'the all-reduce cannot hide behind the backward pass' },
+  fully_sharded: { compute: 'forward + backward', comm: 'ZeRO-3’s gathers and reduce-scatter', band: 'the gathers cannot hide behind compute' },
+};
+export function crossoverParts(p) {
+  const kind = crossoverKind(p);
+  const f = p.formulas && p.formulas.crossover;
+  const slope = f && (kind === 'data_parallel' ? f.backward_s_per_token : f.compute_s_per_token);
+  const seconds = f && f[`${kind}_seconds`];
+  if (Number.isFinite(slope) && slope > 0 && Number.isFinite(seconds)) return { kind, k: slope, comm: seconds, words: CROSS_WORDS[kind] };
+  return { kind, k: p.compute_s_per_token, comm: p.communication_s, words: { compute: 'compute', comm: 'communication', band: 'communication cannot hide' } };
+}
+
 export function crossoverModel(result) {
   const p = result.parallel;
-  const k = p.compute_s_per_token;
+  const { kind, k, comm, words } = crossoverParts(p);
   const tokens = p.tokens_per_device;
-  const comm = p.communication_s;
-  const kind = crossoverKind(p);
   const cross = p.crossover_tokens_per_device[kind];
   const has = comm > 0 && cross > 0;
   const ic = p.interconnect.name;
   const dev = result.device && result.device.name ? `the ${result.device.name}` : 'this device';
   const compute = k * tokens;
-  const verdict = !has ? (p.devices === 1 ? 'with one device nothing is communicated, so there is no crossover'
+  const verdict = !has ? (p.data_parallel === 1 ? 'with one copy of the model there is nothing to synchronise, so no crossover'
     : `communication over ${ic} takes no time, so there is no crossover`)
-    : tokens >= cross ? `more than the crossover of ${formatInt(cross)}, so communication can hide behind compute`
-      : `fewer than the crossover of ${formatInt(cross)}, so communication cannot all hide behind compute`;
-  const summary = `Each device computes ${formatInt(tokens)} tokens per step (${formatSeconds(compute)} of compute on ${dev}`
-    + `${has ? `; ${formatSeconds(comm)} of communication over ${ic}` : ''}): ${verdict}.`;
+    : tokens >= cross ? `at least the crossover of ${formatInt(cross)}, so the ${words.comm} can hide behind the ${words.compute}`
+      : `fewer than the crossover of ${formatInt(cross)}, so the ${words.comm} cannot all hide behind the ${words.compute}`;
+  const summary = `Each device computes ${formatInt(tokens)} tokens per step (the ${words.compute} takes ${formatSeconds(compute)} on ${dev}`
+    + `${has ? `, the ${words.comm} ${formatSeconds(comm)} over ${ic}` : ''}): ${verdict}.`;
   const lows = [tokens, has ? cross : tokens].filter((v) => v > 0);
   // A fixed span of 100 to a million tokens (wider only when a value needs it), so that a change of
   // device or interconnect moves the lines and the crossover, not the axis under them.
   const lo = Math.min(100, 10 ** Math.floor(Math.log10(Math.min(...lows) / 3)));
   const hi = Math.max(1e6, 10 ** Math.ceil(Math.log10(Math.max(...lows) * 3)));
+  const crossCell = (v) => ({ text: v > 0 ? formatInt(v) : '—', value: v });
   const rows = [
     { key: 'tokens', header: 'Tokens per device per step', cells: [{ text: formatInt(tokens), value: tokens }] },
-    { key: 'compute', header: 'Compute per step', cells: [{ text: formatSeconds(compute), value: compute }] },
-    { key: 'comm', header: `Communication per step (${ic})`, cells: [{ text: formatSeconds(comm), value: comm }] },
-    { key: 'data_parallel', header: 'Crossover, data parallel (tokens per device)', cells: [{ text: p.crossover_tokens_per_device.data_parallel > 0 ? formatInt(p.crossover_tokens_per_device.data_parallel) : '—', value: p.crossover_tokens_per_device.data_parallel }] },
-    { key: 'fully_sharded', header: 'Crossover, fully sharded (tokens per device)', cells: [{ text: p.crossover_tokens_per_device.fully_sharded > 0 ? formatInt(p.crossover_tokens_per_device.fully_sharded) : '—', value: p.crossover_tokens_per_device.fully_sharded }] },
+    { key: 'compute', header: `The ${words.compute}, per step`, cells: [{ text: formatSeconds(compute), value: compute }] },
+    { key: 'comm', header: `The ${words.comm}, per step (${ic})`, cells: [{ text: formatSeconds(comm), value: comm }] },
+    { key: 'data_parallel', header: 'Crossover, data parallel (tokens per device)', cells: [crossCell(p.crossover_tokens_per_device.data_parallel)] },
+    { key: 'fully_sharded', header: 'Crossover, fully sharded (tokens per device)', cells: [crossCell(p.crossover_tokens_per_device.fully_sharded)] },
   ];
   return {
-    k, tokens, comm, kind, cross: has ? cross : null, lo, hi, hides: has ? tokens >= cross : true, summary, interconnect: ic,
+    k, tokens, comm, kind, cross: has ? cross : null, lo, hi, hides: has ? tokens >= cross : true, summary, interconnect: ic, words,
     tables: [{ caption: `Compute against communication. ${summary}`, columns: ['Quantity', 'Value'], rows }],
   };
 }
@@ -475,10 +505,10 @@ export function crossoverLayout(model, W) {
     cx === null ? null : { key: 'cross', cls: 'mark-label', text: `crossover ${formatInt(model.cross)}`, candidates: [beside(cx, M.top + 12, `crossover ${formatInt(model.cross)}`, 5), beside(cx, M.top + 28, `crossover ${formatInt(model.cross)}`, 5)] },
     { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', text: `this setup: ${formatInt(model.tokens)} tokens`,
       candidates: [base - 8, sy - 10, sy + 20, base - 24].map((yy) => beside(sx, yy, `this setup: ${formatInt(model.tokens)} tokens`, 6)) },
-    cy === null ? null : { key: 'comm', cls: 'mark-label', text: `communication ${formatSeconds(model.comm)}`,
+    cy === null ? null : { key: 'comm', cls: 'mark-label', text: `${wide ? model.words.comm : 'communication'} ${formatSeconds(model.comm)}`,
       candidates: [{ x: x1 + 4, y: cy - 6, anchor: 'start' }, { x: x2 - 4, y: cy - 6, anchor: 'end' }, { x: x1 + 4, y: cy + 16, anchor: 'start' }, { x: x2 - 4, y: cy + 16, anchor: 'end' }] },
     // Under the compute line (it rises to the right, so the space below-right of it is open).
-    { key: 'compute', cls: 'mark-label', text: 'compute', candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
+    { key: 'compute', cls: 'mark-label', text: model.words.compute, candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
     model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
   ].filter(Boolean);
   const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);

@@ -1,14 +1,16 @@
-// Act 3's crossover as SVG: time per step against tokens per device (both log scales): the compute
-// line (`compute_s_per_token` × tokens), the communication line (flat: `communication_s`), the engine's
-// crossover (`crossover_tokens_per_device`, fully sharded for ZeRO-3, data parallel otherwise) with
-// the band below it where communication cannot hide, and the scenario's tokens per device. It moves
-// with the device (compute) and the interconnect (communication). Layout: crossoverModel() /
-// crossoverLayout() in parallel-charts-model.js.
+// Act 3's crossover as SVG: time per step against tokens per device (both log scales). Two lines
+// meet at the engine's crossover (`crossover_tokens_per_device`: fully sharded for ZeRO-3, data
+// parallel otherwise): the compute that hides the communication (the backward pass for DDP's
+// all-reduce, forward + backward for ZeRO-3's gathers: `formulas.crossover`'s seconds per token ×
+// tokens) and that communication (flat: its seconds). The band below the crossover is where it cannot
+// hide; the scenario's tokens per device sit on the compute line. Device and interconnect move the
+// lines. Layout: crossoverModel() / crossoverLayout() in parallel-charts-model.js.
 //
 // mountCrossoverChart(container, { format }) → { update(result, context), destroy() }
 //   format:  'gb' | 'gib' or { units } (unused here: the chart shows no bytes; kept for one signature).
-//   result:  evaluate's JSON with `parallel` (tokens_per_device, compute_s_per_token, communication_s,
-//            crossover_tokens_per_device, zero_stage, interconnect.name) and `device.name`.
+//   result:  evaluate's JSON with `parallel` (tokens_per_device, crossover_tokens_per_device,
+//            formulas.crossover, zero_stage, interconnect.name; else compute_s_per_token and
+//            communication_s) and `device.name`.
 //   context: none needed.
 import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
@@ -47,11 +49,9 @@ class CrossoverChart extends ParallelChart {
     attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
     writeLabels(this.gText, L.labels);
     const key = [
-      { cls: 'swatch--line-compute', text: 'Compute' },
-      ...(L.comm ? [{ cls: 'swatch--line-comm', text: `Communication (${model.interconnect})` }] : []),
-      // Data parallel: the all-reduce overlaps only the backward pass, so its crossover lies to the
-      // right of where the whole step's compute line meets the communication line; the key says so.
-      ...(L.band ? [{ cls: 'swatch--band', text: model.kind === 'data_parallel' ? 'Cannot hide (the all-reduce overlaps backward only)' : 'Communication cannot hide' }] : []),
+      { cls: 'swatch--line-compute', text: `The ${model.words.compute}` },
+      ...(L.comm ? [{ cls: 'swatch--line-comm', text: `The ${model.words.comm} (${model.interconnect})` }] : []),
+      ...(L.band ? [{ cls: 'swatch--band', text: `Here ${model.words.band}` }] : []),
       { cls: 'swatch--point-scenario', text: 'This setup' },
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });

@@ -50,8 +50,7 @@ class ParallelTimelineChart extends ParallelChart {
       setAttrs(this, { 'data-kind': b.kind, 'data-lane': b.lane, 'data-exposed': String(b.exposed) });
       const box = { x: b.x, width: b.width, y: b.y, height: b.height };
       setAttrs(fill, { ...box, class: `bar ${b.cls}` });
-      // Hatched: what the step waits for (exposed communication, the bubble).
-      setAttrs(over, { ...box, fill: b.exposed || b.kind === 'bubble' ? hatch : 'none' });
+      setAttrs(over, { ...box, fill: b.hatched ? hatch : 'none' });
     });
     const ticks = this.gAxis.selectAll('text').data(L.ticks).join('text');
     attr(ticks, 'class', 'tick-label');
