@@ -232,6 +232,10 @@ export function memoryLayout(model, W) {
     return { key: s.key, x: mainX, width: mainW, y: top, height, striped: STRIPED.includes(s.key), label: { text, x: mainX + mainW / 2, y: round(top + height / 2 + 4) } };
   });
   const f = (b) => formatBytes(b, model.units);
+  const yb = round(y(model.budget_bytes));
+  // Words above a column at baseline yy (spanning yy − 11 … yy + 3, `lines` of them stacked upward) move
+  // above the budget line when it would run through them.
+  const clear = (yy, lines = 1) => (yb >= yy - 11 - (lines - 1) * 14 && yb <= yy + 4 ? yb - 5 : yy);
   const deviceTop = round(y(model.device.stack_bytes));
   const flag = model.device.state === 'oom' ? '✕ does not fit' : model.device.state === 'invalid' ? '⚠ cannot train' : '';
   const stages = model.stages.map((s, i) => {
@@ -242,17 +246,17 @@ export function memoryLayout(model, W) {
     return {
       ...s, x, width: round(stageW), top, static_top: staticTop, base: round(y(0)),
       // The bold 11.5 px amounts take ~7 px a character; where they do not fit, only a ✕ stays.
-      value: { text: `${s.fits ? '' : '✕ '}${amount}`.length * 7 <= step - 4 ? `${s.fits ? '' : '✕ '}${amount}` : s.fits ? '' : '✕', x: round(x + stageW / 2), y: top - 6 },
+      value: { text: `${s.fits ? '' : '✕ '}${amount}`.length * 7 <= step - 4 ? `${s.fits ? '' : '✕ '}${amount}` : s.fits ? '' : '✕', x: round(x + stageW / 2), y: clear(top - 6) },
       // "ZeRO-1" where it fits its step with room to spare (12 px names: ~7.4 px a character), else "Z1".
       name: { text: s.name.length * 7.4 <= step - 8 ? s.name : s.name.replace('ZeRO-', 'Z'), x: round(x + stageW / 2), y: H - M.bottom + 16 },
     };
   });
-  const yb = round(y(model.budget_bytes));
+  const flagY = clear(deviceTop - 6, flag ? 2 : 1);
   return {
     W, H, M, wide, ticks, tickFormat, axisTitle: `Memory per device (${u.label})`, y,
     device: { x: mainX, width: mainW, top: deviceTop, base: round(y(0)), segs, flag, state: model.device.state,
-      total: { text: `${wide ? `${f(model.device.peak_bytes)} peak` : formatAmount(model.device.peak_bytes, model.units)}`, x: mainX + mainW / 2, y: deviceTop - (flag ? 20 : 6) },
-      flagPos: { x: mainX + mainW / 2, y: deviceTop - 6 },
+      total: { text: `${wide ? `${f(model.device.peak_bytes)} peak` : formatAmount(model.device.peak_bytes, model.units)}`, x: mainX + mainW / 2, y: flagY - (flag ? 14 : 0) },
+      flagPos: { x: mainX + mainW / 2, y: flagY },
       name: { text: wide ? 'One device' : 'Device', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
     stages, stagesTitle: { text: wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage', x: groupX0 + groupW / 2, y: H - M.bottom + 34 },
     // In the top margin, where no column's words can meet it (beside the line it crossed the stages' amounts).
@@ -435,7 +439,7 @@ export const crossoverKind = (p) => (p.zero_stage === 3 ? 'fully_sharded' : 'dat
 // parts (an older engine): the contract's compute_s_per_token and communication_s.
 const CROSS_WORDS = {
   data_parallel: { compute: 'backward pass', comm: 'gradient all-reduce', band: 'the all-reduce cannot hide behind the backward pass' },
-  fully_sharded: { compute: 'forward + backward', comm: 'ZeRO-3’s gathers and reduce-scatter', band: 'the gathers cannot hide behind compute' },
+  fully_sharded: { compute: 'forward + backward', comm: 'ZeRO-3 gathers and reduce-scatter', band: 'the gathers cannot hide behind compute' },
 };
 export function crossoverParts(p) {
   const kind = crossoverKind(p);

@@ -94,6 +94,12 @@ test('memory chart: every mark inside the box, no two columns overlapping, label
     for (const s of L.stages) assert.ok(s.top >= L.M.top - 1 && s.static_top >= s.top && s.base >= s.static_top, at);
     assert.ok(L.budget.y > L.M.top && L.budget.y < L.H - L.M.bottom, at);
     assert.match(L.axisTitle, /GiB/);
+    // No word above a column is crossed by the budget line, and none reaches the line's name in the top margin.
+    const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.map((s) => s.value)].filter((w) => w.text);
+    for (const w of words) {
+      assert.ok(!(L.budget.y >= w.y - 11 && L.budget.y <= w.y + 4), `${at}: the budget line crosses “${w.text}”`);
+      assert.ok(w.y - 11 > L.budget.ty + 4, `${at}: “${w.text}” reaches the top margin`);
+    }
   });
 });
 

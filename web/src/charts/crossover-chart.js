@@ -49,14 +49,16 @@ class CrossoverChart extends ParallelChart {
     attr(attr(attr(this.scenario, 'cx', s.x), 'cy', s.cy), 'data-tokens', model.tokens);
     writeLabels(this.gText, L.labels);
     const key = [
-      { cls: 'swatch--line-compute', text: `The ${model.words.compute}` },
-      ...(L.comm ? [{ cls: 'swatch--line-comm', text: `The ${model.words.comm} (${model.interconnect})` }] : []),
+      { cls: 'swatch--line-compute', text: capital(model.words.compute) },
+      ...(L.comm ? [{ cls: 'swatch--line-comm', text: `${capital(model.words.comm)} (${model.interconnect})` }] : []),
       ...(L.band ? [{ cls: 'swatch--band', text: `Here ${model.words.band}` }] : []),
       { cls: 'swatch--point-scenario', text: 'This setup' },
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
   }
 }
+
+const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
 // `format` is accepted for the charts' one signature; this chart shows no bytes.
 export function mountCrossoverChart(container) {
