@@ -175,7 +175,10 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
     zero_stage: s.zero_stage, name: stageName(s.zero_stage), static_bytes: s.static_bytes, peak_bytes: s.peak_bytes,
     fits: s.fits, state: s.fits ? 'ok' : 'oom', selected: s.zero_stage === p.zero_stage,
   }));
-  const device = { segments, stack_bytes: y, total_bytes: m.total_bytes, peak_bytes: m.peak_bytes, state, icon: STATE_ICONS[state] };
+  // The textbook layout counts everything live at once (the stack is the peak); PyTorch's step model
+  // never has every part live together, so there the stack is the sum and a line marks the lower peak.
+  const device = { segments, stack_bytes: y, total_bytes: m.total_bytes, peak_bytes: m.peak_bytes, state, icon: STATE_ICONS[state],
+    stack_is_peak: Math.abs(y - m.peak_bytes) <= 1 };
   const max = Math.max(budget, y, m.peak_bytes, ...stages.map((s) => s.peak_bytes));
   const name = deviceName || (result.device && result.device.name) || 'device';
   const how = state === 'oom' ? `does not fit: ${f(m.peak_bytes - budget)} over`
@@ -195,7 +198,7 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
   return {
     units, device, stages, budget_bytes: budget, max_bytes: max, summary,
     // The stack's terms add up to its height: the components (with the transient) sum to the peak.
-    adds_up: Math.abs(y - m.peak_bytes) <= 1,
+    adds_up: device.stack_is_peak || Math.abs(y - m.total_bytes) <= 1,
     tables: [
       { caption: `Memory on one device. ${summary}`, columns: ['Component', 'Bytes per device'], rows },
       { caption: `The same devices, each ZeRO stage (peak includes activations and the reserve)`, columns: ['Stage', 'Model state', 'Peak', 'Fits?'], rows: stageRows },
@@ -255,7 +258,9 @@ export function memoryLayout(model, W) {
   return {
     W, H, M, wide, ticks, tickFormat, axisTitle: `Memory per device (${u.label})`, y,
     device: { x: mainX, width: mainW, top: deviceTop, base: round(y(0)), segs, flag, state: model.device.state,
-      total: { text: `${wide ? `${f(model.device.peak_bytes)} peak` : formatAmount(model.device.peak_bytes, model.units)}`, x: mainX + mainW / 2, y: flagY - (flag ? 14 : 0) },
+      // The number above names what the column's height shows: the peak, or (PyTorch) the sum.
+      total: { text: `${wide ? `${f(model.device.stack_bytes)} ${model.device.stack_is_peak ? 'peak' : 'sum'}` : formatAmount(model.device.stack_bytes, model.units)}`, x: mainX + mainW / 2, y: flagY - (flag ? 14 : 0) },
+      peakMark: model.device.stack_is_peak ? null : { y: round(y(model.device.peak_bytes)), x1: mainX - 4, x2: mainX + mainW + 4 },
       flagPos: { x: mainX + mainW / 2, y: flagY },
       name: { text: wide ? 'One device' : 'Device', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
     stages, stagesTitle: { text: wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage', x: groupX0 + groupW / 2, y: H - M.bottom + 34 },

@@ -250,3 +250,19 @@ test('ticks and words: decades on log axes, powers of two for devices, units fro
   assert.equal(devicesWords(results.h100ThreeWays.parallel), '160 devices (data 8 × tensor 5 × pipeline 4)');
   assert.equal(devicesWords(results.laptopsDdpPcie.parallel), '8 devices');
 });
+
+test('under PyTorch’s step model the stack is the sum, named so, and a line marks the lower peak', () => {
+  // lab_scale refuses framework "pytorch" with "parallel" for now; this is its result's shape (Act 1's:
+  // memory.step_phases present, the peak one moment of the step, below the sum of the parts).
+  const r = structuredClone(results.h100ThreeWays);
+  r.memory.step_phases = { peak_phase: 'optimizer_step', timeline: [] };
+  r.memory.peak_bytes = r.memory.total_bytes - 2e9;
+  const m = memoryModel(r);
+  assert.equal(m.device.stack_is_peak, false);
+  assert.equal(m.device.stack_bytes, r.memory.total_bytes);
+  assert.equal(m.adds_up, true);
+  const L = memoryLayout(m, 760);
+  assert.match(L.device.total.text, /sum$/);
+  assert.ok(L.device.peakMark.y > L.device.top, 'the peak line sits below the top of the stack');
+  assert.equal(memoryLayout(memoryModel(results.h100ThreeWays), 760).device.peakMark, null);
+});

@@ -27,6 +27,8 @@ class ParallelMemoryChart extends ParallelChart {
     this.gSegs = f.svg.append('g').attr('class', 'device-stack');
     this.gStages = f.svg.append('g').attr('class', 'stages');
     this.budget = f.svg.append('line').attr('class', 'budget-line');
+    // Presentation attributes (the CSP forbids inline styles): the text colour, light and dark.
+    this.peakMark = f.svg.append('line').attr('class', 'peak-mark').attr('stroke', 'currentColor').attr('stroke-width', 3.5).attr('stroke-linecap', 'round');
     this.gText = f.svg.append('g').attr('class', 'labels');
   }
 
@@ -86,6 +88,8 @@ class ParallelMemoryChart extends ParallelChart {
       set(outline, { x: s.x - 2.5, width: s.width + 5, y: s.top - 2.5, height: Math.max(0, s.base - s.top) + 2.5, display: s.selected ? null : 'none' });
     });
     setLine(this.budget, L.budget.x1, L.budget.y, L.budget.x2, L.budget.y);
+    attr(this.peakMark, 'display', d.peakMark ? null : 'none');
+    if (d.peakMark) setLine(this.peakMark, d.peakMark.x1, d.peakMark.y, d.peakMark.x2, d.peakMark.y);
 
     // Words: the budget, the device's peak and state, the stage values and names.
     const labels = [
@@ -106,6 +110,7 @@ class ParallelMemoryChart extends ParallelChart {
       { cls: 'swatch--stage-static', text: 'Stages: model state' },
       { cls: 'swatch--stage-rest', text: 'Stages: rest of the peak' },
       { cls: 'swatch--usable', text: 'Usable memory' },
+      ...(d.peakMark ? [{ cls: 'swatch--peak-mark', text: 'Peak during a step (the column: the sum of the parts)' }] : []),
     ];
     this.frame.frame({ W: L.W, H: L.H, summary: model.summary, key, tables: model.tables });
   }
