@@ -166,6 +166,14 @@ test('keyboard only: each chart’s table opens with Enter and holds the summary
       const plain = (t) => t.replace(/\u00a0/g, ' ');
       assert.ok(plain(label).endsWith(plain(caption).replace(/^[^.]*\. /, '')), `${id}: the table's caption is the chart's summary`);
     }
-    assert.equal(await page.locator('[data-chart="timeline"] tr[data-row="step"] td').getAttribute('data-value'), String(r.parallel.step_s));
+    const stepCell = page.locator('[data-chart="timeline"] tr[data-row="step"] td');
+    assert.equal(await stepCell.getAttribute('data-value'), String(r.parallel.step_s));
+    // Open, a table follows each update; closed, it is written when it opens, with the latest numbers.
+    const eth = await showFixture(page, 'h100Zero3Ethernet');
+    assert.equal(await stepCell.getAttribute('data-value'), String(eth.parallel.step_s));
+    await page.locator('[data-chart="timeline"] details.twin summary').click();
+    const free = await showFixture(page, 'laptopsZero3Free');
+    await page.locator('[data-chart="timeline"] details.twin summary').click();
+    await page.waitForFunction((v) => document.querySelector('[data-chart="timeline"] tr[data-row="step"] td')?.getAttribute('data-value') === v, String(free.parallel.step_s));
   } finally { await browser.close(); }
 });

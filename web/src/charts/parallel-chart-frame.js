@@ -26,6 +26,9 @@ export class ParallelChartFrame {
     // One name per table (a region's name must be unique on the page): the chart's, then "…, part 2".
     this.tables = Array.from({ length: tables }, (_, i) => new DataTable(this.twin, { caption: i ? `${name}, part ${i + 1}` : name, className: 'table--reflow' }));
     this.box.append(this.empty, this.key, this.twin);
+    // The tables are written when their disclosure is open (or opens): rebuilding closed tables on
+    // every input would cost each frame for nothing on screen.
+    this.twin.addEventListener('toggle', () => this.writeTables());
     container.append(this.box);
     this.chart = chart;
     this.resizer = redrawOnResize(this.box, chart);
@@ -56,7 +59,14 @@ export class ParallelChartFrame {
       this.keyText = keyText;
       replaceChildren(this.key, key.map((k) => h('li', {}, h('span', { class: `swatch pchart__swatch ${k.cls}`, 'aria-hidden': 'true' }), h('span', { text: k.text }))));
     }
-    tables.forEach((t, i) => this.tables[i].update(t));
+    this.pendingTables = tables;
+    this.writeTables();
+  }
+
+  writeTables() {
+    if (!this.twin.open || !this.pendingTables) return;
+    this.pendingTables.forEach((t, i) => this.tables[i].update(t));
+    this.pendingTables = null;
   }
 
   // Nothing to draw (no result, an engine error, no `parallel` block): say so in words.
@@ -67,6 +77,7 @@ export class ParallelChartFrame {
     attr(this.svg, 'aria-label', `${this.name}: ${message}`);
     this.key.replaceChildren();
     this.keyText = null;
+    this.pendingTables = null;
     this.tables.forEach((t) => t.reset());
   }
 
