@@ -161,6 +161,8 @@ test('keyboard only: each chart’s table opens with Enter and holds the summary
       assert.equal(await page.evaluate((c) => document.activeElement.matches(`[data-chart="${c}"] summary`), id), true, id);
       await page.keyboard.press('Enter');
       assert.equal(await page.locator(`[data-chart="${id}"] details.twin`).getAttribute('open'), '');
+      // The tables are written on the disclosure's toggle event, just after it opens.
+      await page.waitForFunction((c) => document.querySelector(`[data-chart="${c}"] caption`).textContent.includes('. '), id);
       const caption = await page.locator(`[data-chart="${id}"] caption`).first().textContent();
       const label = await page.locator(`[data-chart="${id}"] svg`).getAttribute('aria-label');
       const plain = (t) => t.replace(/\u00a0/g, ' ');
