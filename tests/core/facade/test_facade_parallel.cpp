@@ -38,6 +38,9 @@ TEST_CASE("evaluate with parallel writes every key of the parallel block") {
   CHECK(p["global_batch"] == 8);
   CHECK(r["flops"]["iron_law"]["num_devices"] == 8);
   CHECK(r["memory"]["per_device"] == true);
+  CHECK(r["memory"]["static_bytes"] == 3'115'222'400LL);  // (2 + 2 + 12) x 1,557,611,200 / 8
+  CHECK(p["memory_by_stage"][3]["static_bytes"] == 3'115'222'400LL);
+  CHECK(p["memory_by_stage"][0]["static_bytes"] == 24'921'779'200LL);  // PHYSICS.md's GPT-2 XL mixed Adam static
   CHECK(r["memory"]["components"].contains("gathered_parameters"));
   CHECK(r["scenario"]["parallel"]["data_parallel"] == 8);
 }

@@ -66,3 +66,15 @@ TEST_CASE("ZeRO-3 gathers the two largest units; DDP's copy is gradient-sized") 
   CHECK(gradient_bucket_bytes(ddp, l) == 2 * 1'557'611'200LL);
   CHECK(gathered_parameter_bytes(test::parallel_scenario(base, {{"zero_stage", 3}}), l) == 0);  // one replica gathers nothing
 }
+
+TEST_CASE("the device memory describes peaks at least as high as every pipeline stage's") {
+  for (const char* model : {"gpt2-xl", "llama-2-7b", "course-s"})
+    for (int stage = 0; stage <= 3; ++stage)
+      for (std::int64_t p : {2, 3, 4, 8})
+        for (std::int64_t m : {1, 2, 16}) {
+          const Scenario s = test::parallel_scenario({{"model", model}, {"precision", "mixed"}},
+                                                     {{"data_parallel", 4}, {"zero_stage", stage}, {"pipeline_parallel", p}, {"micro_batches", m}});
+          const std::int64_t device = per_device_ledger(s).peak_bytes;
+          for (int i = 0; i < p; ++i) CHECK(stage_ledger(s, i).peak_bytes <= device);
+        }
+}
