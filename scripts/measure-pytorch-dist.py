@@ -249,11 +249,9 @@ def worker(rank, chosen, port, out):
 def write_fixture(out, i, c, ranks, device):
     r = {"config": c, "scenario": scenario_of(c), "world_size": WORLD, "backend": "gloo",
          "torch_version": torch.__version__, "device": device, "ranks": ranks,
-         "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/parallel/README.md"}
+         "regenerate": "scripts/measure-pytorch-dist.py (Debian bookworm python3-torch, CPU, two gloo ranks); see core/memory/README.md"}
     name = fixture_name(i, c)
-    with open(os.path.join(out, name), "w") as fh:
-        json.dump(r, fh, indent=1)
-        fh.write("\n")
+    one.write_json(os.path.join(out, name), r)
     print(name, *(f"rank{k} " + (f"{x['steady_step']['peak_bytes']} {x['steady_step']['peak_phase']}" if "error" not in x else x["error"])
                   for k, x in enumerate(ranks)), flush=True)
 
@@ -273,10 +271,7 @@ def main():
     chosen = [(i, c) for i, c in enumerate(configs()) if one.selected(only, i)]
     chosen.sort(key=lambda ic: ic[0] < 16)  # on CUDA the GPU-sized runs first: they matter most there
     mproc.spawn(worker, args=(chosen, free_port(), out), nprocs=WORLD, join=True)
-    listed = [fixture_name(i, c) for i, c in enumerate(configs())]
-    with open(os.path.join(out, "manifest.json"), "w") as fh:
-        json.dump([n for n in listed if os.path.exists(os.path.join(out, n))], fh, indent=1)
-        fh.write("\n")
+    one.write_manifest(out, [fixture_name(i, c) for i, c in enumerate(configs())])
 
 
 if __name__ == "__main__":

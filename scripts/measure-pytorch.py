@@ -584,15 +584,20 @@ def main():
         if DEV == "cuda": r["cuda_workspace_bytes"] = workspace
         r["regenerate"] = "scripts/measure-pytorch.py (Debian bookworm python3-torch, CPU); see README"
         name = fixture_name(i, c)
-        with open(os.path.join(out, name), "w") as fh:
-            json.dump(r, fh, indent=1)
-            fh.write("\n")
+        write_json(os.path.join(out, name), r)
         print(name, r["saved_bytes_total"], r["steady_step"]["peak_bytes"], r["steady_step"]["peak_phase"], flush=True)
-    # The manifest lists every configuration whose file exists (a partial run keeps the others).
-    listed = [fixture_name(i, c) for i, c in enumerate(configs())]
-    with open(os.path.join(out, "manifest.json"), "w") as fh:
-        json.dump([n for n in listed if os.path.exists(os.path.join(out, n))], fh, indent=1)
+    write_manifest(out, [fixture_name(i, c) for i, c in enumerate(configs())])
+
+
+def write_json(path, data):
+    with open(path, "w") as fh:
+        json.dump(data, fh, indent=1)
         fh.write("\n")
+
+
+def write_manifest(out, listed):
+    """The manifest lists every configuration whose file exists (a partial run keeps the others)."""
+    write_json(os.path.join(out, "manifest.json"), [n for n in listed if os.path.exists(os.path.join(out, n))])
 
 
 if __name__ == "__main__":

@@ -47,11 +47,14 @@ void write_step_phases(JsonWriter& w, const Scenario& s, const MemoryLedger& m) 
       .field("sum_bytes", m.total_bytes).field("sum_minus_peak_bytes", m.total_bytes - m.peak_bytes)
       .field("optimizer_temporary_bytes", p.optimizer_temporary_bytes);
   w.key("timeline").begin_array();
-  for (const auto& t : p.timeline)
+  for (const auto& t : p.timeline) {
     w.begin_object().field("phase", t.phase).field("bytes", t.total())
         .field("parameters", t.parameters).field("gradients", t.gradients).field("optimizer_state", t.optimizer_state)
         .field("activations", t.activations).field("autocast_cache", t.autocast_cache).field("logits", t.logits)
-        .field("inputs", t.inputs).field("transient", t.transient).end_object();
+        .field("inputs", t.inputs).field("transient", t.transient);
+    if (t.gradient_buckets) w.field("gradient_buckets", t.gradient_buckets);  // DDP's copy (parallel_pytorch.cpp)
+    w.end_object();
+  }
   w.end_array().end_object();
 }
 

@@ -4,6 +4,8 @@
 #include "facade/facade_parallel.hpp"
 #include <string>
 #include "facade/json_fields.hpp"
+#include "util/checked.hpp"
+#include "parallel/parallel_pytorch.hpp"
 #include "parallel/per_device_memory.hpp"
 #include "parallel/step_time.hpp"
 
@@ -48,7 +50,7 @@ void parse(const json& v, Scenario& s, bool num_devices_given) {
   if (!v.is_object()) throw InputError("parallel", "must be an object such as {\"data_parallel\": 8, \"zero_stage\": 3}");
   const PresentFields f(v, "parallel", {"data_parallel", "zero_stage", "tensor_parallel", "sequence_parallel",
                                         "pipeline_parallel", "micro_batches", "interconnect", "overlap",
-                                        "bucket_bytes", "gradient_buckets"});
+                                        "bucket_bytes", "gradient_buckets", "sharded_optimizer"});
   ParallelKnobs k;
   k.interconnect = *find_interconnect("nvlink4");
   if (f.find("data_parallel")) k.data_parallel = to_int(*f.find("data_parallel"), "parallel.data_parallel", 1, 65536);
@@ -62,6 +64,11 @@ void parse(const json& v, Scenario& s, bool num_devices_given) {
   if (f.find("bucket_bytes")) k.bucket_bytes = to_int(*f.find("bucket_bytes"), "parallel.bucket_bytes", 1, 1LL << 40);
   if (f.find("gradient_buckets"))
     k.gradient_buckets = static_cast<GradientBuckets>(to_choice(*f.find("gradient_buckets"), "parallel.gradient_buckets", {"copy", "view", "none"}));
+  if (f.find("sharded_optimizer")) {
+    k.sharded_optimizer = static_cast<ShardedOptimizer>(to_choice(*f.find("sharded_optimizer"), "parallel.sharded_optimizer", {"zero_redundancy", "flat"}));
+    if (s.framework.framework != Framework::pytorch || k.zero_stage != 1)
+      throw InputError("parallel.sharded_optimizer", "chooses how framework \"pytorch\" shards the optimizer state at zero_stage 1; leave it out otherwise");
+  }
   const std::int64_t t = k.tensor_parallel;
   check_divides(t, s.model.heads, "heads");
   check_divides(t, kv_heads_of(s.model), "kv_heads");
@@ -100,8 +107,9 @@ void write_scenario(JsonWriter& w, const ParallelKnobs& k) {
   } else {
     w.value(k.interconnect.id);
   }
-  w.field("overlap", k.overlap).field("bucket_bytes", k.bucket_bytes).field("gradient_buckets", to_string(k.gradient_buckets))
-      .end_object();
+  w.field("overlap", k.overlap).field("bucket_bytes", k.bucket_bytes).field("gradient_buckets", to_string(k.gradient_buckets));
+  if (k.sharded_optimizer != ShardedOptimizer::zero_redundancy) w.field("sharded_optimizer", to_string(k.sharded_optimizer));
+  w.end_object();
 }
 
 void write_collectives(JsonWriter& w, const ParallelStep& r) {
@@ -119,7 +127,9 @@ void write_collectives(JsonWriter& w, const ParallelStep& r) {
 
 void write_memory_by_stage(JsonWriter& w, const Scenario& s) {
   w.key("memory_by_stage").begin_array();
-  for (int stage = 0; stage <= 3; ++stage) {
+  // Framework "pytorch" models stages 0 and 1 only (parallel_pytorch.hpp): the list stops there.
+  const int last = s.framework.framework == Framework::pytorch ? 1 : 3;
+  for (int stage = 0; stage <= last; ++stage) {
     Scenario other = s;
     other.parallel->zero_stage = stage;
     const MemoryLedger m = per_device_ledger(other);
@@ -155,6 +165,21 @@ void write_formulas(JsonWriter& w, const Scenario& s, const MemoryLedger& m, con
   w.end_object();
 }
 
+// Framework "pytorch": every data-parallel rank's share and peak (parallel_pytorch.hpp); "memory"
+// describes the heaviest.
+void write_pytorch_ranks(JsonWriter& w, const Scenario& s) {
+  const PytorchParallel p = pytorch_parallel_ranks(s);
+  w.key("pytorch").begin_object().field("heaviest_rank", p.heaviest_rank).field("gradient_bucket_bytes", p.gradient_bucket_bytes);
+  if (s.parallel->zero_stage == 1) w.field("sharded_optimizer", to_string(s.parallel->sharded_optimizer));
+  w.field("ranks_listed", static_cast<std::int64_t>(p.ranks.size())).key("ranks").begin_array();
+  for (const auto& r : p.ranks)
+    w.begin_object().field("rank", r.rank).field("owned_parameters", r.owned_parameters).field("owned_tensors", r.owned_tensors)
+        .field("optimizer_state_bytes", r.optimizer_state_bytes).field("optimizer_temporary_bytes", r.optimizer_temporary_bytes)
+        .field("allocator_peak_bytes", r.peak_bytes).field("device_peak_bytes", add(r.peak_bytes, s.reserve_bytes))
+        .field("peak_phase", r.peak_phase).end_object();
+  w.end_array().end_object();
+}
+
 void write_block(JsonWriter& w, const Scenario& s, const MemoryLedger& m, const FlopsEstimate& f, const PipelineResult& one) {
   const ParallelKnobs& k = *s.parallel;
   const int stage = heaviest_device(s).stage;
@@ -186,6 +211,7 @@ void write_block(JsonWriter& w, const Scenario& s, const MemoryLedger& m, const 
         .field("exposed", t.exposed).end_object();
   w.end_array();
   write_formulas(w, s, m, r);
+  if (s.framework.framework == Framework::pytorch) write_pytorch_ranks(w, s);
   w.end_object();
 }
 

@@ -8,7 +8,7 @@
 namespace lab {
 
 std::int64_t PhaseBytes::total() const {
-  return add(parameters, gradients, optimizer_state, activations, autocast_cache, logits, inputs, transient);
+  return add(parameters, gradients, gradient_buckets, optimizer_state, activations, autocast_cache, logits, inputs, transient);
 }
 
 namespace {
@@ -46,16 +46,19 @@ Shapes shapes_of(const Scenario& sc) {
   return s;
 }
 
+}  // namespace
+
 // The parameter tensors (elements) in the order model.parameters() yields them in the measured code
 // (scripts/measure-pytorch.py): attributes in assignment order, a module's own parameters before its
-// submodules'. Two blocks are enough: every consecutive pair of tensors appears.
-std::vector<std::int64_t> parameter_order(const Scenario& sc) {
+// submodules'. For Adam's per-parameter temporaries two blocks are enough (every consecutive pair of
+// tensors appears); ZeRO's partitions need every block (core/parallel/parallel_pytorch.cpp).
+std::vector<std::int64_t> parameter_order(const Scenario& sc, std::int64_t max_blocks) {
   const TransformerSpec& m = sc.model;
   const std::int64_t d = m.hidden, f = m.mlp_hidden, V = m.vocab, q = q_width(m), kv = kv_width(m);
   std::vector<std::int64_t> v;
   auto linear = [&](std::int64_t in, std::int64_t out, bool bias) { v.push_back(mul(in, out)); if (bias) v.push_back(out); };
   auto norm = [&] { v.push_back(d); if (m.norm == NormKind::layernorm && m.norm_bias) v.push_back(d); };
-  const std::int64_t blocks = std::min<std::int64_t>(m.layers, 2);
+  const std::int64_t blocks = std::min<std::int64_t>(m.layers, max_blocks);
   if (from_scratch_style(sc)) {
     // ScratchModel: the embedding, its own head matrix (untied), then each block's seven matrices
     // (own parameters) before its two norms' gains, then the final norm.
@@ -84,15 +87,18 @@ std::vector<std::int64_t> parameter_order(const Scenario& sc) {
   return v;
 }
 
-// _single_tensor_adam(w): per parameter, denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps) makes two
-// temporaries of its size, while the previous parameter's denom is still bound to the loop's variable
-// (freed only when the name is rebound): the maximum over consecutive pairs of 2 * this + previous.
-std::int64_t per_parameter_adam_elements(const Scenario& sc) {
-  const std::vector<std::int64_t> v = parameter_order(sc);
+std::int64_t per_parameter_adam_elements(const std::vector<std::int64_t>& v) {
   std::int64_t best = 0;
   for (std::size_t i = 0; i < v.size(); ++i) best = std::max(best, add(mul(2, v[i]), i ? v[i - 1] : 0));
   return best;
 }
+
+namespace {
+
+// _single_tensor_adam(w): per parameter, denom = (exp_avg_sq.sqrt() / bc2_sqrt).add_(eps) makes two
+// temporaries of its size, while the previous parameter's denom is still bound to the loop's variable
+// (freed only when the name is rebound): the maximum over consecutive pairs of 2 * this + previous.
+std::int64_t adam_temporary_elements(const Scenario& sc) { return per_parameter_adam_elements(parameter_order(sc, 2)); }
 
 std::int64_t item_bytes(const std::vector<EagerItem>& items, const char* op) {
   for (const auto& i : items)
@@ -166,15 +172,16 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
   const Shapes sh = shapes_of(s);
   const std::int64_t N = count_parameters(m).total;
   const std::int64_t P = mul(N, pe), G = P;
-  // Optimizer state: zeros_like(param) per vector; 1.13 also keeps a 4-byte FP32 'step' tensor per
-  // parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory).
+  // Optimizer state: zeros_like(param) per vector; 1.13's Adam also keeps a 4-byte FP32 'step' tensor
+  // per parameter (2.x keeps it on the CPU unless capturable/fused, so not in GPU memory); SGD's
+  // momentum has none (measured: fixture 02's state is exactly the buffers).
   std::int64_t O = mul(optimizer_vectors(s.optimizer), P);
-  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer != Optimizer::sgd) O = add(O, mul(4, sh.tensors));
+  if (k.build == PytorchBuild::cpu_1_13 && s.optimizer == Optimizer::adam) O = add(O, mul(4, sh.tensors));
   r.parameter_tensors = sh.tensors;
   r.largest_tensor_bytes = mul(sh.largest, pe);
   if (s.optimizer == Optimizer::adam) {
     switch (k.optimizer_impl) {
-      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(per_parameter_adam_elements(s), pe); break;
+      case OptimizerImpl::per_parameter: r.optimizer_temporary_bytes = mul(adam_temporary_elements(s), pe); break;
       // _multi_tensor_adam(w): exp_avg_sq_sqrt = _foreach_sqrt(...) over the whole model (2.x); 1.13
       // adds denom = _foreach_add(exp_avg_sq_sqrt, eps), a second model-sized list.
       case OptimizerImpl::foreach: r.optimizer_temporary_bytes = mul(k.build == PytorchBuild::cpu_1_13 ? 2 : 1, P); break;
@@ -448,7 +455,15 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     if (p.phase == "loss_backward") forward_part = false;
     if (region_open && !forward_part) p.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
   }
-  forward_part = true;
+  select_peak(s, r);
+  return r;
+}
+
+void select_peak(const Scenario& s, StepPhases& r) {
+  const bool t_autocast = is_autocast(s.precision);
+  const bool region_open = t_autocast && s.framework.autocast_scope == AutocastScope::step;
+  r.allocator_peak_bytes = 0;
+  bool forward_part = true;
   for (const auto& p : r.timeline) {
     if (p.phase == "loss_backward") forward_part = false;
     if (p.total() > r.allocator_peak_bytes) {
@@ -458,7 +473,6 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
                         : (forward_part || region_open ? "cache" : "saved_copies");
     }
   }
-  return r;
 }
 
 }  // namespace lab

@@ -14,6 +14,7 @@ namespace lab {
 struct PhaseBytes {
   std::string phase;  // "start", "forward_end", "loss_backward", "backward.layer.3", "optimizer_step", ...
   std::int64_t parameters = 0, gradients = 0, optimizer_state = 0, activations = 0, autocast_cache = 0;
+  std::int64_t gradient_buckets = 0;  // DDP's flat bucket copy of the gradients (core/parallel/parallel_pytorch.cpp)
   std::int64_t logits = 0, inputs = 0, transient = 0;
   std::int64_t total() const;
 };
@@ -32,5 +33,11 @@ struct StepPhases {
 };
 
 StepPhases step_phases(const Scenario& s, const EagerActivations& e);
+// The timeline's maximum: sets allocator_peak_bytes, peak_phase and cache_at_peak (after an edit).
+void select_peak(const Scenario& s, StepPhases& r);
+// Elements of each parameter tensor in model.parameters() order, for at most max_blocks blocks.
+std::vector<std::int64_t> parameter_order(const Scenario& s, std::int64_t max_blocks);
+// Adam's per-parameter temporaries (elements) over tensors updated in this order: 2 * this + previous.
+std::int64_t per_parameter_adam_elements(const std::vector<std::int64_t>& order);
 
 }  // namespace lab

@@ -73,6 +73,9 @@ struct PipelineKnobs {
 // DDP's gradient buckets: "copy" (PyTorch's default flat bucket buffers beside .grad), "view"
 // (gradient_as_bucket_view=True: .grad lives in the buckets), "none" (an in-place all-reduce of each .grad).
 enum class GradientBuckets { copy, view, none };
+// ZeRO stage 1 in framework "pytorch" (core/parallel/parallel_pytorch.hpp): torch's
+// ZeroRedundancyOptimizer (whole tensors, greedy by size) or a hand-written flat 1/N shard.
+enum class ShardedOptimizer { zero_redundancy, flat };
 
 // More than one device (the scenario's "parallel" object; core/parallel/README.md). Absent = one device.
 // Parsed only where the facade's parallel hook is enabled (core/facade/facade_parallel.hpp).
@@ -87,6 +90,7 @@ struct ParallelKnobs {
   bool overlap = true;                 // gradient communication overlaps backward compute
   std::int64_t bucket_bytes = 25LL * 1024 * 1024;  // DDP's bucket_cap_mb = 25 (PyTorch's default)
   GradientBuckets gradient_buckets = GradientBuckets::copy;
+  ShardedOptimizer sharded_optimizer = ShardedOptimizer::zero_redundancy;
   std::int64_t devices() const { return data_parallel * tensor_parallel * pipeline_parallel; }
 };
 

@@ -12,14 +12,19 @@ import { createTrainingWorker, workerMayBeRefused } from './embed/training-worke
 let modulePromise = null;
 const CACHE_LIMIT = 256;
 
+// A module fetched on first use: its glue (a static import() for the bundler), then the factory, with
+// the bytes inlined in the page where the single-file build has them.
+const instantiate = (glue, name) => glue.then(({ default: create }) => {
+  const wasmBinary = inlineWasm(name);
+  return create(wasmBinary ? { wasmBinary } : {});
+});
+
 // verify_ledger lives in its own module (lab_ledger), fetched the first time a ledger is verified.
 let ledgerPromise = null;
 export function loadLedgerVerifier() {
   if (!ledgerPromise) {
-    ledgerPromise = import('@engine/lab_ledger.mjs').then(({ default: createLabLedger }) => {
-      const wasmBinary = inlineWasm('lab_ledger');
-      return createLabLedger(wasmBinary ? { wasmBinary } : {});
-    }).then((mod) => ({ verifyLedger: (text) => call(mod, 'verify_ledger', text) }))
+    ledgerPromise = instantiate(import('@engine/lab_ledger.mjs'), 'lab_ledger')
+      .then((mod) => ({ verifyLedger: (text) => call(mod, 'verify_ledger', text) }))
       .catch((err) => { ledgerPromise = null; throw err; });
   }
   return ledgerPromise;
@@ -31,10 +36,7 @@ export function loadLedgerVerifier() {
 let scalePromise = null;
 export function loadScaleEngine() {
   if (!scalePromise) {
-    scalePromise = import('@engine/lab_scale.mjs').then(({ default: createLabScale }) => {
-      const wasmBinary = inlineWasm('lab_scale');
-      return createLabScale(wasmBinary ? { wasmBinary } : {});
-    }).then((mod) => {
+    scalePromise = instantiate(import('@engine/lab_scale.mjs'), 'lab_scale').then((mod) => {
       const evaluate = cached((key) => call(mod, 'evaluate', key));
       const solve = cached((key) => call(mod, 'solve', key));
       let catalog = null;
