@@ -10,6 +10,10 @@ export const ACT3_SCENARIOS = {
   h100ThreeWays: { ...BASE, device: 'h100-sxm-80gb', batch_size: 4, parallel: { data_parallel: 8, zero_stage: 1, tensor_parallel: 5, pipeline_parallel: 4, micro_batches: 8, interconnect: 'nvlink4' } },
   // Slower than one device: fully sharded over 10 Gb Ethernet, far below its crossover.
   h100Zero3Ethernet: { ...BASE, device: 'h100-sxm-80gb', parallel: { data_parallel: 64, zero_stage: 3, interconnect: 'ethernet-10g' } },
+  // PyTorch's step model (DDP's bucket copy, ZeRO-1): the stack is the sum, the peak a line below it;
+  // the engine compares stages 0 and 1 only.
+  h100PytorchZero1: { model: 'gpt2-xl', device: 'h100-sxm-80gb', optimizer: 'adam', batch_size: 1, framework: 'pytorch', activation_model: 'pytorch_eager',
+    step: 'steady', zero_grad: 'set_to_none', optimizer_impl: 'foreach', precision: 'autocast_fp16', parallel: { data_parallel: 8, zero_stage: 1, interconnect: 'nvlink4' } },
   // Fits but cannot train (pure FP16: no FP32 master copy).
   laptopsPureFp16: { ...BASE, device: 'rtx4060-laptop-8gb', precision: 'fp16', checkpointing: 'full', parallel: { data_parallel: 8, zero_stage: 3, interconnect: 'nvlink4' } },
 };
