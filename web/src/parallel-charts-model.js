@@ -226,13 +226,23 @@ export function memoryLayout(model, W) {
   const step = groupW / Math.max(1, model.stages.length);
   const stageW = Math.max(10, Math.min(56, step * 0.62));
   const round = (v) => Math.round(v * 10) / 10;
+  // The lines a segment's words must not cross: the budget line and (PyTorch) the peak line.
+  const crossing = [y(model.budget_bytes), ...(model.device.stack_is_peak ? [] : [y(model.device.peak_bytes)])].map(round);
+  const crossed = (ly) => crossing.some((l) => l >= ly - 12 && l <= ly + 4);
   const segs = model.device.segments.map((s) => {
     const top = round(y(s.y1));
     const height = Math.max(0, round(y(s.y0) - y(s.y1)));
     const named = `${SEG_SHORT[s.key] || s.key} ${formatAmount(s.bytes, model.units)}`;
     const bare = formatAmount(s.bytes, model.units);
-    const text = height < 14 ? '' : named.length * CHAR_PX <= mainW - 6 ? named : bare.length * CHAR_PX <= mainW - 4 ? bare : '';
-    return { key: s.key, x: mainX, width: mainW, y: top, height, striped: STRIPED.includes(s.key), label: { text, x: mainX + mainW / 2, y: round(top + height / 2 + 4) } };
+    let text = height < 14 ? '' : named.length * CHAR_PX <= mainW - 6 ? named : bare.length * CHAR_PX <= mainW - 4 ? bare : '';
+    // Words a line runs through move within their segment (just above or below the line), or give way.
+    let ly = round(top + height / 2 + 4);
+    if (text && crossed(ly)) {
+      const inside = (v) => v - 11 >= top + 1 && v + 3 <= top + height - 1 && !crossed(v);
+      const spots = crossing.flatMap((l) => [l - 6, l + 15]).filter(inside).sort((a, b) => Math.abs(a - ly) - Math.abs(b - ly));
+      if (spots.length) ly = round(spots[0]); else text = '';
+    }
+    return { key: s.key, x: mainX, width: mainW, y: top, height, striped: STRIPED.includes(s.key), label: { text, x: mainX + mainW / 2, y: ly } };
   });
   const f = (b) => formatBytes(b, model.units);
   const yb = round(y(model.budget_bytes));

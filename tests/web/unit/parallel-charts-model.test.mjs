@@ -91,7 +91,13 @@ test('memory chart: every mark inside the box, no two columns overlapping, label
     const spans = [[L.device.x, L.device.x + L.device.width], ...L.stages.map((s) => [s.x, s.x + s.width])];
     for (const [a, b] of spans) assert.ok(a >= L.M.left && b <= W - L.M.right, `${at}: column ${a}–${b}`);
     for (let i = 1; i < spans.length; i += 1) assert.ok(spans[i][0] > spans[i - 1][1] + 4, `${at}: columns ${i - 1} and ${i} overlap`);
-    for (const s of L.device.segs) if (s.label.text) assert.ok(s.label.text.length * 6.4 <= s.width, `${at}: ${s.label.text}`);
+    const lines = [L.budget.y, ...(L.device.peakMark ? [L.device.peakMark.y] : [])];
+    for (const s of L.device.segs) {
+      if (!s.label.text) continue;
+      assert.ok(s.label.text.length * 6.4 <= s.width, `${at}: ${s.label.text}`);
+      assert.ok(s.label.y - 11 >= s.y && s.label.y + 3 <= s.y + s.height, `${at}: ${s.label.text} inside its segment`);
+      for (const l of lines) assert.ok(!(l >= s.label.y - 12 && l <= s.label.y + 4), `${at}: a line crosses ${s.label.text}`);
+    }
     for (const s of L.stages) assert.ok(s.top >= L.M.top - 1 && s.static_top >= s.top && s.base >= s.static_top, at);
     assert.ok(L.budget.y > L.M.top && L.budget.y < L.H - L.M.bottom, at);
     assert.match(L.axisTitle, /GiB/);
