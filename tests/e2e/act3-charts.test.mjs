@@ -93,14 +93,14 @@ const layoutProblems = (page) => page.evaluate(() => {
 });
 
 for (const scheme of ['light', 'dark']) {
-  test(`the four charts at 1280, 640 and 390 px (${scheme}): inside their boxes, axe-clean, no console error`, async () => {
+  test(`the four charts at 1280, 640, 390 and 320 px (${scheme}): inside their boxes, axe-clean, no console error`, async () => {
     const browser = await launch({ colorScheme: scheme });
     try {
       const page = await browser.context.newPage();
       const errors = [];
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
       page.on('pageerror', (e) => errors.push(e.message));
-      for (const width of [1280, 640, 390]) {
+      for (const width of [1280, 640, 390, 320]) { // 320: a chart in a nested box at 390 px
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`${srv.origin}/`);
         await page.waitForFunction(() => window.chartsReady);
@@ -128,7 +128,7 @@ test('out of memory is drawn and named as not fitting; a device that fits is not
     const mem = page.locator('[data-chart="memory"]');
     assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'oom');
     assert.match(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), /^url\(#pchart-hatch-/);
-    assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '✕ does not fit');
+    assert.equal(await mem.locator('text[data-key="flag"]').textContent(), '✕ does not fit'); // 1,280 px
     assert.match(await mem.locator('svg').getAttribute('aria-label'), /does not fit: [\d.,]+\u00a0GB over/);
     assert.equal(await mem.locator('g.stage[data-state="oom"]').count(), 4);
     assert.match(await page.locator('[data-chart="tax"] text[data-key="scenario"]').textContent(), /does not fit/);

@@ -61,10 +61,11 @@ export function secondsSum(terms, totalSeconds) {
 }
 
 // Powers of two from 1 to maxDevices (the device axis: 1,024, or more when tensor and pipeline
-// parallelism multiply the count); at most 11 ticks on a wide box and 6 on a narrow one.
-export function deviceTicks(wide, maxDevices = 1024) {
+// parallelism multiply the count); at most 11 on a wide box and 6 on a narrow one, and at least
+// `minStep` doublings apart (where the plot is too narrow for more), counted back from the last.
+export function deviceTicks(wide, maxDevices = 1024, minStep = 1) {
   const all = Array.from({ length: Math.round(Math.log2(maxDevices)) + 1 }, (_, i) => 2 ** i);
-  const step = Math.ceil(all.length / (wide ? 11 : 6));
+  const step = Math.max(minStep, Math.ceil(all.length / (wide ? 11 : 6)));
   return all.filter((n, i) => (all.length - 1 - i) % step === 0);
 }
 
@@ -126,6 +127,13 @@ export function placeLabels(items, bounds, obstacles = []) {
 }
 // A round mark's box, for placeLabels' obstacles.
 const dotBox = (cx, cy, r) => ({ left: cx - r, right: cx + r, top: cy - r, bottom: cy + r });
+
+// An x-axis title centred under the plot [x1, x2], moved left where it would run past the chart's
+// right edge W (12 px semi-bold: ~7 px a character).
+export function axisTitleUnder(text, x1, x2, W, y) {
+  const half = (text.length * 7) / 2;
+  return { text, x: Math.max(half + 2, Math.min((x1 + x2) / 2, W - half - 2)), y };
+}
 
 // The chapter's r, a ratio with no unit: three significant figures (0.0172), so 1/r stays readable.
 export const formatR = (r) => (Number.isFinite(r) ? (r === 0 ? '0' : String(Number(r.toPrecision(3)))) : '—');
@@ -250,7 +258,9 @@ export function memoryLayout(model, W) {
   // above the budget line when it would run through them.
   const clear = (yy, lines = 1) => (yb >= yy - 11 - (lines - 1) * 14 && yb <= yy + 4 ? yb - 5 : yy);
   const deviceTop = round(y(model.device.stack_bytes));
-  const flag = model.device.state === 'oom' ? '✕ does not fit' : model.device.state === 'invalid' ? '⚠ cannot train' : '';
+  const flag = model.device.state === 'oom' ? (wide ? '✕ does not fit' : '✕ too big') : model.device.state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
+  // Words centred over a column, kept right of the y axis and inside the chart (~7 px a character).
+  const centred = (text, cx) => { const half = (text.length * 7) / 2; return Math.max(M.left + half + 2, Math.min(cx, W - half - 2)); };
   const stages = model.stages.map((s, i) => {
     const x = round(groupX0 + step * i + (step - stageW) / 2);
     const top = round(y(s.peak_bytes));
@@ -265,13 +275,14 @@ export function memoryLayout(model, W) {
     };
   });
   const flagY = clear(deviceTop - 6, flag ? 2 : 1);
+  // The number above names what the column's height shows: the peak, or (PyTorch) the sum.
+  const totalText = wide ? `${f(model.device.stack_bytes)} ${model.device.stack_is_peak ? 'peak' : 'sum'}` : formatAmount(model.device.stack_bytes, model.units);
   return {
     W, H, M, wide, ticks, tickFormat, axisTitle: `Memory per device (${u.label})`, y,
     device: { x: mainX, width: mainW, top: deviceTop, base: round(y(0)), segs, flag, state: model.device.state,
-      // The number above names what the column's height shows: the peak, or (PyTorch) the sum.
-      total: { text: `${wide ? `${f(model.device.stack_bytes)} ${model.device.stack_is_peak ? 'peak' : 'sum'}` : formatAmount(model.device.stack_bytes, model.units)}`, x: mainX + mainW / 2, y: flagY - (flag ? 14 : 0) },
+      total: { text: totalText, x: centred(totalText, mainX + mainW / 2), y: flagY - (flag ? 14 : 0) },
       peakMark: model.device.stack_is_peak ? null : { y: round(y(model.device.peak_bytes)), x1: mainX - 4, x2: mainX + mainW + 4 },
-      flagPos: { x: mainX + mainW / 2, y: flagY },
+      flagPos: { x: centred(flag, mainX + mainW / 2), y: flagY },
       name: { text: wide ? 'One device' : 'Device', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
     stages, stagesTitle: { text: wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage', x: groupX0 + groupW / 2, y: H - M.bottom + 34 },
     // In the top margin, where no column's words can meet it (beside the line it crossed the stages' amounts).
@@ -419,14 +430,19 @@ export function commTaxLayout(model, W) {
   const ceilingText = model.ceiling ? `ceiling 1/r = ${formatRatio(model.ceiling)}` : '';
   const items = [
     { key: 'scenario', cls: s.fits ? 'mark-label' : 'mark-label mark-label--bad', text: words,
-      candidates: [[9, -9, 'start'], [9, 19, 'start'], [-9, -9, 'end'], [-9, 19, 'end'], [0, -14, 'middle'], [0, 24, 'middle']].map(([dx, dy, anchor]) => ({ x: sx + dx, y: sy + dy, anchor })) },
+      candidates: [
+        ...[[9, -9, 'start'], [9, 19, 'start'], [-9, -9, 'end'], [-9, 19, 'end'], [0, -14, 'middle'], [0, 24, 'middle']].map(([dx, dy, anchor]) => ({ x: sx + dx, y: sy + dy, anchor })),
+        // A narrow plot: at its left or right edge, above or below the point.
+        ...[-14, 24].flatMap((dy) => [{ x: x1 + 2, y: sy + dy, anchor: 'start' }, { x: x2, y: sy + dy, anchor: 'end' }]),
+      ] },
     ceil === null ? null : { key: 'ceiling', cls: 'mark-label', text: ceilingText, optional: true,
       candidates: [{ x: x1 + 4, y: ceil - 5, anchor: 'start' }, { x: x1 + 4, y: ceil + 15, anchor: 'start' }, { x: x2 - 4, y: ceil + 15, anchor: 'end' }, { x: x2 - 4, y: ceil - 5, anchor: 'end' }] },
     // Above-left of the ideal line (the curve runs below it).
     { key: 'ideal', cls: 'mark-label mark-label--soft', text: 'ideal: N×', optional: true,
       candidates: [256, 128, 512, 64, 32].map((n) => ({ x: round(x(n)) - 6, y: round(y(n)) - 6, anchor: 'end' })) },
   ].filter(Boolean);
-  const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: H - M.bottom }, [dotBox(sx, sy, 8), ...points.map((q) => dotBox(q.cx, q.cy, 5))]);
+  // Inside the plot, clear of the axes' tick words.
+  const labels = placeLabels(items, { left: x1, right: W, top: 0, bottom: H - M.bottom }, [dotBox(sx, sy, 8), ...points.map((q) => dotBox(q.cx, q.cy, 5))]);
   return {
     W, H, M, wide,
     ideal: path([{ devices: 1, speedup: 1 }, { devices: model.max_devices, speedup: model.max_devices }]),
@@ -435,9 +451,10 @@ export function commTaxLayout(model, W) {
     scenario: { ...s, cx: sx, cy: sy },
     ceiling: ceil === null ? null : { y: ceil },
     labels,
-    xTicks: deviceTicks(wide, model.max_devices).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
+    // A tick word ("32,768") takes ~45 px, and the last one ends at the axis's end: ticks 64 px apart at least.
+    xTicks: deviceTicks(wide, model.max_devices, Math.ceil(64 / ((x2 - x1) / Math.log2(model.max_devices)))).map((n) => ({ x: round(x(n)), text: formatInt(n) })),
     yTicks: yTicks.map((v) => ({ y: round(y(v)), text: yTickText(v) })),
-    xTitle: { text: 'Devices N (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
+    xTitle: axisTitleUnder('Devices N (log scale)', M.left, W - M.right, W, H - 6),
     yTitle: { text: 'Speedup (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, x1: M.left, x2: W - M.right,
   };
@@ -530,7 +547,7 @@ export function crossoverLayout(model, W) {
     { key: 'compute', cls: 'mark-label', text: model.words.compute, candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
     model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
   ].filter(Boolean);
-  const labels = placeLabels(items, { left: 0, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);
+  const labels = placeLabels(items, { left: x1, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);
   return {
     W, H, M, wide,
     compute: { x1: M.left, y1: round(y(model.k * model.lo)), x2: W - M.right, y2: round(y(model.k * model.hi)) },
@@ -542,7 +559,7 @@ export function crossoverLayout(model, W) {
     labels,
     xTicks: decadeTicks(model.lo, model.hi, wide ? 7 : 4).map((v) => ({ x: round(x(v)), text: countTick(v) })),
     yTicks: yTicks.map((v) => ({ y: round(y(v)), text: secondsTick(v) })),
-    xTitle: { text: 'Tokens per device per step (log scale)', x: (M.left + W - M.right) / 2, y: H - 6 },
+    xTitle: axisTitleUnder(wide ? 'Tokens per device per step (log scale)' : 'Tokens per device (log scale)', M.left, W - M.right, W, H - 6),
     yTitle: { text: 'Time per step (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, top: M.top,
   };

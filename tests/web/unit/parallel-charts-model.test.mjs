@@ -18,7 +18,7 @@ const engine = await loadScaleEngine();
 const evaluate = (s) => { const r = JSON.parse(engine.evaluate(JSON.stringify(s))); if (r.error) throw new Error(JSON.stringify(r.error)); return r; };
 const results = Object.fromEntries(Object.entries(ACT3_SCENARIOS).map(([k, s]) => [k, evaluate(s)]));
 const points = Object.fromEntries(Object.entries(ACT3_SCENARIOS).map(([k, s]) => [k, enginePoints(evaluate, s)]));
-const WIDTHS = [280, 358, 390, 519, 520, 760];
+const WIDTHS = [280, 300, 330, 358, 390, 519, 520, 640, 760];
 const sweep = (fn) => { for (const [name, r] of Object.entries(results)) for (const W of WIDTHS) fn(r, W, `${name} at ${W} px`, name); };
 const hundredths = (t) => Math.round(Number(t.replace(/,/g, '')) * 100);
 
@@ -60,7 +60,7 @@ test('out of memory is never drawn as fitting: state, ✕ flag and words agree w
   assert.match(m.summary, /does not fit: [\d.,]+\u00a0GB over/);
   assert.ok(m.summary.includes(formatBytes(r.memory.peak_bytes - r.memory.usable_device_bytes)));
   assert.match(m.tables[0].rows.find((row) => row.key === 'total').cells[0].text, /does not fit/);
-  for (const W of WIDTHS) assert.equal(memoryLayout(m, W).device.flag, '✕ does not fit');
+  for (const W of WIDTHS) assert.equal(memoryLayout(m, W).device.flag, W >= 520 ? '✕ does not fit' : '✕ too big');
   const ok = memoryModel(results.laptopsZero3Free);
   assert.equal(ok.device.state, 'ok');
   assert.equal(memoryLayout(ok, 390).device.flag, '');
@@ -68,7 +68,8 @@ test('out of memory is never drawn as fitting: state, ✕ flag and words agree w
   // Fits but cannot train (pure FP16): flagged, and never called a fit without the caveat.
   const bad = memoryModel(results.laptopsPureFp16);
   assert.equal(bad.device.state, 'invalid');
-  assert.equal(memoryLayout(bad, 390).device.flag, '⚠ cannot train');
+  assert.equal(memoryLayout(bad, 390).device.flag, '⚠ can’t train');
+  assert.equal(memoryLayout(bad, 760).device.flag, '⚠ cannot train');
   assert.match(bad.summary, /but cannot train/);
 });
 
@@ -101,6 +102,8 @@ test('memory chart: every mark inside the box, no two columns overlapping, label
     for (const s of L.stages) assert.ok(s.top >= L.M.top - 1 && s.static_top >= s.top && s.base >= s.static_top, at);
     assert.ok(L.budget.y > L.M.top && L.budget.y < L.H - L.M.bottom, at);
     assert.match(L.axisTitle, /GiB/);
+    const t = L.stagesTitle;
+    assert.ok(t.x - (t.text.length * 7) / 2 >= 0 && t.x + (t.text.length * 7) / 2 <= W, `${at}: “${t.text}” fits`);
     // No word above a column is crossed by the budget line, and none reaches the line's name in the top margin.
     const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.map((s) => s.value)].filter((w) => w.text);
     for (const w of words) {
@@ -189,6 +192,7 @@ test('comm tax: the engine’s points for N = 1 … 1,024 sit where their N is; 
     for (let i = 1; i < xs.length; i += 1) assert.ok(xs[i] > xs[i - 1], at);
     for (const q of L.points) assert.ok(q.cy >= L.M.top - 0.1 && q.cy <= L.base + 0.1, at);
     assert.ok(L.xTicks.length <= (W >= 520 ? 11 : 6) && L.xTicks.at(-1).text === formatInt(tax.max_devices), at);
+    for (let i = 1; i < L.xTicks.length; i += 1) assert.ok(L.xTicks[i].x - L.xTicks[i - 1].x >= 60, `${at}: ticks ${L.xTicks[i - 1].text} and ${L.xTicks[i].text} apart`);
   });
   const words = (W) => commTaxLayout(m, W).labels.find((l) => l.key === 'scenario');
   assert.match(words(390).text, /^✕ does not fit: /);
@@ -233,11 +237,13 @@ test('words on the line charts are placed where they meet no other word and stay
   const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
   sweep((r, W, at, name) => {
     for (const L of [commTaxLayout(commTaxModel(r, points[name]), W), crossoverLayout(crossoverModel(r), W)]) {
+      // The axis titles fit the chart too (a 300 px box inside Act 3's disclosure once cut the x title).
+      for (const t of [L.xTitle]) assert.ok(t.x - (t.text.length * 7) / 2 >= 0 && t.x + (t.text.length * 7) / 2 <= W, `${at}: “${t.text}” fits`);
       const shown = L.labels.filter((l) => l.text);
       assert.ok(shown.some((l) => l.key === 'scenario'), `${at}: the scenario is always named`);
       const boxes = shown.map(labelBox);
       boxes.forEach((b, i) => {
-        assert.ok(b.left >= 0 && b.right <= W, `${at}: ${shown[i].text} inside`);
+        assert.ok(b.left >= L.M.left && b.right <= W, `${at}: ${shown[i].text} inside the plot, clear of the y axis's words`);
         for (let j = 0; j < i; j += 1) assert.ok(apart(b, boxes[j]), `${at}: ${shown[i].text} meets ${shown[j].text}`);
       });
     }
