@@ -1,5 +1,5 @@
-// Act 3's four charts in headless Chromium, on a page of their own (Act 3 itself is not in this
-// branch yet): the chart modules and the lab's styles bundled by esbuild from web/src, served with the
+// Act 3's four charts in headless Chromium, on a page of their own (Act 3 itself, engineer U's, was
+// not in main by the deadline for this test; once it is, this file should open ?act=3 instead): the chart modules and the lab's styles bundled by esbuild from web/src, served with the
 // lab's strict CSP, each chart mounted and updated with the engine's results (lab_scale, run in Node)
 // for the scenarios in tests/web/unit/parallel-scenarios.mjs.
 // At 1280 px, 640 px (1280 at 200% zoom) and 390 px, light and dark: no console error, nothing wider
@@ -44,11 +44,9 @@ let srv;
 let dir;
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'act3-charts-'));
-  const entry = path.join(root, 'tests', `.act3-charts-entry-${process.pid}.mjs`);
-  writeFileSync(entry, ENTRY);
-  try {
-    await build({ entryPoints: [entry], bundle: true, format: 'esm', outfile: path.join(dir, 'charts.js'), logLevel: 'error', absWorkingDir: root });
-  } finally { rmSync(entry, { force: true }); }
+  // The entry is given as text, resolved from tests/ (no file is written into the checkout).
+  await build({ stdin: { contents: ENTRY, resolveDir: path.join(root, 'tests'), sourcefile: 'act3-charts-entry.mjs' },
+    bundle: true, format: 'esm', outfile: path.join(dir, 'charts.js'), logLevel: 'error', absWorkingDir: root });
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
     + '<title>Act 3 charts</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/charts.css"></head>'
     + '<body><main class="lab"><h1>Act 3 charts</h1></main><script type="module" src="/charts.js"></script></body></html>';
