@@ -1,10 +1,11 @@
-// Act 3's four charts in headless Chromium, on a page of their own (Act 3 itself, engineer U's, was
-// not in main by the deadline for this test; once it is, this file should open ?act=3 instead): the chart modules and the lab's styles bundled by esbuild from web/src, served with the
-// lab's strict CSP, each chart mounted and updated with the engine's results (lab_scale, run in Node)
-// for the scenarios in tests/web/unit/parallel-scenarios.mjs.
-// At 1280 px, 640 px (1280 at 200% zoom) and 390 px, light and dark: no console error, nothing wider
-// than its box, every label inside its SVG, out of memory drawn and named as not fitting, the tables
-// reached and opened from the keyboard, and axe-core clean.
+// Act 3's four charts in headless Chromium, on a page of their own: Act 3 itself (engineer U's) was
+// not in main by the deadline for this test; once it is, this file should open ?act=3 instead. The
+// chart modules and the lab's styles are bundled by esbuild from web/src and served with the lab's
+// strict CSP; each chart is mounted and updated with the engine's results (lab_scale, run in Node) for
+// the scenarios in tests/web/unit/parallel-scenarios.mjs. At 1,280, 640 (1,280 at 200% zoom), 390 and
+// 320 px, light and dark: no console error, nothing wider than its box, every word inside its SVG and
+// none over another, out of memory drawn and named as not fitting, the tables reached and opened from
+// the keyboard, and axe-core clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
