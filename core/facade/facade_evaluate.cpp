@@ -51,7 +51,8 @@ void write_step_phases(JsonWriter& w, const Scenario& s, const MemoryLedger& m) 
     w.begin_object().field("phase", t.phase).field("bytes", t.total())
         .field("parameters", t.parameters).field("gradients", t.gradients).field("optimizer_state", t.optimizer_state)
         .field("activations", t.activations).field("autocast_cache", t.autocast_cache).field("logits", t.logits)
-        .field("inputs", t.inputs).field("transient", t.transient);
+        .field("inputs", t.inputs).field("transient", t.transient).field("buffers", t.buffers)
+        .field("cuda_workspace", t.cuda_workspace);
     if (t.gradient_buckets) w.field("gradient_buckets", t.gradient_buckets);  // DDP's copy (parallel_pytorch.cpp)
     w.end_object();
   }

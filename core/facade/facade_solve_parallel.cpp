@@ -54,7 +54,9 @@ json fewest_devices_json(const json& request, const Scenario& s) {
   const std::int64_t per_replica = s.parallel->tensor_parallel * s.parallel->pipeline_parallel;
   const std::int64_t max_n = std::min(kMaxDataParallel, kMaxDevices / per_replica);
   const bool trains = numerically_valid(s.precision);
-  const FewestDevices f = fewest_devices(device_load_fn(s), per_replica, max_n);
+  // Framework "pytorch" models PyTorch's own stages only (DDP and ZeRO stage 1): the others are not searched.
+  const int max_stage = s.framework.framework == Framework::pytorch ? 1 : 3;
+  const FewestDevices f = fewest_devices(device_load_fn(s), per_replica, max_n, max_stage);
   json by_stage = json::array();
   for (const auto& st : f.by_stage)
     by_stage.push_back({{"zero_stage", st.zero_stage},

@@ -144,8 +144,10 @@ void scratch_items(const Scenario& s, const Types& t, EagerActivations& e) {
   // logsumexp saves its input and output, gather the int64 targets; the input is the logits
   // themselves except on CUDA autocast, whose logsumexp (FP32 list) saves an FP32 copy.
   e.loss_element_bytes = se;
-  e.loss_saves_logits_bytes = cuda_autocast ? 0 : mul(le, bsv);
-  push(M, "loss", add(mul(se, bsv), mul(8, sb), mul(se, sb)),
+  // CUDA autocast's graph also saves the 16-bit logits (measured on an H100: one storage with the kept
+  // logits, so the timeline counts them once).
+  e.loss_saves_logits_bytes = mul(le, bsv);
+  push(M, "loss", add(mul(se, bsv), mul(8, sb), mul(se, sb), cuda_autocast ? e.loss_saves_logits_bytes : 0),
        "logsumexp(logits) - logits[target]: logsumexp saves the logits and its output, gather the targets");
   sum_items(s, e);
 }
@@ -209,7 +211,10 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
     const std::int64_t v = gpt2 && b == 1 ? 0 : mul(t.linear, sbq);
     push(L, "layer.attn.av", add(att, v), "bmm saves the attention weights (when a new tensor) and v (a copy unless viewable)");
   }
-  push(L, "layer.attn.proj", mul(t.linear, sbq), "Linear saves its input (the contiguous heads-merged output)");
+  // On CUDA, SDPA's output is laid out (b, s, heads, d): merging the heads back is already contiguous,
+  // so Linear saves SDPA's own saved output, a storage counted once (measured on an H100).
+  if (!(s.flash_attention && t.cuda))
+    push(L, "layer.attn.proj", mul(t.linear, sbq), "Linear saves its input (the contiguous heads-merged output)");
   if (drop) push(L, "layer.attn.resid_dropout", mask_bytes(t, sbh, t.linear), "dropout mask after the projection");
   push(L, gpt2 ? "layer.ln_2" : "layer.norm_2", norm_bytes(t, m.norm, sbh, sb), norm_src);
   if (m.mlp == MlpKind::gelu) {
@@ -229,7 +234,11 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
   push(M, "final_norm", norm_bytes(t, m.norm, sbh, sb), norm_src);
   push(M, "head", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
   e.loss_element_bytes = t.pure16 ? 2 : 4;
-  push(M, "loss", add(mul(e.loss_element_bytes, bsv), mul(8, sb)),
+  // CUDA autocast: the loss's graph also saves the 16-bit logits themselves (measured on an H100), a
+  // storage the loop keeps anyway: the timeline counts them once, as logits.
+  const bool cuda_autocast = t.cuda && t.autocast;
+  if (cuda_autocast) e.loss_saves_logits_bytes = mul(2, bsv);
+  push(M, "loss", add(mul(e.loss_element_bytes, bsv), mul(8, sb), e.loss_saves_logits_bytes),
        "cross_entropy: log_softmax saves its output (FP32 under autocast), nll_loss the int64 targets");
 
   sum_items(s, e);

@@ -8,7 +8,28 @@
 namespace lab {
 
 std::int64_t PhaseBytes::total() const {
-  return add(parameters, gradients, gradient_buckets, optimizer_state, activations, autocast_cache, logits, inputs, transient);
+  return add(parameters, gradients, gradient_buckets, optimizer_state, activations, autocast_cache, logits, inputs,
+             add(transient, buffers, cuda_workspace));
+}
+
+std::int64_t cuda_workspace_bytes(const Scenario& s) {
+  if (s.framework.build != PytorchBuild::cuda) return 0;
+  // Compute capability major of the catalogue's GPUs; a custom device counts as pre-Hopper.
+  const std::string& id = s.device.id;
+  const bool big = id.rfind("h100", 0) == 0;  // Hopper (9.0); V100 7.0, T4 7.5, A100 8.0, Ada 8.9
+  const std::int64_t per_handle = big ? 32LL * 1024 * 1024 : 4096LL * 1024 * 2 + 16LL * 1024 * 8;
+  const std::int64_t handles = s.framework.mode == StepMode::train ? 2 : 1;
+  return add(mul(handles, per_handle), 1024LL * 1024);  // + cuBLASLt's CUBLASLT_WORKSPACE_SIZE default
+}
+
+std::int64_t model_buffer_bytes(const Scenario& sc) {
+  if (sc.framework.build != PytorchBuild::cuda) return 0;
+  const TransformerSpec& m = sc.model;
+  const bool pure16 = sc.precision == Precision::fp16 || sc.precision == Precision::bf16;
+  const std::int64_t fe = pure16 ? 2 : 4, ctx = m.context, hd = m.hidden / m.heads;  // model.to(dtype) casts float buffers
+  std::int64_t per_block = mul(from_scratch_style(sc) ? 1 : fe, ctx, ctx);
+  if (!m.learned_positions) per_block = add(per_block, mul(2, fe, ctx, from_scratch_style(sc) ? hd / 2 : hd));
+  return mul(m.layers, per_block);
 }
 
 namespace {
@@ -309,7 +330,9 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       // The from-scratch logsumexp allocates logits - max (the logits' type) in any precision.
       PhaseBytes lf = fe;
       lf.phase = "loss_forward";
-      lf.transient = add(mul(scratch ? e.loss_element_bytes : 4, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
+      // CUDA (log_softmax with dtype=float32 on the 16-bit logits) holds a 16-bit one instead (measured).
+      const std::int64_t loss_in = scratch ? e.loss_element_bytes : (k.build == PytorchBuild::cuda && t_autocast ? 2 : 4);
+      lf.transient = add(mul(loss_in, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
       r.timeline.push_back(lf);
     }
     if (train) {
@@ -320,6 +343,9 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       lb.phase = "loss_backward";
       lb.autocast_cache = e.weight_cache_bytes;
       lb.transient = mul(2, e.loss_element_bytes, bsv);
+      // CUDA autocast runs log_softmax with dtype=float32 on the 16-bit logits (no FP32 copy of its
+      // input), so its backward writes the logits' gradient in 16 bits (measured on an H100).
+      if (k.build == PytorchBuild::cuda && t_autocast && !scratch) lb.transient = add(mul(4, bsv), mul(2, bsv));
       // From scratch: logsumexp's backward computes grad * exp(logits - lse) as three logits-sized
       // tensors (the difference, its exp, the product), after the per-token loss gradient and its negation.
       if (scratch) lb.transient = add(mul(3, e.loss_element_bytes, bsv), mul(2, e.loss_element_bytes, sb));
@@ -455,6 +481,9 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     if (p.phase == "loss_backward") forward_part = false;
     if (region_open && !forward_part) p.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
   }
+  // On CUDA the buffers and the cuBLAS workspaces are live in every phase.
+  const std::int64_t buffers = model_buffer_bytes(s), workspace = cuda_workspace_bytes(s);
+  for (auto& p : r.timeline) { p.buffers = buffers; p.cuda_workspace = workspace; }
   select_peak(s, r);
   return r;
 }

@@ -16,6 +16,9 @@ struct PhaseBytes {
   std::int64_t parameters = 0, gradients = 0, optimizer_state = 0, activations = 0, autocast_cache = 0;
   std::int64_t gradient_buckets = 0;  // DDP's flat bucket copy of the gradients (core/parallel/parallel_pytorch.cpp)
   std::int64_t logits = 0, inputs = 0, transient = 0;
+  // pytorch_build "cuda" only (0 on CPU): the model's registered buffers (masks, RoPE tables) and the
+  // cuBLAS/cuBLASLt workspaces the caching allocator holds for the whole run (cuda_workspace_bytes).
+  std::int64_t buffers = 0, cuda_workspace = 0;
   std::int64_t total() const;
 };
 
@@ -39,5 +42,14 @@ void select_peak(const Scenario& s, StepPhases& r);
 std::vector<std::int64_t> parameter_order(const Scenario& s, std::int64_t max_blocks);
 // Adam's per-parameter temporaries (elements) over tensors updated in this order: 2 * this + previous.
 std::int64_t per_parameter_adam_elements(const std::vector<std::int64_t>& order);
+
+// cuBLAS workspaces PyTorch 2.x takes from its caching allocator (so torch.cuda.memory_allocated counts
+// them): one per (handle, stream), and a handle per thread: the forward's thread, and in training
+// autograd's device thread, each getChosenWorkspaceSize() (32 MiB on compute capability 9.x, 10.x and
+// 12.x, else 8 MiB + 128 KiB); plus cuBLASLt's own 1 MiB workspace. Measured on an H100: 65 MiB.
+std::int64_t cuda_workspace_bytes(const Scenario& s);
+// The buffers the reference models register (scripts/measure-pytorch.py), per block: a causal mask
+// (FP32 ctx x ctx; from scratch a bool one) and, with rotary positions, cos and sin tables.
+std::int64_t model_buffer_bytes(const Scenario& s);
 
 }  // namespace lab

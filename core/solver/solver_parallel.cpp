@@ -7,8 +7,6 @@
 namespace lab {
 namespace {
 
-constexpr int kStages = 4;
-
 const char* stage_words(int stage) {
   switch (stage) {
     case 0: return "plain data parallelism (every device keeps all the weights, gradients and optimizer state)";
@@ -43,11 +41,11 @@ void pick(FewestDevices& f) {
 
 }  // namespace
 
-FewestDevices fewest_devices(const DeviceLoadFn& load, std::int64_t per_replica, std::int64_t max_n) {
+FewestDevices fewest_devices(const DeviceLoadFn& load, std::int64_t per_replica, std::int64_t max_n, int max_stage) {
   FewestDevices f;
   f.max_devices = max_n;
   auto at = [&](int stage, std::int64_t n) { ++f.evaluations; return load(stage, n); };
-  for (int stage = 0; stage < kStages; ++stage) {
+  for (int stage = 0; stage <= max_stage; ++stage) {
     const DeviceLoad one = at(stage, 1);
     if (one.fits || max_n == 1) {  // one device has no buckets or communication buffers: tried on its own
       f.by_stage.push_back(answer_at(stage, 1, one, per_replica, one.fits));
@@ -71,10 +69,10 @@ FewestDevices fewest_devices(const DeviceLoadFn& load, std::int64_t per_replica,
   return f;
 }
 
-FewestDevices fewest_devices_scan(const DeviceLoadFn& load, std::int64_t per_replica, std::int64_t max_n) {
+FewestDevices fewest_devices_scan(const DeviceLoadFn& load, std::int64_t per_replica, std::int64_t max_n, int max_stage) {
   FewestDevices f;
   f.max_devices = max_n;
-  for (int stage = 0; stage < kStages; ++stage) {
+  for (int stage = 0; stage <= max_stage; ++stage) {
     DeviceLoad last;
     bool found = false;
     for (std::int64_t n = 1; n <= max_n && !found; ++n) {
@@ -95,9 +93,10 @@ std::string fewest_devices_text(const FewestDevices& f, const std::string& model
                                 std::int64_t capacity) {
   const std::string of = " of its " + gb_text(capacity);
   if (!f.found) {
-    const StageDevices& s3 = f.by_stage.back();
+    const StageDevices& last = f.by_stage.back();
     return model + " does not fit on up to " + std::to_string(f.max_devices) + " data-parallel copies of " + device +
-           " with any ZeRO stage: even fully sharded, each device still needs " + gb_text(s3.peak_bytes_per_device) + of + ".";
+           " with any ZeRO stage searched: even with " + stage_words(last.zero_stage) + ", each device still needs " +
+           gb_text(last.peak_bytes_per_device) + of + ".";
   }
   std::string text = "At the fewest, " + model + " trains on " + std::to_string(f.devices) + " × " + device + ", with " +
                      stage_words(f.zero_stage) + ": each holds " + gb_text(f.peak_bytes_per_device) + of + ".";

@@ -42,11 +42,12 @@ inline constexpr std::int64_t kMaxDataParallel = 1024;
 // stage 0 replicates them, so it is constant), so "fits" is false up to some N and true after.
 // tests/core/facade/test_facade_solve_parallel.cpp checks that on the engine against a scan of every N.
 // devices_per_replica = tensor_parallel × pipeline_parallel.
+// max_stage: the highest ZeRO stage searched (framework "pytorch" models stages 0 and 1 only).
 FewestDevices fewest_devices(const DeviceLoadFn& load, std::int64_t devices_per_replica,
-                             std::int64_t max_data_parallel = kMaxDataParallel);
+                             std::int64_t max_data_parallel = kMaxDataParallel, int max_stage = 3);
 // The same answer by trying every N (for tests: the proof that the search above misses nothing).
 FewestDevices fewest_devices_scan(const DeviceLoadFn& load, std::int64_t devices_per_replica,
-                                  std::int64_t max_data_parallel = kMaxDataParallel);
+                                  std::int64_t max_data_parallel = kMaxDataParallel, int max_stage = 3);
 
 // The answer in a student's words ("At the fewest, GPT-2 XL trains on 4 × NVIDIA GeForce RTX 4060 Laptop 8 GB, ...").
 std::string fewest_devices_text(const FewestDevices& f, const std::string& model_name, const std::string& device_name,

@@ -148,7 +148,9 @@ test('saving that fails after start-up (storage full): a live notice, nothing lo
     await page.waitForSelector('[data-act="1"] #act-title');
     assert.equal(await samePage(page), true);
     assert.equal((await focused(page)).id, 'act-title');
-    assert.equal(await page.locator('#act-title').evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }), true, 'the heading is in view');
+    // Within a pixel: the browser scrolls to whole pixels, so a heading at a fractional offset (the
+    // navigation's height since Act 3 put it at 245.92 px) is scrolled to 0.08 px above the top.
+    assert.equal(await page.locator('#act-title').evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1; }), true, 'the heading is in view');
     assert.match(await page.locator('.locked-note').textContent(), /Locked in: B/);
     assert.deepEqual(problems.consoleErrors, []);
   } finally { await browser.close(); }

@@ -126,7 +126,7 @@ test('bad URL parameters are explained on the page and the good ones still apply
   const browser = await launch();
   try {
     const { page, problems } = await watchedPage(browser.context, srv.origin);
-    await openLab(page, `${srv.origin}/?opt=lion&batch=7&dev=a100-sxm4-80gb&hide=wings&act=3`);
+    await openLab(page, `${srv.origin}/?opt=lion&batch=7&dev=a100-sxm4-80gb&hide=wings&act=4`);
     const notice = page.locator('[data-notice="url"]');
     assert.equal(await notice.isVisible(), true);
     const items = await notice.locator('li').allTextContents();
@@ -134,7 +134,7 @@ test('bad URL parameters are explained on the page and the good ones still apply
     assert.ok(items.some((t) => /^opt=lion: not an optimizer/.test(t)));
     assert.ok(items.some((t) => /^batch=7: not one of the batch sizes/.test(t)));
     assert.ok(items.some((t) => /'wings' is not a control name/.test(t)));
-    assert.ok(items.some((t) => /^act=3: not a part of this lab; it can be /.test(t)));
+    assert.ok(items.some((t) => /^act=4: not a part of this lab; it can be /.test(t)));
     await unlock(page);
     await expectLedger(page, normalizeConfig({ device: 'a100-sxm4-80gb' }), assert, lib);
     assert.match(page.url(), /\?act=1&opt=adam&prec=fp32&batch=1&ckpt=none&dev=a100-sxm4-80gb/);

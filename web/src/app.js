@@ -118,8 +118,9 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     const next = ACTS.find((a) => String(a.id) === target && a.mount);
     if (!next) return;
     event.preventDefault();
-    // A workbench link with settings (Act 1's check link) carries them; other links switch the act only.
-    const settings = target === 'workbench' && [...new URLSearchParams(link.getAttribute('href')).keys()].length > 1;
+    // A workbench link with settings (Act 1's check link) or an Act 3 link with settings (Act 2's laptop
+    // challenge) carries them; other links switch the act only.
+    const settings = (target === 'workbench' || target === '3') && [...new URLSearchParams(link.getAttribute('href')).keys()].length > 1;
     if (next === act) focusAct(); else navigate(next.id, undefined, settings ? link.getAttribute('href') : null);
   };
   if (navigate) for (const el of [actRoot, noticesEl]) el.addEventListener('click', onLinkClick);
@@ -159,7 +160,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   };
   if (syncUrl) win.addEventListener('pagehide', onPageHide);
   function sync(state, prev) {
-    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, workbench: state.workbench, hide: flags.hide, lock: flags.lock });
+    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, config3: state.config3, workbench: state.workbench, hide: flags.hide, lock: flags.lock });
     if (syncUrl) {
       address.want(query);
       // An act switched in place is a new history entry, with the address a page load would have.

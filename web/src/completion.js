@@ -13,8 +13,14 @@ export function act2Complete(a2, { asked = !(a2 && a2.design && a2.design.not_as
   return Boolean(a2 && a2.revealed && (a2.design.regime_reached || !asked) && a2.laptop.finished && a2.reflection_fix && a2.reflection_ckpt);
 }
 
+// Act 3: the prediction locked, the reveal seen and both questions answered.
+export function act3Complete(a3) {
+  return Boolean(a3 && a3.prediction && a3.revealed && a3.reflection_dp && a3.reflection_ceiling);
+}
+
 // How many acts a lab state (store.js shape) has completed, derived as above, never read from the flags.
 export function completedActs(state) {
   const acts = state && state.acts ? state.acts : {};
+  // Acts 1 and 2 only: labctl verify's gradebook reads it as "n of 2" (Act 3's verification is lab_scale's).
   return Number(act1Complete(acts.act1)) + Number(act2Complete(acts.act2));
 }

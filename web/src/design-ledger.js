@@ -158,13 +158,15 @@ export function buildDesignLedger(state, engine, { now = new Date() } = {}) {
     laptop_minimum_memory_gb: laptop ? laptop.floor_peak_bytes / 1e9 : null,
     laptop_floor_derivation: laptop ? laptop.floor_text : null,
     predictions: predictionsOf(state),
-    knob_settings: { act1: state.config, act2: state.config2 },
+    knob_settings: { act1: state.config, act2: state.config2, ...(state.config3 ? { act3: state.config3 } : {}) },
     binding_constraints: [binding('act1', 'Act 1 settings (training memory ledger)', r1), binding('act2', 'Act 2 settings (pipeline)', r2)],
     decisions: decisionsOf(state),
     reflections: reflectionsOf(state),
     result_snapshot: { act1: memorySnapshot(r1), act2: pipelineSnapshot(r2), laptop,
       // The workbench's results for its scenario (issue 25): only in a lab state that has the workbench.
-      ...(state.workbench ? { workbench: workbenchRecord(state.workbench.scenario, engine) } : {}) },
+      ...(state.workbench ? { workbench: workbenchRecord(state.workbench.scenario, engine) } : {}),
+      // Act 3's record (issue 28): computed by the act with the multi-device engine after its reveal.
+      ...(state.acts.act3 && state.acts.act3.result ? { act3: structuredClone(state.acts.act3.result) } : {}) },
     calibration: savedCalibration(state),
     lab_state: structuredClone(state),
   };
@@ -342,6 +344,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   } else {
     lines.push('Laptop challenge: not started.');
   }
+  if (s.act3) lines.push(act3Text(s.act3));
   const measured = measureRunsText(st.measure_runs, units); // only once a run is recorded
   if (measured) lines.push(measured);
   if (s.workbench !== undefined) lines.push(workbenchText(s.workbench, st.workbench ? st.workbench.scenario : null, units));
@@ -375,4 +378,10 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
     + `${typeof ledger.final_tokens_per_second === 'number' ? `fastest step in the design challenge ${formatInt(ledger.final_tokens_per_second)} tokens/s at MFU ${pct(ledger.final_mfu_pct)}` : `best MFU in the design challenge ${pct(ledger.final_mfu_pct)}`}; your MFU estimate ${estimate}; `
     + `least memory that can train GPT-2 XL (the laptop floor) ${s.laptop ? formatBytes(s.laptop.floor_peak_bytes, units) : 'not found yet'}.`);
   return plainText(lines.join('\n')); // a report's plain text: no no-break spaces
+}
+
+// Act 3's line in the readable summary: the prediction against the solver, and the step's price by wire.
+function act3Text(r) {
+  const steps = Object.entries(r.step_s_by_interconnect).map(([id, v]) => `${id} ${v === null ? '—' : `${formatNumber2(v)} s`}`).join(', ');
+  return `Act 3 (GPUs for fully sharded GPT-2 XL on 8 GB laptop GPUs): you said ${r.prediction ? formatInt(r.prediction.devices) : '—'}, the solver needs ${r.devices_needed === null ? 'more than 1,024' : formatInt(r.devices_needed)}. Step time of your Act 3 settings by interconnect: ${steps}.`;
 }

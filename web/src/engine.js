@@ -40,7 +40,7 @@ export function loadScaleEngine() {
       const evaluate = cached((key) => call(mod, 'evaluate', key));
       const solve = cached((key) => call(mod, 'solve', key));
       let catalog = null;
-      return { evaluate, solve, catalog: () => (catalog ||= call(mod, 'catalog')), version: () => mod.version() };
+      return { evaluate, solve, catalog: () => (catalog ||= JSON.parse(decoder.decode(mod.catalog()))), version: () => mod.version() };
     }).catch((err) => { scalePromise = null; throw err; });
   }
   return scalePromise;

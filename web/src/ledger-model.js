@@ -154,7 +154,8 @@ export function ledgerTableRows(ledger) {
 // What is live at the step's peak (PyTorch defaults), by category, plus the framework reserve: the
 // terms of memory.peak_bytes. The timeline's largest entry is the peak (its phase is peak_phase).
 const LIVE_WORDS = { parameters: 'parameters', gradients: 'gradients', optimizer_state: 'optimizer state', activations: 'activations',
-  autocast_cache: '16-bit weight copies', logits: 'logits', inputs: 'token ids', transient: 'temporaries' };
+  autocast_cache: '16-bit weight copies', logits: 'logits', inputs: 'token ids', transient: 'temporaries',
+  buffers: 'model buffers', cuda_workspace: 'cuBLAS workspaces' };
 export function liveAtPeak(m) {
   const sp = m.step_phases;
   const at = sp.timeline.reduce((best, e) => (e.bytes > best.bytes ? e : best), sp.timeline[0]);

@@ -190,7 +190,8 @@ export function createStore({ storage = null, key = STORAGE_KEY, defer = null } 
     reset() {
       const prev = state;
       // The workbench's choices are settings too (state.workbench, optional): they stay.
-      state = { ...defaultState(), config: state.config, config2: state.config2, ...(state.workbench ? { workbench: state.workbench } : {}) };
+      state = { ...defaultState(), config: state.config, config2: state.config2, ...(state.workbench ? { workbench: state.workbench } : {}),
+        ...(state.config3 ? { config3: state.config3 } : {}) };
       persist();
       for (const fn of listeners) fn(state, prev);
     },
@@ -219,4 +220,12 @@ export function withAct2(state, patch) {
 export function withWorkbench(state, patch) {
   if (!patch) return state;
   return { ...state, workbench: { scenario: null, gpu_unit: 'gb', ...(state.workbench || {}), ...patch } };
+}
+
+// Act 3 (optional until opened: a state saved before it has neither): its record (its knobs' helper,
+// withConfig3, is in act3-url.js, loaded with the act).
+export const defaultAct3 = () => ({ prediction: null, explored: false, revealed: false, reflection_dp: null, reflection_ceiling: null, result: null, completed: false });
+
+export function withAct3(state, patch) {
+  return { ...state, acts: { ...state.acts, act3: { ...(state.acts.act3 || defaultAct3()), ...patch } } };
 }

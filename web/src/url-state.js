@@ -4,6 +4,7 @@
 // given twice, or one that only means something beside another (k without ckpt=every), is bad too.
 // Act 1 (and the "Measure it" panel): ?act=1&opt=adam&prec=fp32&batch=8&ckpt=none&dev=h100-sxm-80gb&units=gb&replay=0&fw=textbook
 // Act 2: ?act=2&prec=mixed&batch=32&ckpt=every&k=4&dev=v100-sxm2-32gb&workers=8&prefetch=1&depth=2&pin=1&replay=1&units=gb
+// Act 3: ?act=3&gpus=8&strategy=zero3&net=nvlink4&batch=1&dev=rtx4060-laptop-8gb&prec=mixed&opt=adam&ckpt=full&units=gb
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, UNIT_IDS, COMPONENT_KEYS, CUSTOM_DEVICE,
   CUSTOM_CAPACITY_GB, EVERY_K, PRECISIONS2, BATCH_SIZES2, DEVICES2, WORKERS, PREFETCH_DEPTH, FRAMEWORKS, frameworkOf,
@@ -11,12 +12,16 @@ import {
 import { wordList } from './format.js';
 
 // Control keys the flags can name; each is one control (or group) in the UI.
-export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'fw', 'workers', 'prefetch', 'pin'];
+export const CONTROL_KEYS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'units', 'replay', 'comp', 'fw', 'workers', 'prefetch', 'pin', 'gpus', 'strategy', 'net'];
 const CKPT_FROM_PARAM = { none: 'none', selective: 'selective', full: 'full', every: 'every_k' };
 const CKPT_TO_PARAM = { none: 'none', selective: 'selective', full: 'full', every_k: 'every' };
 // Parameters that belong to one act's instrument only.
 const ACT1_ONLY = ['opt', 'cap', 'off', 'fw'];
 const ACT2_ONLY = ['workers', 'prefetch', 'depth', 'pin'];
+const ACT3_ONLY = ['gpus', 'strategy', 'net'];
+// What a link to each act cannot set: the other acts' own knobs (Act 3 has no custom GPU, ledger
+// components, framework or Chapter replay).
+const FOREIGN = { 1: [...ACT2_ONLY, ...ACT3_ONLY], 2: [...ACT1_ONLY, ...ACT3_ONLY], 3: [...ACT2_ONLY, 'cap', 'off', 'fw', 'replay'] };
 
 const list = (items) => items.join(', ');
 // The choices a value must be one of: "gb or gib", "fp32, mixed, fp16 or bf16".
@@ -28,9 +33,14 @@ const MAX_ECHO = 40;
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const visible = (v) => v.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
 const echo = (v) => visible(v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}… (${v.length} characters)` : v);
+// Act 3's URL module (act3-url.js: its knobs' parse and serialize) comes with Act 3's code, like the
+// workbench's: boot.js loads it for a link that opens Act 3, and Act 3 sets it when it mounts. Until
+// then an Act 3 address is ?act=3 with the shared knobs (units, hide, lock).
+let act3Url = null;
+export function useAct3Url(mod) { act3Url = mod; }
 // Every parameter name the lab reads (a case variant of one is reported, other names are ignored).
 const KNOWN = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'fw', 'hide', 'lock',
-  'workers', 'prefetch', 'depth', 'pin'];
+  'workers', 'prefetch', 'depth', 'pin', ...ACT3_ONLY];
 // The workbench's URL module (workbench-url.js: its parameters, parse and serialize). It comes with the
 // workbench's code, not with the first load: boot.js loads it for a link that opens the workbench, and
 // the workbench sets it when it mounts. Until then a workbench address is just ?act=workbench.
@@ -180,6 +190,7 @@ export function parseUrlState(search, { deviceIds = [], modelIds = [], available
   const params = search instanceof URLSearchParams ? search : new URLSearchParams(search);
   const config = {};
   const config2 = {};
+  const config3 = {};
   const errors = [];
   const kept = 'that setting was left as it was.';
   const rejected = new Set();
@@ -210,7 +221,7 @@ export function parseUrlState(search, { deviceIds = [], modelIds = [], available
     const raw = usable.get('act');
     const n = /^\d{1,3}$/.test(raw) ? Number(raw) : raw; // acts are numbered; panels beside them are named
     if (availableActs.includes(n)) act = n;
-    else if (Number.isInteger(n) && n >= 1 && n <= 2) {
+    else if (Number.isInteger(n) && n >= 1 && n <= 3) {
       errors.push({ param: 'act', message: `Act ${n} is not available yet, so Act ${availableActs[0]} is shown.` });
     } else {
       // Names are lower-case like every value here ("ledger", not "LEDGER"); the page opens where the student was.
@@ -226,11 +237,15 @@ export function parseUrlState(search, { deviceIds = [], modelIds = [], available
     workbench = wb.workbench;
     errors.push(...wb.errors);
   } else if (act !== 'workbench') {
-    for (const name of isAct2 ? ACT1_ONLY : ACT2_ONLY) {
-      if (usable.has(name)) bad(name, `a setting of ${isAct2 ? 'Act 1' : 'Act 2'}, not of the part of the lab this link opens`);
+    const foreign = FOREIGN[act === 2 || act === 3 ? act : 1];
+    for (const name of foreign) {
+      if (usable.has(name)) bad(name, `a setting of ${ACT3_ONLY.includes(name) ? 'Act 3' : ACT2_ONLY.includes(name) ? 'Act 2' : 'Act 1'}, not of the part of the lab this link opens`);
     }
-    const scoped = new URLSearchParams([...usable].filter(([name]) => !(isAct2 ? ACT1_ONLY : ACT2_ONLY).includes(name)));
-    if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
+    const scoped = new URLSearchParams([...usable].filter(([name]) => !foreign.includes(name)));
+    if (act === 3) {
+      if (act3Url) act3Url.parseAct3(scoped, config3, bad, current && current.config3 ? current.config3 : null, { parseShared, dependent, wholeNumber, choices, list });
+    }
+    else if (isAct2) parseAct2(scoped, config2, bad, current && current.config2 ? current.config2 : null);
     else parseAct1(scoped, config, bad, errors, deviceIds, current && current.config ? current.config : null);
   }
   if (usable.has('units')) {
@@ -241,21 +256,24 @@ export function parseUrlState(search, { deviceIds = [], modelIds = [], available
   const hide = parseFlagList(usable, 'hide', errors);
   const lock = parseFlagList(usable, 'lock', errors);
   return {
-    act, config, config2, workbench, hide, lock, errors,
-    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0 || workbench !== null,
+    act, config, config2, config3, workbench, hide, lock, errors,
+    hasConfig: Object.keys(config).length > 0 || Object.keys(config2).length > 0 || Object.keys(config3).length > 0 || workbench !== null,
   };
 }
 
 // The query string for a state (always the whole configuration of the act shown, so a copied URL
 // reproduces it). Pass config2 for Act 2.
-export function serializeUrlState({ act = 1, config, config2 = null, workbench = null, hide = [], lock = [] }) {
+export function serializeUrlState({ act = 1, config, config2 = null, config3 = null, workbench = null, hide = [], lock = [] }) {
   if (act === 'workbench') {
     if (workbenchUrl) return workbenchUrl.serializeWorkbench(workbench, { units: config.units, hide, lock });
     return withFlags('?act=workbench', { hide, lock });
   }
   const p = new URLSearchParams();
   p.set('act', String(act));
-  if (act === 2 && config2) {
+  if (act === 3) {
+    if (act3Url) act3Url.serializeAct3(p, config3, CKPT_TO_PARAM);
+    p.set('units', config.units);
+  } else if (act === 2 && config2) {
     p.set('prec', config2.precision);
     p.set('batch', String(config2.batch_size));
     p.set('ckpt', CKPT_TO_PARAM[config2.checkpointing]);

@@ -45,6 +45,8 @@ export const CATEGORIES = [
   { key: 'activations', label: 'Saved activations' },
   { key: 'logits', label: 'Logits' },
   { key: 'transient', label: 'Temporaries' },
+  { key: 'buffers', label: 'Model buffers (masks, RoPE tables)' },
+  { key: 'cuda_workspace', label: 'cuBLAS workspaces' },
   { key: 'reserve', label: 'Framework reserve' },
 ];
 
@@ -142,6 +144,8 @@ const GAP_ROWS = [
   { key: 'activations', label: 'Saved activations', tb: (c) => c.activations, pt: (e) => e.activations },
   { key: 'logits', label: 'Logits', tb: (c) => c.logits, pt: (e) => e.logits },
   { key: 'transient', label: 'Temporaries and token ids', tb: (c, m) => m.peak_bytes - m.total_bytes, pt: (e) => e.transient + e.inputs },
+  // On a GPU: cuBLAS's workspaces and the model's buffers (masks, RoPE tables), held all run long.
+  { key: 'cuda_library', label: 'cuBLAS workspaces and model buffers', tb: () => 0, pt: (e) => (e.cuda_workspace || 0) + (e.buffers || 0) },
   { key: 'reserve', label: 'Framework reserve', tb: (c) => c.reserve, pt: (e, reserve) => reserve },
 ];
 // pt: a framework "pytorch" result; tb: the textbook twin's. null when either is an error.

@@ -141,3 +141,17 @@ TEST_CASE("solve without \"parallel\" has no fewest_devices, and is lab_core's s
   const json link = solve(json::parse(R"({"model":"gpt2-xl","parallel":{"interconnect":{"bytes_per_s":0}}})"));
   CHECK(link["error"]["field"] == "parallel.interconnect.bytes_per_s");
 }
+
+// PyTorch's own counting models DDP and ZeRO stage 1 (ZeroRedundancyOptimizer) only: the search covers
+// those two stages and does not fail on the stages that counting refuses.
+TEST_CASE("framework pytorch: fewest devices over stages 0 and 1 only, never an error") {
+  const json request = json::parse(
+      R"({"model":"gpt2-medium","device":"t4-16gb","precision":"autocast_bf16","optimizer":"adam","batch_size":4,"seq_len":1024,"framework":"pytorch","activation_model":"pytorch_eager","parallel":{"zero_stage":1}})");
+  const json out = solve(request);
+  REQUIRE_FALSE(out.contains("error"));
+  const json f = out["fewest_devices"];
+  REQUIRE(f["by_stage"].size() == 2);
+  CHECK(f["by_stage"][0]["zero_stage"] == 0);
+  CHECK(f["by_stage"][1]["zero_stage"] == 1);
+  if (!f["devices"].is_null()) CHECK(f["zero_stage"].get<int>() <= 1);
+}

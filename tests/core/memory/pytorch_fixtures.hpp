@@ -26,11 +26,13 @@ inline nlohmann::json read_json(const std::string& path) {
 }
 
 // (file name, fixture) for every file the manifest lists; empty when the directory is missing.
-inline std::vector<std::pair<std::string, nlohmann::json>> pytorch_fixtures() {
+// sub: "" for the CPU fixtures, "cuda/" for those measured on a GPU.
+inline std::vector<std::pair<std::string, nlohmann::json>> pytorch_fixtures(const std::string& sub = "") {
   std::vector<std::pair<std::string, nlohmann::json>> out;
-  const nlohmann::json manifest = read_json(fixture_dir() + "manifest.json");
+  const std::string dir = fixture_dir() + sub;
+  const nlohmann::json manifest = read_json(dir + "manifest.json");
   if (!manifest.is_array()) return out;
-  for (const auto& name : manifest) out.emplace_back(name.get<std::string>(), read_json(fixture_dir() + name.get<std::string>()));
+  for (const auto& name : manifest) out.emplace_back(name.get<std::string>(), read_json(dir + name.get<std::string>()));
   return out;
 }
 

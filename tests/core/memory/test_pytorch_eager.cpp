@@ -143,3 +143,19 @@ TEST_CASE("autocast keeps a 16-bit copy of every matmul weight: 247,064,064 byte
   CHECK(e.bias_cache_bytes == 2 * 12 * (4 * 768 + 3072 + 768));
   CHECK(eager_activations(pytorch({{"model", "gpt2-small"}})).weight_cache_bytes == 0);
 }
+
+TEST_CASE("on an H100 (PyTorch 2.11) the saved bytes are predicted exactly, op by op") {
+  // tests/fixtures/pytorch/cuda: SDPA's output is the projection's input; the loss saves the 16-bit logits.
+  const auto fixtures = test_fixtures::pytorch_fixtures("cuda/");
+  REQUIRE(fixtures.size() == 13);
+  for (const auto& fixture : fixtures) {
+    const std::string& name = fixture.first;
+    CAPTURE(name);
+    const Scenario s = parse_scenario(fixture.second["scenario"]);
+    std::map<std::string, std::int64_t> measured;
+    for (const auto& [op, bytes] : fixture.second["saved_bytes_by_op"].items()) measured[op] = bytes.get<std::int64_t>();
+    CHECK(predicted_by_op(s) == measured);
+    const EagerActivations e = eager_activations(s);
+    CHECK(e.saved_bytes + e.weight_cache_bytes == fixture.second["saved_bytes_total"].get<std::int64_t>());
+  }
+}

@@ -60,14 +60,79 @@ Scenario llama34(json extra) {
 }
 }  // namespace
 
+TEST_CASE("on an H100 (PyTorch 2.11, CUDA) each measured step's start and peak are predicted, 24 of 26 within 1%") {
+  // tests/fixtures/pytorch/cuda: 13 runs of the CPU grid measured with torch.cuda.max_memory_allocated.
+  const auto fixtures = test_fixtures::pytorch_fixtures("cuda/");
+  REQUIRE(fixtures.size() == 13);
+  for (const auto& fixture : fixtures) {
+    const std::string& name = fixture.first;
+    const json& fx = fixture.second;
+    for (const char* step : {"first", "steady"}) {
+      json j = fx["scenario"];
+      j["step"] = step;
+      const Scenario s = parse_scenario(j);
+      const StepPhases p = phases_of(s);
+      const json& m = fx[std::string(step) + "_step"];
+      const auto peak = m["peak_bytes"].get<std::int64_t>(), start = m["start_bytes"].get<std::int64_t>();
+      const std::string step_name = step;
+      CAPTURE(name);
+      CAPTURE(step_name);
+      CAPTURE(p.allocator_peak_bytes);
+      CAPTURE(peak);
+      // The first step's start: the 65 MiB of cuBLAS workspaces, the buffers, the parameters and the
+      // token ids; the measured one is higher only by the allocator's 512-byte rounding of each tensor
+      // (0 to 4,096 B here). (A steady step's start is measured before zero_grad frees the gradients.)
+      const std::int64_t ours_start = p.timeline.front().total();
+      if (step_name == "first") {
+        CHECK(ours_start <= start);
+        CHECK(start - ours_start <= 4096);
+      }
+      const double error = static_cast<double>(p.allocator_peak_bytes - peak) / static_cast<double>(peak);
+      if (name.rfind("13-", 0) == 0) {
+        // The known gap (core/memory/README.md): Hugging Face-style explicit attention under CUDA
+        // autocast at s = 512 holds one more FP32 score-sized tensor (8 MiB) in backward than modelled.
+        CHECK(peak - p.allocator_peak_bytes == 8 * 1024 * 1024 + 1024);
+        CHECK(error < -0.06);
+        CHECK(error > -0.07);
+      } else {
+        CHECK(std::fabs(error) <= 0.01);  // the tolerance; all 24 are within 0.025% today
+      }
+      // The measured phase is "forward", "backward" or "optimizer_step"; ours names the moment.
+      const std::string ours = p.peak_phase.find("backward") != std::string::npos ? "backward"
+                               : p.peak_phase == "forward_end" ? "forward" : p.peak_phase;
+      CHECK(ours == m["peak_phase"].get<std::string>());
+    }
+  }
+}
+
+TEST_CASE("the cuBLAS workspaces follow the GPU generation and the step mode; CPU counts none") {
+  const auto with = [](json extra) {
+    json j = {{"model", kLlama34}, {"framework", "pytorch"}, {"reserve_bytes", 0}, {"seq_len", 512}};
+    j.update(extra);
+    return parse_scenario(j);
+  };
+  const std::int64_t MiB = 1024 * 1024;
+  // Hopper: 32 MiB a handle (the forward's thread and autograd's), plus cuBLASLt's 1 MiB.
+  CHECK(cuda_workspace_bytes(with({{"device", "h100-sxm-80gb"}})) == 65 * MiB);
+  CHECK(cuda_workspace_bytes(with({{"device", "h100-sxm-80gb"}, {"mode", "inference"}})) == 33 * MiB);
+  // Older GPUs: PyTorch's ":4096:2:16:8" default, 8 MiB + 128 KiB a handle.
+  CHECK(cuda_workspace_bytes(with({{"device", "a100-sxm4-80gb"}})) == 2 * (8 * MiB + 128 * 1024) + MiB);
+  CHECK(cuda_workspace_bytes(with({{"device", "h100-sxm-80gb"}, {"pytorch_build", "cpu-1.13"}, {"flash_attention", false}})) == 0);
+  const StepPhases p = phases_of(with({{"device", "h100-sxm-80gb"}}));
+  for (const auto& t : p.timeline) CHECK(t.cuda_workspace == 65 * MiB);
+}
+
 TEST_CASE("a 3.4B Llama-style model in FP32 with foreach AdamW peaks at the optimizer step, 20 bytes per parameter") {
   // Steady step: parameters 4 + gradients 4 + Adam's m, v 8 + foreach's sqrt(v) list 4 = 20 B/param
   // = 68,529,472,000 B, plus the logits the loop keeps (4*b*s*V) and the int64 ids and targets (16*b*s).
   for (std::int64_t seq : {512, 1024, 2048}) {
     CAPTURE(seq);
-    const StepPhases p = phases_of(llama34({{"seq_len", seq}}));
+    const Scenario s = llama34({{"seq_len", seq}});
+    const StepPhases p = phases_of(s);
     CHECK(p.peak_phase == "optimizer_step");
-    CHECK(p.allocator_peak_bytes == 20 * 3'426'473'600LL + 4 * seq * 32000 + 16 * seq);
+    // On CUDA (the default build) also the cuBLAS workspaces and the model's buffers, held all run.
+    CHECK(p.allocator_peak_bytes ==
+          20 * 3'426'473'600LL + 4 * seq * 32000 + 16 * seq + cuda_workspace_bytes(s) + model_buffer_bytes(s));
   }
   // So the peak barely moves with the sequence length, while the textbook sum grows with it.
   const auto peak = [](std::int64_t seq) { return phases_of(llama34({{"seq_len", seq}})).allocator_peak_bytes; };
@@ -174,15 +239,21 @@ TEST_CASE("with SDPA the attention phases hold no s^2 tensors; without it, two s
   CHECK(phase(without, "backward.layer.0.attention")->transient == 4 * sbh + 4 * sbh + 2 * 4 * scores);
 }
 
-TEST_CASE("under autocast the loss works on an FP32 copy of the 16-bit logits: the loss_forward phase") {
+TEST_CASE("under autocast the loss's forward holds one more logits-sized tensor: FP32 on CPU 1.13, 16-bit on CUDA") {
   const json base = {{"framework", "pytorch"}, {"model", "gpt2-small"}, {"batch_size", 1}, {"seq_len", 256}};
   json ac = base;
   ac["precision"] = "autocast_bf16";
   CHECK(phase(phases_of(parse_scenario(base)), "loss_forward") == nullptr);
   const StepPhases p = phases_of(parse_scenario(ac));
-  // 4*b*s*V for the copy, 4*s*b*h for the final norm's FP32 output still bound in forward().
-  CHECK(phase(p, "loss_forward")->transient == 4LL * 256 * 50257 + 4LL * 256 * 768);
+  // CUDA (measured on an H100): 2*b*s*V (log_softmax with dtype=float32 reads the 16-bit logits),
+  // 4*s*b*h for the final norm's FP32 output still bound in forward().
+  CHECK(phase(p, "loss_forward")->transient == 2LL * 256 * 50257 + 4LL * 256 * 768);
   CHECK(phase(p, "loss_forward")->logits == 2LL * 256 * 50257);  // the head's 16-bit output
+  // CPU 1.13: cross_entropy on an FP32 copy of the logits, 4*b*s*V.
+  json cpu = ac;
+  cpu["pytorch_build"] = "cpu-1.13";
+  cpu["flash_attention"] = false;
+  CHECK(phase(phases_of(parse_scenario(cpu)), "loss_forward")->transient == 4LL * 256 * 50257 + 4LL * 256 * 768);
 }
 
 TEST_CASE("pytorch_implementation defaults by the model, is echoed, and is refused outside framework pytorch") {

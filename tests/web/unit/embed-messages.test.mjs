@@ -42,7 +42,8 @@ test('progress says which steps are done and carries no answers', () => {
   assert.equal(p.acts.act1.predicted, true);
   assert.equal(p.acts.act2.predicted, false);
   assert.equal(p.completed_acts, 0);
-  assert.equal(p.total_acts, 2);
+  assert.equal(p.acts.act3.predicted, false, 'Act 3 not opened yet');
+  assert.equal(p.total_acts, 3);
   assert.equal(JSON.stringify(p).includes('choice'), false);
 });
 

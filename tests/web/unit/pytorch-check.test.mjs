@@ -75,6 +75,32 @@ test('every result users sent back still agrees with the engine: saved bytes exa
   }
 });
 
+test('the H100 result (GPT-2 small, b = 8, s = 1,024, autocast BF16): the verdict is what its numbers say', () => {
+  const f = users.find((u) => u.startsWith('h100-'));
+  assert.ok(f, 'the H100 result is in tests/fixtures/pytorch/user/');
+  const t = readFileSync(path.join(userDir, f), 'utf8');
+  const m = JSON.parse(t);
+  assert.equal(m.device.name, 'NVIDIA H100 80GB HBM3');
+  const out = compareMeasured(evaluate, m.scenario, t);
+  assert.equal(out.error, undefined, JSON.stringify(out.error));
+  assert.equal(out.timing.same_device, true);
+  // The verdict from the rows themselves: every step's peak within the tolerance, and the saved
+  // bytes, autocast's weight copies and the parameters exact.
+  const peaks = out.phases.filter((r) => r.phase === 'peak');
+  assert.equal(peaks.length, 2);
+  const within = peaks.every((r) => Math.abs(r.error_pct) <= out.tolerance_pct);
+  const exact = out.saved.predicted_bytes === out.saved.measured_bytes
+    && out.saved.weight_cache_predicted_bytes === out.saved.weight_cache_measured_bytes && out.parameters.predicted === out.parameters.measured;
+  assert.equal(out.status, within && exact ? 'agrees' : 'differs');
+  assert.equal(out.status, 'agrees', JSON.stringify(out.phases));
+  for (const r of peaks) {
+    assert.equal(r.predicted_phase, r.measured_phase);
+    assert.ok(Math.abs(r.error_pct) < 0.2, `${r.step}: ${r.error_pct}%`); // −0.08% and −0.13% today
+  }
+  // Each phase's own maximum too (forward +0.08% and 0.00%, the optimizer step −0.6% today).
+  for (const r of out.phases) assert.ok(Math.abs(r.error_pct) < 1, `${r.step} ${r.phase}: ${r.error_pct}%`);
+});
+
 test('hostile pastes are refused, each naming the field; a notebook\'s warnings before the line are not', () => {
   const edit = (fn) => { const m = measured(); fn(m); return JSON.stringify(m); };
   const cases = [

@@ -99,7 +99,7 @@ test('the "Measure it" panel is reached with act=measure; numbered acts still pa
   assert.equal(parseUrlState('?act=measure', withPanel).act, 'measure');
   assert.equal(parseUrlState('?act=1', withPanel).act, 1);
   assert.match(parseUrlState('?act=measure', ctx).errors[0].message, /not a part of this lab/);
-  assert.match(parseUrlState('?act=3', withPanel).errors[0].message, /^act=3: not a part of this lab; it can be 1 or measure, so the lab opens where you were last \(Act 1 the first time\)\.$/);
+  assert.match(parseUrlState('?act=4', withPanel).errors[0].message, /^act=4: not a part of this lab; it can be 1 or measure, so the lab opens where you were last \(Act 1 the first time\)\.$/);
   assert.match(parseUrlState('?act=MEASURE', withPanel).errors[0].message, /^act=MEASURE: not a part of this lab \(did you mean act=measure\?\)/);
   assert.match(serializeUrlState({ act: 'measure', config: DEFAULT_CONFIG }), /^\?act=measure&opt=adam/);
 });

@@ -5,7 +5,7 @@
 import { h, uid, setText, replaceChildren, scrollBox } from '../ui/dom.js';
 import { MoveChart } from '../charts/move-chart.js';
 import { DataTable } from '../charts/data-table.js';
-import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, toLaptopScenario } from '../scenario.js';
+import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, LAPTOP_DEVICE, toLaptopScenario } from '../scenario.js';
 import { describeMove, laptopMove, laptopState, floorRoundedSum } from '../act2-model.js';
 import { Banner } from '../ui/banner.js';
 import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../format.js';
@@ -25,6 +25,15 @@ const FLOOR_WORDS = {
   reserve: 'CUDA context and allocator reserve',
 };
 const STATE_WORDS = { ok: 'fits and trains', invalid: 'fits, but cannot train (updates stall)', oom: 'does not fit' };
+
+// Act 3 starts from the challenge's settings (pure 16-bit cannot train, so it is not carried).
+const CKPT_PARAM = { none: 'none', selective: 'selective', full: 'full', every_k: 'every' };
+export function act3Link(c) {
+  const p = new URLSearchParams({ act: '3', ...(c.precision === 'fp32' || c.precision === 'mixed' ? { prec: c.precision } : {}),
+    opt: c.optimizer, ckpt: CKPT_PARAM[c.checkpointing], ...(c.checkpointing === 'every_k' ? { k: String(c.every_k) } : {}),
+    batch: String(c.batch_size), dev: LAPTOP_DEVICE });
+  return `?${p}`;
+}
 
 // A closed select steps through its options on arrow keys (and Home, End, Page Up/Down), one change
 // per option: onPick learns whether a change came from such a key, so those steps can be one move.
@@ -152,7 +161,7 @@ export function createLaptopChallenge({ engine, store, announce, flags = {} }) {
     replaceChildren(limit,
       h('h4', { text: lapFitText() }),
       h('p', { text: `The least memory that trains is ${formatBytes(floor.peak_bytes, u)} (${cfg.precision === 'mixed' ? 'mixed precision' : LABELS.precision[cfg.precision]}, ${LABELS.optimizer[cfg.optimizer]}, ${LABELS.checkpointing[cfg.checkpointing].toLowerCase()}, batch ${cfg.batch_size}); its static part alone, ${formatBytes(staticFloor, u)}, exceeds the laptop’s ${formatBytes(budget, u)}.` }),
-      h('p', { text: LAPTOP.beyond }),
+      h('p', {}, LAPTOP.beyond, ' ', h('a', { href: withFlags(act3Link(current()), flags), 'data-link': 'act3', text: 'Act 3: how many GPUs would it take?' })),
       whyDetails('Why? The floor, term by term', h('p', { class: 'control__note', text: `The solver checked every numerically valid combination: FP32 or mixed precision × three optimizers × ${formatInt(solved.checkpointing_options)} checkpointing schemes (${formatInt(2 * 3 * solved.checkpointing_options)} in all), at batch 1.` }),
         scrollBox(h('table', { class: 'data-table floor-table' },
         h('caption', { text: `Where the ${formatBytes(floor.peak_bytes, u)} floor comes from (exact bytes)` }),

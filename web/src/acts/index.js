@@ -44,6 +44,8 @@ export const ACTS = [
   { id: 2, nav: 'Act 2: The MFU gap', shortTitle: 'The MFU gap',
     mount: lazyMount(() => import('./act2.js'), 'Act 2'),
     status: (state) => (state.acts.act2.completed ? ' (complete)' : state.acts.act2.prediction ? ' (in progress)' : '') },
+  { id: 3, nav: 'Act 3: Past one GPU', shortTitle: 'Past one GPU', mount: lazyMount(() => import('./act3.js'), 'Act 3'),
+    status: (state) => (state.acts.act3 ? (state.acts.act3.completed ? ' (complete)' : state.acts.act3.prediction ? ' (in progress)' : '') : '') },
   { id: 'measure', nav: 'Measure it', shortTitle: 'Measure it', progress: false,
     mount: lazyMount(() => import('./measure.js'), 'the “Measure it” panel') },
   { id: 'workbench', nav: 'Workbench', shortTitle: 'Workbench', progress: false, ownSettings: true,

@@ -247,7 +247,7 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   // ---- live parts: calibration and the readable summary follow the store
   function render(state) {
     const units = state.config.units;
-    const unrevealed = [1, 2].filter((n) => state.acts[`act${n}`] && state.acts[`act${n}`].prediction && !state.acts[`act${n}`].revealed);
+    const unrevealed = [1, 2, 3].filter((n) => state.acts[`act${n}`] && state.acts[`act${n}`].prediction && !state.acts[`act${n}`].revealed);
     unrevealedNote.hidden = !unrevealed.length;
     const acts = wordList(unrevealed.map((n) => `Act ${n}`));
     const [answers, them] = unrevealed.length > 1 ? ['answers to your', 'them'] : ['answer to your', 'it'];

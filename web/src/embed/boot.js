@@ -4,9 +4,14 @@
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
 import { loadEngine } from '../engine.js';
 import { withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
-import { parseUrlState, actOf, useWorkbenchUrl } from '../url-state.js';
+import { parseUrlState, actOf, useWorkbenchUrl, useAct3Url } from '../url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
+
+// Act 3's URL module, set in url-state.js; null when it did not arrive (Act 3 then says it could not load).
+async function loadAct3Url() {
+  try { const m = await import('../act3-url.js'); useAct3Url(m); return m; } catch { return null; }
+}
 
 // localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes). A full one is
 // still read (saved progress comes back); its first write fails and the page says so (app.js).
@@ -64,10 +69,16 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   if (actOf(search, availableActs()) === 'workbench') {
     try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
   }
+  // A link to Act 3: its URL module first (with Act 3's code, not the first load).
+  let act3Url = null;
+  if (actOf(search, availableActs()) === 3) act3Url = await loadAct3Url();
   // The stored state decides whether a lone k= or depth= applies (checkpointing every k, prefetch on).
   const urlState = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
   const config2Before = JSON.stringify(store.getState().config2);
-  if (urlState.hasConfig) store.update((s) => withWorkbench(withConfig2(withConfig(s, urlState.config), urlState.config2), urlState.workbench));
+  if (urlState.hasConfig) {
+    store.update((s) => withWorkbench(withConfig2(withConfig(s, urlState.config), urlState.config2), urlState.workbench));
+    if (act3Url && Object.keys(urlState.config3).length) store.update((s) => act3Url.withConfig3(s, urlState.config3));
+  }
   // Act 2 settings a link changed are the link's until the student changes one (Act 2's design
   // challenge does not count them); one object for every act mounted from this page load.
   const arrival = { act2FromLink: JSON.stringify(store.getState().config2) !== config2Before };
@@ -87,9 +98,12 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   // A link inside the lab that carries the workbench's settings (Act 1's "Check this step on your
   // GPU"): its settings apply as an address's would, then the workbench opens in place.
   async function followWorkbenchLink(actId, push, search) {
-    try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+    const act3 = actId === 3 ? await loadAct3Url() : null;
+    if (actId === 'workbench') try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
     const linked = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
     if (linked.workbench) store.update((s) => withWorkbench(s, linked.workbench));
+    // Act 2's laptop challenge links into Act 3 with its settings.
+    if (act3 && Object.keys(linked.config3).length) store.update((s) => act3.withConfig3(s, linked.config3));
     navigate(actId, push);
   }
   start();

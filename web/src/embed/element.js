@@ -1,12 +1,13 @@
 // <lab-model-train>: the whole lab as a custom element, added to a course page with one script tag
 // (<script type="module" src=".../lab-model-train.js">). Its attributes use the URL parameters'
 // vocabulary (act, opt, prec, batch, ckpt, k, dev, cap, units, replay, off, hide, lock, workers, prefetch,
-// depth, pin), read by the same parser (url-state.js); plus theme (auto | light | dark), storage
+// depth, pin; Act 3's gpus, strategy, net), read by the same parser (url-state.js); plus theme (auto | light | dark), storage
 // (local | memory) and storage-key. Styles live in an open shadow root, themable with the palette's
 // custom properties. Each element has its own store and switches acts in place; it never touches the
 // page's address. Events (bubbling, composed): lab:ready, lab:progress, lab:ledger (detail below).
 import stylesCss from '../styles.css?inline';
 import act2Css from '../acts/act2.css?inline';
+import act3Css from '../acts/act3.css?inline';
 import measureCss from '../measure.css?inline';
 import ledgerCss from '../ledger-panel.css?inline';
 import workbenchCss from '../acts/workbench.css?inline';
@@ -17,7 +18,7 @@ import { createReporter } from './reporter.js';
 import { shadowCss } from './shadow-css.js';
 
 export const SCENARIO_ATTRIBUTES = ['act', 'opt', 'prec', 'batch', 'ckpt', 'k', 'dev', 'cap', 'units', 'replay', 'off', 'hide', 'lock',
-  'workers', 'prefetch', 'depth', 'pin', 'fw'];
+  'workers', 'prefetch', 'depth', 'pin', 'fw', 'gpus', 'strategy', 'net'];
 const THEMES = ['auto', 'light', 'dark'];
 const STORAGES = ['local', 'memory'];
 
@@ -25,7 +26,7 @@ let sheet = null;
 function labSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(shadowCss([stylesCss, act2Css, measureCss, ledgerCss, workbenchCss].join('\n')));
+    sheet.replaceSync(shadowCss([stylesCss, act2Css, act3Css, measureCss, ledgerCss, workbenchCss].join('\n')));
   }
   return sheet;
 }

@@ -3,7 +3,7 @@
 // a reason. Used by embed/frame.js (postMessage to the parent window) and embed/element.js (DOM events).
 // Tested in tests/web/unit/embed-messages.test.mjs.
 import { LAB_ID } from '../store.js';
-import { act1Complete, act2Complete } from '../completion.js';
+import { act1Complete, act2Complete, act3Complete } from '../completion.js';
 
 export { LAB_ID };
 export const MAX_INSTANCE_LENGTH = 64;
@@ -58,14 +58,17 @@ export function parseInstance(given) {
 export function progressSummary(state) {
   const a1 = state.acts.act1;
   const a2 = state.acts.act2;
+  const a3 = state.acts.act3 || {}; // absent until Act 3 is opened
   const acts = {
     act1: { predicted: Boolean(a1.prediction), explored: Boolean(a1.explored), revealed: Boolean(a1.revealed),
       reflected: Boolean(a1.reflection), completed: act1Complete(a1) },
     act2: { predicted: Boolean(a2.prediction), explored: Boolean(a2.explored), revealed: Boolean(a2.revealed),
       regime_reached: Boolean(a2.design && a2.design.regime_reached), laptop_fit_achieved: Boolean(a2.laptop && a2.laptop.fit_achieved),
       reflected: Boolean(a2.reflection_fix && a2.reflection_ckpt), completed: act2Complete(a2) },
+    act3: { predicted: Boolean(a3.prediction), explored: Boolean(a3.explored), revealed: Boolean(a3.revealed),
+      reflected: Boolean(a3.reflection_dp && a3.reflection_ceiling), completed: act3Complete(a3) },
   };
-  return { current_act: state.current_act, acts, completed_acts: Object.values(acts).filter((a) => a.completed).length, total_acts: 2 };
+  return { current_act: state.current_act, acts, completed_acts: Object.values(acts).filter((a) => a.completed).length, total_acts: 3 };
 }
 
 // Outgoing messages. `tag`: { labId, instance? }.

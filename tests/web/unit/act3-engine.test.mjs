@@ -1,0 +1,62 @@
+// Act 3's view model and sentences on the real multi-device engine (lab_scale, as the page's
+// engine.scale() loads it): every strategy × GPU count the controls can reach is a scenario the engine
+// accepts; the prediction's answer is the fewest GPUs that fit (one fewer does not); the step's parts
+// add up to the step and one GPU's parts to its total; the reflections' keys from the engine's numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadScaleEngine } from '../../../scripts/engine-node.mjs';
+import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS } from '../../../web/src/act3-model.js';
+import { DEFAULT_CONFIG3, STRATEGIES3, GPU_COUNTS3, DEVICES3, INTERCONNECTS3 } from '../../../web/src/act3-config.js';
+import * as T from '../../../web/src/acts/act3-text.js';
+import { plainText } from '../../../web/src/format.js';
+import { sumsThatDoNotAddUp } from './sum-check.mjs';
+
+const raw = await loadScaleEngine();
+const scale = { evaluate: (s) => JSON.parse(raw.evaluate(JSON.stringify(s))), solve: (s) => JSON.parse(raw.solve(JSON.stringify(s))) };
+const catalog = JSON.parse(raw.catalog());
+const spec = catalog.models.find((m) => m.id === 'gpt2-xl').spec;
+
+test('the catalogue has every interconnect and GPU Act 3 offers, and GPT-2 XL\'s spec', () => {
+  assert.deepEqual(catalog.interconnects.map((x) => x.id).sort(), [...INTERCONNECTS3].sort());
+  for (const d of DEVICES3) assert.ok(catalog.devices.some((x) => x.id === d), d);
+  assert.ok(spec.heads > 0 && spec.mlp_hidden > 0 && spec.layers > 0);
+});
+
+test('every strategy at every GPU count is a scenario the engine accepts, with parts that add up', () => {
+  for (const strategy of STRATEGIES3) {
+    for (const gpus of GPU_COUNTS3) {
+      const r = scale.evaluate(toScenario3({ ...DEFAULT_CONFIG3, strategy, gpus, interconnect: 'pcie4' }, spec));
+      assert.equal(r.error, undefined, `${strategy} × ${gpus}: ${JSON.stringify(r.error)}`);
+      assert.equal(stepParts(r.parallel).adds_up, true, `${strategy} × ${gpus}`);
+      assert.ok(r.parallel.devices <= gpus);
+      assert.deepEqual(sumsThatDoNotAddUp(plainText(T.memorySentence(r.memory, 'gb'))), [], `${strategy} × ${gpus}`);
+      if (!r.memory.fits) assert.equal(state3(r), 'oom');
+    }
+  }
+});
+
+test('the prediction\'s answer is the fewest GPUs that fit fully sharded: one fewer does not fit', () => {
+  const k = devicesNeeded(scale, spec);
+  assert.ok(Number.isInteger(k.devices) && k.devices > 1, JSON.stringify(k));
+  const at = (n) => scale.evaluate(toScenario3(PREDICT3, spec, { gpus: n }));
+  assert.equal(at(k.devices).memory.fits, true);
+  assert.equal(at(k.devices - 1).memory.fits, false);
+});
+
+test('the reflections\' keys from the engine: data parallelism keeps whole copies; r > 0 sets the ceiling', () => {
+  const k = devicesNeeded(scale, spec).devices;
+  const nums = reflectNumbers(scale, spec, k);
+  assert.equal(nums.error, undefined);
+  assert.deepEqual(reflectKeys(nums), { dp: 'copies', ceiling: 'ratio' });
+  assert.ok(nums.zero3_static_many_bytes < nums.ddp_static_many_bytes);
+  assert.match(T.ceilingFeedback(true, nums), /r is 0\.0*[1-9]/, 'r is never shown as 0.000');
+});
+
+test('the reveal\'s wires: Ethernet is slower than NVLink for the answer\'s GPUs; the tax curve has every count', () => {
+  const k = devicesNeeded(scale, spec).devices;
+  const { step_s } = stepByInterconnect(scale, toScenario3(PREDICT3, spec, { gpus: k }), REVEAL_INTERCONNECTS);
+  assert.ok(step_s['ethernet-10g'] > step_s.nvlink4, JSON.stringify(step_s));
+  const pts = taxPoints(scale, DEFAULT_CONFIG3, spec);
+  assert.deepEqual(pts.map((p) => p.gpus), GPU_COUNTS3);
+  assert.ok(pts.every((p) => !p.error));
+});
