@@ -8,7 +8,7 @@
 // the same checks, out of memory hatched and named, the tables opened from the keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,13 +42,22 @@ window.showResult = (result, points) => { for (const [id, c] of Object.entries(c
 window.chartsReady = true;
 `;
 
+// Vite's `?inline` CSS import (the text of the file), for esbuild.
+const inlineCss = {
+  name: 'inline-css',
+  setup(b) {
+    b.onResolve({ filter: /\?inline$/ }, (a) => ({ path: path.resolve(a.resolveDir, a.path.replace(/\?inline$/, '')), namespace: 'inline-css' }));
+    b.onLoad({ filter: /.*/, namespace: 'inline-css' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'text' }));
+  },
+};
+
 let srv;
 let dir;
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'act3-charts-'));
   // The entry is given as text, resolved from tests/ (no file is written into the checkout).
   await build({ stdin: { contents: ENTRY, resolveDir: path.join(root, 'tests'), sourcefile: 'act3-charts-entry.mjs' },
-    bundle: true, format: 'esm', outfile: path.join(dir, 'charts.js'), logLevel: 'error', absWorkingDir: root });
+    bundle: true, format: 'esm', outfile: path.join(dir, 'charts.js'), logLevel: 'error', absWorkingDir: root, plugins: [inlineCss] });
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
     + '<title>Act 3 charts</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/charts.css"></head>'
     + '<body><main class="lab"><h1>Act 3 charts</h1></main><script type="module" src="/charts.js"></script></body></html>';

@@ -7,9 +7,21 @@ import { h, replaceChildren, setAttr, setHidden, setText } from '../ui/dom.js';
 import { DataTable } from './data-table.js';
 import { boxWidth, redrawOnResize } from './fit-width.js';
 import { attr, text } from './changed.js';
-import './parallel-charts.css';
+import chartsCss from './parallel-charts.css?inline';
 
 let count = 0;
+
+// The charts' styles reach whatever root they are mounted in: the page, or the shadow root of
+// <lab-model-train> (which takes only the CSS its element lists). One constructable sheet, adopted
+// by each root once; the strict CSP allows it (no <style> element, no inline style).
+let sheet = null;
+function adoptStyles(node) {
+  const root = node.getRootNode ? node.getRootNode() : document;
+  const target = root && 'adoptedStyleSheets' in root ? root : document;
+  if (typeof CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in target)) return;
+  if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(chartsCss); }
+  if (!target.adoptedStyleSheets.includes(sheet)) target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet];
+}
 
 export class ParallelChartFrame {
   // chart: the chart object (its update(result, context) is called again when the box's width
@@ -30,6 +42,7 @@ export class ParallelChartFrame {
     // every input would cost each frame for nothing on screen.
     this.twin.addEventListener('toggle', () => this.writeTables());
     container.append(this.box);
+    adoptStyles(container);
     this.chart = chart;
     this.resizer = redrawOnResize(this.box, chart);
   }
