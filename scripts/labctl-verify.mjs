@@ -9,7 +9,7 @@ import { loadEngine, wasmDir } from './engine-node.mjs';
 import { checkLedger, tooLargeMessage } from '../web/src/ledger-check.js';
 import { labelledFields } from '../web/src/ledger-verify-view.js';
 import { LEDGER_MAX_BYTES } from '../web/src/design-ledger.js';
-import { completedActs } from '../web/src/completion.js';
+import { completedActs, ACT_COUNT } from '../web/src/completion.js';
 import { findDuplicates } from './ledger-duplicates.mjs';
 
 // The exit statuses, for scripts: documented in `labctl --help` and scripts/README.md.
@@ -80,8 +80,11 @@ function gradeCells(ledger) {
     return `${Number(p.error_ratio).toFixed(2)}x ${p.direction === 'under' ? 'too low' : 'too high'}`;
   };
   const acts = (ledger.lab_state && ledger.lab_state.acts) || {};
-  return { acts_completed: `${completedActs(ledger.lab_state)} of 2`,
-    reflections_right: `${refl.filter((r) => r.correct).length} of ${refl.length}`,
+  // Act 3's two reflections sit in its record (verify_ledger re-scores them there).
+  const snap = ledger.result_snapshot && ledger.result_snapshot.act3;
+  const refl3 = snap && Array.isArray(snap.reflect) ? snap.reflect : [];
+  return { acts_completed: `${completedActs(ledger.lab_state)} of ${ACT_COUNT}`,
+    reflections_right: `${refl.filter((r) => r.correct).length + refl3.filter((r) => r && r.correct === true).length} of ${refl.length + refl3.length}`,
     act1_prediction_error: pred('act1'), act2_prediction_error: pred('act2'),
     started: { act1: Boolean(acts.act1 && acts.act1.prediction), act2: Boolean(acts.act2 && acts.act2.prediction) } };
 }

@@ -157,7 +157,7 @@ test('--csv has one row per ledger with the plan’s fields and the status, safe
     const acts = 2;
     const right = good.reflections.filter((x) => x.correct).length;
     const err = (id) => { const p = good.predictions.find((x) => x.id === id); return `${p.error_ratio.toFixed(2)}x ${p.direction === 'under' ? 'too low' : 'too high'}`; };
-    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,${acts} of 2,${right} of ${good.reflections.length},${err('act1')},${err('act2')},8,adam,${good.precision_chosen},true,${Number(good.final_mfu_pct.toFixed(2))},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
+    assert.ok(lines[1].startsWith(`${path.join(dir, 'a-good.json')},ok,${acts} of 3,${right} of ${good.reflections.length},${err('act1')},${err('act2')},8,adam,${good.precision_chosen},true,${Number(good.final_mfu_pct.toFixed(2))},${good.baseline_mfu_estimate_pct},false,${good.laptop_minimum_memory_gb},"`));
     const v = good.engine_version.replaceAll('.', '\\.');
     assert.match(lines[2], new RegExp(`,differs,.*,"'=HYPERLINK\\(""http://example\\.invalid"",""x""\\)",${v},false,laptop_floor_derivation,`));
   });
@@ -259,7 +259,7 @@ test('completion and the tuned regime set by hand differ, with the flags named; 
   assert.equal(row('lab_state.acts.act2.completed').label, 'Act 2 complete (derived from what the record holds)');
   assert.match(l.cannot_prove, /Answers rewritten consistently \(every copy changed together\) cannot be told from the student's own/);
   const csv = labctl(['--csv', fx('edited-act2-completed.json')]).stdout.trim().split('\r\n');
-  assert.match(csv[1], /,differs,1 of 2,/);
+  assert.match(csv[1], /,differs,1 of 3,/);
   // The untouched ledger: the flags agree with the record.
   const good = JSON.parse(labctl(['--json', fx('valid-complete.json')]).stdout).ledgers[0];
   assert.equal(good.status, 'ok');

@@ -19,8 +19,8 @@ export function act3Complete(a3) {
 }
 
 // How many acts a lab state (store.js shape) has completed, derived as above, never read from the flags.
+export const ACT_COUNT = 3;
 export function completedActs(state) {
   const acts = state && state.acts ? state.acts : {};
-  // Acts 1 and 2 only: labctl verify's gradebook reads it as "n of 2" (Act 3's verification is lab_scale's).
-  return Number(act1Complete(acts.act1)) + Number(act2Complete(acts.act2));
+  return Number(act1Complete(acts.act1)) + Number(act2Complete(acts.act2)) + Number(act3Complete(acts.act3));
 }
