@@ -90,8 +90,9 @@ TEST_CASE("on an H100 (PyTorch 2.11, CUDA) each measured step's start and peak a
       const double error = static_cast<double>(p.allocator_peak_bytes - peak) / static_cast<double>(peak);
       if (name.rfind("13-", 0) == 0) {
         // The known gap (core/memory/README.md): Hugging Face-style explicit attention under CUDA
-        // autocast at s = 512 holds one more FP32 score-sized tensor (8 MiB) in backward than modelled.
-        CHECK(peak - p.allocator_peak_bytes == 8 * 1024 * 1024 + 1024);
+        // autocast at s = 512 holds one more FP32 score-sized tensor (8 MiB) in backward than modelled
+        // (+ 1,504 B of the allocator's 512-byte rounding, e.g. RoPE's 64-byte inv_freq takes 512).
+        CHECK(peak - p.allocator_peak_bytes == 8 * 1024 * 1024 + 1504);
         CHECK(error < -0.06);
         CHECK(error > -0.07);
       } else {
