@@ -123,6 +123,29 @@ TEST_CASE("the cuBLAS workspaces follow the GPU generation and the step mode; CP
   for (const auto& t : p.timeline) CHECK(t.cuda_workspace == 65 * MiB);
 }
 
+TEST_CASE("each code style's registered buffers are what its real code registers (CUDA), none counted on CPU") {
+  const auto with = [](json model, json extra) {
+    json j = {{"model", model}, {"framework", "pytorch"}, {"reserve_bytes", 0}, {"seq_len", 512}, {"device", "h100-sxm-80gb"}};
+    j.update(extra);
+    return parse_scenario(j);
+  };
+  // nanoGPT: its `bias` mask, FP32 ctx x ctx per block, registered only when it cannot use flash.
+  const json gpt2 = {{"base", "gpt2-small"}};
+  CHECK(model_buffer_bytes(with(gpt2, {{"flash_attention", false}})) == 12LL * 4 * 1024 * 1024);
+  CHECK(model_buffer_bytes(with(gpt2, {{"flash_attention", true}})) == 0);
+  // Hugging Face's Llama: one rotary embedding per model holding inv_freq (head dim / 2, FP32), with or
+  // without flash. A 32-layer Llama at 4,096 context holds 256 B, not 32 masks of 64 MiB (2 GiB).
+  const json llama = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"vocab", 32000}, {"context", 4096},
+                      {"mlp_hidden", 11008}, {"mlp", "swiglu"}, {"norm", "rmsnorm"}, {"biases", false},
+                      {"tied_head", false}, {"learned_positions", false}};
+  for (bool flash : {false, true}) CHECK(model_buffer_bytes(with(llama, {{"flash_attention", flash}})) == 64 * 4);
+  CHECK(model_buffer_bytes(with(llama, {{"precision", "bf16"}})) == 64 * 2);  // model.to(dtype) casts it
+  // From scratch (the course's code): a bool mask and cos/sin tables (ctx x head dim / 2) per block.
+  CHECK(model_buffer_bytes(with(llama, {{"flash_attention", false}, {"pytorch_implementation", "from_scratch"}})) ==
+        32LL * (4096LL * 4096 + 2 * 4 * 4096 * 64));
+  CHECK(model_buffer_bytes(with(llama, {{"pytorch_build", "cpu-1.13"}, {"flash_attention", false}})) == 0);
+}
+
 TEST_CASE("a 3.4B Llama-style model in FP32 with foreach AdamW peaks at the optimizer step, 20 bytes per parameter") {
   // Steady step: parameters 4 + gradients 4 + Adam's m, v 8 + foreach's sqrt(v) list 4 = 20 B/param
   // = 68,529,472,000 B, plus the logits the loop keeps (4*b*s*V) and the int64 ids and targets (16*b*s).
