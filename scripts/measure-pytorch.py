@@ -41,7 +41,12 @@ class GPT2Block(nn.Module):
         self.ln_1, self.ln_2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv, self.proj = Linear("attn.qkv", d, 3 * d, True), Linear("attn.proj", d, d, True)
         self.fc, self.fc_proj = Linear("mlp.fc", d, f, True), Linear("mlp.proj", f, d, True)
-        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+        self.ctx = ctx  # the mask is registered by set_flash: nanoGPT registers it only without flash
+
+    def set_flash(self, flash):
+        # nanoGPT's CausalSelfAttention: `if not self.flash: self.register_buffer("bias", tril(...))`
+        self.flash = flash
+        if not flash: self.register_buffer("mask", torch.tril(torch.ones(self.ctx, self.ctx)).view(1, 1, self.ctx, self.ctx))
 
     def drop(self, x, name):
         if self.p == 0: return x
@@ -93,9 +98,37 @@ def repeat_kv(x, n_rep):
     return x[:, :, None, :, :].expand(b, kv, n_rep, s, hd).reshape(b, kv * n_rep, s, hd)
 
 
+class LlamaRotary(nn.Module):
+    # Hugging Face's LlamaRotaryEmbedding (transformers 4.4x-5.x): one per model, its only buffer inv_freq
+    # (head_dim/2, FP32, persistent=False); cos/sin (1 x s x head_dim) built in FP32 each forward, in x's dtype.
+    def __init__(self, hd):
+        super().__init__()
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd)), persistent=False)
+
+    @torch.no_grad()
+    def forward(self, x, position_ids):
+        inv = self.inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
+        with torch.autocast(x.device.type, enabled=False):
+            freqs = (inv @ position_ids[:, None, :].float()).transpose(1, 2)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos() * 1.0, emb.sin() * 1.0  # HF: * attention_scaling (1.0 for default rope)
+        return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
+
+
+def hf_causal_mask(x, T):
+    # Hugging Face's eager-attention mask (4.4x _update_causal_mask without a padding mask): 0 where a
+    # query may look, the dtype's minimum above the diagonal, s x s in the hidden states' dtype, expanded
+    # (a view) to b x 1 x s x s; added to the scores, so autograd saves nothing for it.
+    m = torch.full((T, T), torch.finfo(x.dtype).min, dtype=x.dtype, device=x.device)
+    m = torch.triu(m, diagonal=1)
+    m *= torch.arange(T, device=x.device) > torch.arange(T, device=x.device).reshape(-1, 1)  # HF: past the cache position
+    return m[None, None].expand(x.shape[0], 1, -1, -1)
+
+
 class LlamaBlock(nn.Module):
-    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), GQA by
-    # repeat_kv, SwiGLU, no dropout.
+    # Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half) with the model's
+    # per-forward cos/sin, GQA by repeat_kv, an additive causal mask (eager) or SDPA's is_causal, SwiGLU,
+    # no dropout. No registered buffers, as in transformers.
     def __init__(self, d, heads, ctx, f, kv_heads=None):
         super().__init__()
         self.heads, self.kv_heads = heads, kv_heads or heads
@@ -104,21 +137,15 @@ class LlamaBlock(nn.Module):
         self.wq, self.wk, self.wv = Linear("attn.q", d, d, False), Linear("attn.k", d, kvw, False), Linear("attn.v", d, kvw, False)
         self.wo = Linear("attn.proj", d, d, False)
         self.gate, self.up, self.down = Linear("mlp.gate", d, f, False), Linear("mlp.up", d, f, False), Linear("mlp.proj", f, d, False)
-        hd = d // heads
-        inv = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
-        freqs = torch.outer(torch.arange(ctx).float(), inv)
-        emb = torch.cat((freqs, freqs), dim=-1)
-        self.register_buffer("cos", emb.cos()); self.register_buffer("sin", emb.sin())
-        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
 
-    def forward(self, x):
+    def forward(self, x, cos, sin, mask):
         B, T, C = x.shape
         hd = C // self.heads
         with tag("norm_1"): h = self.norm_1(x)
         q = self.wq(h).view(B, T, self.heads, hd).transpose(1, 2)
         k, v = (w(h).view(B, T, self.kv_heads, hd).transpose(1, 2) for w in (self.wk, self.wv))
         with tag("attn.rope"):
-            cos, sin = self.cos[:T], self.sin[:T]
+            cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # HF's apply_rotary_pos_emb
             q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
         with tag("attn.repeat_kv"):
             k, v = repeat_kv(k, self.heads // self.kv_heads), repeat_kv(v, self.heads // self.kv_heads)
@@ -127,8 +154,8 @@ class LlamaBlock(nn.Module):
             y = y.transpose(1, 2).contiguous().view(B, T, C)
         else:
             with tag("attn.scores"): att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
-            with tag("attn.mask"): att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
-            with tag("attn.softmax"): att = F.softmax(att.float(), dim=-1).type_as(q)
+            with tag("attn.mask"): att = att + mask
+            with tag("attn.softmax"): att = F.softmax(att, dim=-1, dtype=torch.float32).to(q.dtype)
             with tag("attn.av"): y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
         x = x + self.wo(y)
         with tag("norm_2"): h = self.norm_2(x)
@@ -147,7 +174,10 @@ class Model(nn.Module):
         self.blocks = nn.ModuleList(
             LlamaBlock(d, c["heads"], ctx, c["mlp_hidden"], c.get("kv_heads")) if self.llama else GPT2Block(d, c["heads"], ctx, c["mlp_hidden"], self.p)
             for _ in range(L))
-        for b in self.blocks: b.flash = c.get("flash", False)
+        for b in self.blocks:
+            if self.llama: b.flash = c.get("flash", False)
+            else: b.set_flash(c.get("flash", False))
+        if self.llama: self.rotary = LlamaRotary(d // c["heads"])
         self.norm_f = RMSNorm(d) if self.llama else nn.LayerNorm(d)
         self.head = Linear("head", d, V, False)
         if c["tied_head"]: self.head.weight = self.tok.weight
@@ -158,8 +188,12 @@ class Model(nn.Module):
             x = self.tok(idx) if self.llama else self.tok(idx) + self.pos(torch.arange(T, device=idx.device))
         if self.p > 0:
             with tag("embedding.dropout"): x = F.dropout(x, self.p, self.training)
+        if self.llama:  # Hugging Face's LlamaModel.forward: cos/sin and the mask once, for every layer
+            position_ids = torch.arange(T, device=idx.device).unsqueeze(0)
+            cos, sin = self.rotary(x, position_ids)
+            mask = None if self.blocks[0].flash else hf_causal_mask(x, T)
         for i, b in enumerate(self.blocks):
-            with tag("layer"): x = b(x)
+            with tag("layer"): x = b(x, cos, sin, mask) if self.llama else b(x)
         with tag("final_norm"): x = self.norm_f(x)
         logits = self.head(x)
         if targets is None: return logits, None

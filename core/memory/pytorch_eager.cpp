@@ -185,8 +185,9 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
     for (const char* op : {"layer.attn.q", "layer.attn.k", "layer.attn.v"})
       push(L, op, mul(2, sbh), "autocast casts each projection's input to 16 bits; each cast is saved");
   }
-  // RoPE (q*cos + rotate_half(q)*sin) saves only the cos/sin buffers; the rotated q, k are new tensors,
-  // FP32 under autocast (promotion by the FP32 buffers) until the matmul casts them.
+  // RoPE (q*cos + rotate_half(q)*sin) saves cos and sin, which Hugging Face builds once per forward for
+  // every layer (a model item below); the rotated q, k are new tensors, FP32 under autocast (promotion
+  // by the FP32 cos/sin) until the matmul casts them.
   const std::int64_t qk_e = gpt2 ? t.linear : (t.fp32 ? 4 : 2);
   if (flash) {
     // scaled_dot_product_attention (PyTorch 2.x flash / memory-efficient kernels) saves q, k, v, its
@@ -199,7 +200,8 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
     // q, k sliced from the fused qkv output); with b = 1 they stay views of the whole qkv tensor.
     const std::int64_t qk = gpt2 && b == 1 ? mul(t.linear, sb_qkv) : mul(2, qk_e, sbq);
     push(L, "layer.attn.scores", qk, "bmm saves q and k (copies unless viewable: b = 1 keeps views of qkv)");
-    push(L, "layer.attn.mask", mul(n, n), "masked_fill saves the causal mask (bool, 1 byte per s*s element)");
+    // nanoGPT's masked_fill saves its boolean mask; Hugging Face adds its float mask (nothing saved).
+    if (gpt2) push(L, "layer.attn.mask", mul(n, n), "masked_fill saves the causal mask (bool, 1 byte per s*s element)");
     push(L, "layer.attn.softmax", mul(se, scores), "softmax saves its output (FP32 on CUDA autocast, and in the Llama code)");
     std::int64_t att = 0;  // the attention weights entering att @ v, when a new tensor
     if (drop) {
@@ -231,6 +233,11 @@ void library_items(const Scenario& s, const Types& t, EagerActivations& e) {
   auto& M = e.model;
   push(M, "embedding", add(mul(8, sb), gpt2 ? mul(8, n) : 0), "embedding saves its int64 indices (tokens; positions arange)");
   if (drop) push(M, "embedding.dropout", mask_bytes(t, sbh, t.x), "dropout mask after the embeddings");
+  // Hugging Face's LlamaRotaryEmbedding: cos and sin (1 x s x head dim, the hidden states' type) made
+  // once per forward and saved by every block's multiplies: one storage each for the whole model.
+  if (!gpt2)
+    push(M, "layer.attn.rope", mul(2, n, head_dim_of(m), t.pure16 ? 2 : 4),
+         "RoPE's cos and sin, built once per forward for every block, saved by the multiplies");
   push(M, "final_norm", norm_bytes(t, m.norm, sbh, sb), norm_src);
   push(M, "head", mul(t.input, sbh), "Linear saves its input (autocast: its 16-bit cast)");
   e.loss_element_bytes = t.pure16 ? 2 : 4;

@@ -26,10 +26,25 @@ std::int64_t model_buffer_bytes(const Scenario& sc) {
   if (sc.framework.build != PytorchBuild::cuda) return 0;
   const TransformerSpec& m = sc.model;
   const bool pure16 = sc.precision == Precision::fp16 || sc.precision == Precision::bf16;
-  const std::int64_t fe = pure16 ? 2 : 4, ctx = m.context, hd = m.hidden / m.heads;  // model.to(dtype) casts float buffers
-  std::int64_t per_block = mul(from_scratch_style(sc) ? 1 : fe, ctx, ctx);
-  if (!m.learned_positions) per_block = add(per_block, mul(2, fe, ctx, from_scratch_style(sc) ? hd / 2 : hd));
-  return mul(m.layers, per_block);
+  const std::int64_t fe = pure16 ? 2 : 4, ctx = m.context, hd = head_dim_of(m);  // model.to(dtype) casts float buffers
+  // What each style registers (register_buffer), as its code does:
+  if (from_scratch_style(sc))  // the course's code: a bool causal mask and cos/sin (ctx x hd/2) per block
+    return mul(m.layers, add(mul(ctx, ctx), mul(2, fe, ctx, hd / 2)));
+  if (nanogpt_style(sc))  // nanoGPT: its `bias` mask (FP32 ctx x ctx) per block, only without flash
+    return sc.flash_attention ? 0 : mul(m.layers, fe, ctx, ctx);
+  // Hugging Face's Llama: one LlamaRotaryEmbedding per model, its inv_freq (hd/2); no mask buffer.
+  return mul(fe, hd / 2);
+}
+
+// Hugging Face's eager attention mask (hf_llama without flash): s x s in the hidden states' type,
+// built at the start of each forward (expanded over the batch as a view) and added to the scores,
+// so nothing saves it; live until the model's forward returns (in the reference script, which
+// computes the loss inside forward, through the loss).
+// Also its position ids (int64, 1 x s), which feed RoPE under no_grad.
+static std::int64_t hf_mask_bytes(const Scenario& s) {
+  if (nanogpt_style(s) || from_scratch_style(s)) return 0;
+  const bool pure16 = s.precision == Precision::fp16 || s.precision == Precision::bf16;
+  return add(s.flash_attention ? 0 : mul(pure16 ? 2 : 4, s.seq_len, s.seq_len), mul(8, s.seq_len));
 }
 
 namespace {
@@ -176,9 +191,21 @@ std::int64_t softmax_forward_live(const Scenario& s, const EagerActivations& e, 
     if (grad) return add(live, mul(le, S), mul(se, S));
     return add(live, mul(le, S), mul(2, se, S), mul(se, bas));
   }
+  if (!gpt2) {
+    // Hugging Face: att + mask promotes to the mask's (hidden states') type, softmax(dtype=float32)
+    // writes FP32 (pure 16-bit first converts its input), .to(q.dtype) casts back (q is FP32 under
+    // autocast: no copy). The scores and the sum, then the sum and the softmax's output (and copies).
+    const std::int64_t ae = pure16 ? 2 : 4;
+    // CPU 1.13 adds 16-bit scores to the FP32 mask through an FP32 copy of the scores (CUDA casts inside).
+    const bool copy = s.framework.build == PytorchBuild::cpu_1_13 && le != ae;
+    const std::int64_t at_add = mul(add(le, ae, copy ? ae : 0), S);
+    const std::int64_t at_softmax = mul(add(ae, 4, pure16 ? 4 : 0), S);
+    const std::int64_t at_cast = mul(add(ae, 4, pure16 ? 2 : 0), S);
+    return add(live, std::max({at_add, at_softmax, at_cast}) - (grad ? mul(se, S) : 0));
+  }
   const std::int64_t at_mask = add(mul(2, le, S), grad ? 0 : mul(s.seq_len, s.seq_len));
   std::int64_t at_softmax = add(mul(le, S), mul(se, S));
-  if (le != 4 && (!gpt2 || (autocast && e.score_element_bytes == 4))) at_softmax = add(at_softmax, mul(4, S));
+  if (le != 4 && autocast && e.score_element_bytes == 4) at_softmax = add(at_softmax, mul(4, S));
   return add(live, std::max(at_mask, at_softmax) - (grad ? mul(se, S) : 0));
 }
 
@@ -242,7 +269,10 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     PhaseBytes at = base("forward.layer.attention");
     at.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
     at.autocast_cache = cache_at_last_attention;
-    at.transient = softmax_forward_live(s, e, false);
+    // Hugging Face's per-forward locals: the mask and RoPE's cos/sin (not saved under no_grad).
+    const std::int64_t hf_locals = nanogpt_style(s) || scratch ? 0
+        : add(hf_mask_bytes(s), mul(2, s.seq_len, head_dim_of(m), pure16 ? 2 : 4));
+    at.transient = add(softmax_forward_live(s, e, false), hf_locals);
     r.timeline.push_back(at);
     // In the MLP, the attention's locals are still bound (one Python function per block), and the
     // caller still holds the block's input: x0, q/k/v (or qkv), the attention weights, y, x1; then
@@ -265,12 +295,12 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     if (k.build == PytorchBuild::cpu_1_13 && t_autocast)
       gelu = std::max(gelu, add(mul(le, sbf), mul(le, sbh), mul(4, sbh), mul(xe, sbh)));
     // SwiGLU: h, gate, up, silu(gate) (from scratch g * sigmoid(g), sigmoid's output freed) and the product.
-    mp.transient = add(left, m.mlp == MlpKind::gelu ? gelu : add(mul(xe, sbh), mul(4, le, sbf)));
+    mp.transient = add(left, m.mlp == MlpKind::gelu ? gelu : add(mul(xe, sbh), mul(4, le, sbf)), hf_locals);
     r.timeline.push_back(mp);
     PhaseBytes hd = base("head");
     hd.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);
     hd.logits = e.logits_bytes;
-    hd.transient = add(mul(xe, sbh), t_autocast ? mul(2, sbh) : 0);  // the final norm's output (and its cast)
+    hd.transient = add(mul(xe, sbh), t_autocast ? mul(2, sbh) : 0, hf_locals);  // the final norm's output (and its cast)
     r.timeline.push_back(hd);
   } else {
     // The saved tensors, split where backward releases them; token ids and targets are inputs.
@@ -290,15 +320,19 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     const std::int64_t scores = mul(m.heads, s.seq_len, s.seq_len, s.batch_size);
     const std::int64_t attention_core = s.flash_attention ? add(mul(4, e.linear_element_bytes, sbh), mul(4, sbh))
                                                           : mul(2, e.score_element_bytes, scores);
-    std::int64_t embedding = -ids;  // what the embeddings save besides the token ids
+    // What the embeddings save besides the token ids, and Hugging Face's RoPE cos/sin: saved from
+    // the forward's start until the first block's backward, near the step's end.
+    std::int64_t embedding = -ids;
     for (const auto& it : e.model)
-      if (it.op.rfind("embedding", 0) == 0) embedding = add(embedding, it.bytes);
+      if (it.op.rfind("embedding", 0) == 0 || it.op == "layer.attn.rope") embedding = add(embedding, it.bytes);
+    const std::int64_t hf_mask = hf_mask_bytes(s);  // live through the forward (the loss's included)
     // The forward, block by block: what each block saves accumulates (with its weight copies).
     for (std::int64_t i = 0; i + 1 < m.layers; ++i) {
       PhaseBytes fl = start;
       fl.phase = "forward.layer." + std::to_string(i);
       fl.activations = add(embedding, mul(i + 1, e.per_layer_bytes));
       fl.autocast_cache = mul(i + 1, e.weight_cache_per_layer_bytes);
+      fl.transient = hf_mask;
       r.timeline.push_back(fl);
     }
     // The last block's softmax in the forward: every earlier block's saved tensors, this block's up
@@ -307,7 +341,7 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     fa.phase = "forward.layer." + std::to_string(m.layers - 1) + ".attention";
     fa.activations = add(embedding, mul(m.layers - 1, e.per_layer_bytes), attention_held);
     fa.autocast_cache = cache_at_last_attention;
-    fa.transient = softmax_forward_live(s, e, true);
+    fa.transient = add(softmax_forward_live(s, e, true), hf_mask);
     r.timeline.push_back(fa);
     // The last block's residual add after its MLP: every block's saved tensors, the attention's
     // locals still bound in the block's frame (e.g. the fused qkv output that q, k, v view), the
@@ -316,13 +350,14 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
     fm.phase = "forward.layer." + std::to_string(m.layers - 1) + ".mlp";
     fm.activations = add(embedding, mul(m.layers, e.per_layer_bytes));
     fm.autocast_cache = add(mul(m.layers, e.weight_cache_per_layer_bytes), e.bias_cache_bytes);
-    fm.transient = add(softmax_forward_live(s, e, true, true), mul(e.linear_element_bytes, sbh), mul(e.residual_element_bytes, sbh));
+    fm.transient = add(softmax_forward_live(s, e, true, true), mul(e.linear_element_bytes, sbh), mul(e.residual_element_bytes, sbh), hf_mask);
     r.timeline.push_back(fm);
     PhaseBytes fe = start;
     fe.phase = "forward_end";
     fe.activations = e.saved_bytes - mul(2, ids) - e.loss_saves_logits_bytes;  // those are counted as logits
     fe.autocast_cache = add(e.weight_cache_bytes, e.bias_cache_bytes);  // the region is still open
     fe.logits = e.logits_bytes;
+    fe.transient = hf_mask;  // the reference script's loss runs inside forward, beside the mask
     r.timeline.push_back(fe);
     if (t_autocast || scratch) {
       // cross_entropy under autocast (an FP32-list op) works on an FP32 copy of the 16-bit logits,
@@ -332,7 +367,7 @@ StepPhases step_phases(const Scenario& s, const EagerActivations& e) {
       lf.phase = "loss_forward";
       // CUDA (log_softmax with dtype=float32 on the 16-bit logits) holds a 16-bit one instead (measured).
       const std::int64_t loss_in = scratch ? e.loss_element_bytes : (k.build == PytorchBuild::cuda && t_autocast ? 2 : 4);
-      lf.transient = add(mul(loss_in, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0);
+      lf.transient = add(mul(loss_in, bsv), t_autocast ? mul(e.residual_element_bytes, sbh) : 0, hf_mask);
       r.timeline.push_back(lf);
     }
     if (train) {

@@ -35,15 +35,24 @@ class LayerNorm(nn.Module):  # nanoGPT's: LayerNorm with an optional bias
 
 Norm = LayerNorm
 
-def attention(q, k, v, mask, hd, p, training, fp32_softmax):
+def attention(q, k, v, mask, hd, p, training, hf):
     if S["flash_attention"]:
         return F.scaled_dot_product_attention(q, k, v, dropout_p=p if training else 0, is_causal=True)
     T = q.shape[2]
     att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
-    att = att.masked_fill(mask[:, :, :T, :T] == 0, float("-inf"))
-    att = F.softmax(att.float(), dim=-1).type_as(q) if fp32_softmax else F.softmax(att, dim=-1)
+    if hf:  # Hugging Face's eager path: the mask is added (nothing saved), softmax in FP32
+        att = att + mask
+        att = F.softmax(att, dim=-1, dtype=torch.float32).to(q.dtype)
+    else:
+        att = att.masked_fill(mask[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
     if p > 0: att = F.dropout(att, p, training)
     return att @ v
+
+
+class PerForward(nn.Module):  # nanoGPT builds nothing per forward
+    def forward(self, x):
+        return ()
 
 
 class Block(nn.Module):
@@ -54,7 +63,8 @@ class Block(nn.Module):
         self.ln_1, self.ln_2 = LayerNorm(d), LayerNorm(d)
         self.qkv, self.proj = nn.Linear(d, 3 * d, bias=M["qkv_bias"]), nn.Linear(d, d, bias=M["attn_out_bias"])
         self.fc, self.fc_proj = nn.Linear(d, f, bias=M["mlp_bias"]), nn.Linear(f, d, bias=M["mlp_bias"])
-        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+        if not S["flash_attention"]:  # nanoGPT registers its causal mask only without flash
+            self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
 
     def drop(self, x):
         return F.dropout(x, DROPOUT_P, self.training) if DROPOUT_P > 0 else x
@@ -63,7 +73,7 @@ class Block(nn.Module):
         B, T, C = x.shape
         q, k, v = self.qkv(self.ln_1(x)).split(C, dim=2)
         q, k, v = (t.view(B, T, self.heads, C // self.heads).transpose(1, 2) for t in (q, k, v))
-        y = attention(q, k, v, self.mask, C // self.heads, DROPOUT_P, self.training, False)
+        y = attention(q, k, v, getattr(self, "mask", None), C // self.heads, DROPOUT_P, self.training, False)
         x = x + self.drop(self.proj(y.transpose(1, 2).contiguous().view(B, T, C)))
         return x + self.drop(self.fc_proj(F.gelu(self.fc(self.ln_2(x)))))
 
@@ -77,12 +87,14 @@ class Model(nn.Module):
         self.norm_f = Norm(d)
         self.head = nn.Linear(d, V, bias=False)
         if M["tied_head"]: self.head.weight = self.tok.weight
+        self.per_forward = PerForward()
 
     def forward(self, idx, targets):
         x = self.tok(idx)
         if self.pos is not None: x = x + self.pos(torch.arange(idx.shape[1], device=idx.device))
         if DROPOUT_P > 0: x = F.dropout(x, DROPOUT_P, self.training)
-        for b in self.blocks: x = b(x)
+        shared = self.per_forward(x)  # what the code builds once per forward for every block
+        for b in self.blocks: x = b(x, *shared)
         logits = self.head(self.norm_f(x))
         loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
         return logits, loss  # the loop keeps the logits alive through backward, as nanoGPT and HF do

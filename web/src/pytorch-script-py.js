@@ -20,13 +20,17 @@ DROPOUT_P = 0.1 if S["dropout"] else 0.0  # any p > 0 saves the same masks
 `;
 
 const ATTENTION = String.raw`
-def attention(q, k, v, mask, hd, p, training, fp32_softmax):
+def attention(q, k, v, mask, hd, p, training, hf):
     if S["flash_attention"]:
         return F.scaled_dot_product_attention(q, k, v, dropout_p=p if training else 0, is_causal=True)
     T = q.shape[2]
     att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
-    att = att.masked_fill(mask[:, :, :T, :T] == 0, float("-inf"))
-    att = F.softmax(att.float(), dim=-1).type_as(q) if fp32_softmax else F.softmax(att, dim=-1)
+    if hf:  # Hugging Face's eager path: the mask is added (nothing saved), softmax in FP32
+        att = att + mask
+        att = F.softmax(att, dim=-1, dtype=torch.float32).to(q.dtype)
+    else:
+        att = att.masked_fill(mask[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
     if p > 0: att = F.dropout(att, p, training)
     return att @ v
 `;
@@ -42,12 +46,14 @@ class Model(nn.Module):
         self.norm_f = Norm(d)
         self.head = nn.Linear(d, V, bias=False)
         if M["tied_head"]: self.head.weight = self.tok.weight
+        self.per_forward = PerForward()
 
     def forward(self, idx, targets):
         x = self.tok(idx)
         if self.pos is not None: x = x + self.pos(torch.arange(idx.shape[1], device=idx.device))
         if DROPOUT_P > 0: x = F.dropout(x, DROPOUT_P, self.training)
-        for b in self.blocks: x = b(x)
+        shared = self.per_forward(x)  # what the code builds once per forward for every block
+        for b in self.blocks: x = b(x, *shared)
         logits = self.head(self.norm_f(x))
         loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
         return logits, loss  # the loop keeps the logits alive through backward, as nanoGPT and HF do
@@ -68,6 +74,11 @@ class LayerNorm(nn.Module):  # nanoGPT's: LayerNorm with an optional bias
 Norm = LayerNorm
 ` + ATTENTION + String.raw`
 
+class PerForward(nn.Module):  # nanoGPT builds nothing per forward
+    def forward(self, x):
+        return ()
+
+
 class Block(nn.Module):
     def __init__(self):
         super().__init__()
@@ -76,7 +87,8 @@ class Block(nn.Module):
         self.ln_1, self.ln_2 = LayerNorm(d), LayerNorm(d)
         self.qkv, self.proj = nn.Linear(d, 3 * d, bias=M["qkv_bias"]), nn.Linear(d, d, bias=M["attn_out_bias"])
         self.fc, self.fc_proj = nn.Linear(d, f, bias=M["mlp_bias"]), nn.Linear(f, d, bias=M["mlp_bias"])
-        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+        if not S["flash_attention"]:  # nanoGPT registers its causal mask only without flash
+            self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
 
     def drop(self, x):
         return F.dropout(x, DROPOUT_P, self.training) if DROPOUT_P > 0 else x
@@ -85,13 +97,13 @@ class Block(nn.Module):
         B, T, C = x.shape
         q, k, v = self.qkv(self.ln_1(x)).split(C, dim=2)
         q, k, v = (t.view(B, T, self.heads, C // self.heads).transpose(1, 2) for t in (q, k, v))
-        y = attention(q, k, v, self.mask, C // self.heads, DROPOUT_P, self.training, False)
+        y = attention(q, k, v, getattr(self, "mask", None), C // self.heads, DROPOUT_P, self.training, False)
         x = x + self.drop(self.proj(y.transpose(1, 2).contiguous().view(B, T, C)))
         return x + self.drop(self.fc_proj(F.gelu(self.fc(self.ln_2(x)))))
 ` + MODEL;
 
-// Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half), repeat_kv for
-// grouped-query attention, SwiGLU, no dropout.
+// Hugging Face's Llama block, simplified: RMSNorm, separate q/k/v, RoPE (rotate_half) with cos/sin built
+// per forward, repeat_kv for grouped-query attention, an additive causal mask, SwiGLU, no dropout.
 export const PY_HF_LLAMA = String.raw`
 class RMSNorm(nn.Module):  # Meta's and HF's: x * rsqrt(mean(x^2) + eps) in FP32, times the weight
     def __init__(self, d, eps=1e-5):
@@ -116,6 +128,27 @@ def repeat_kv(x, n):  # HF: every K/V head expanded to the n query heads that sh
     return x if n == 1 else x[:, :, None, :, :].expand(B, kv, n, T, hd).reshape(B, kv * n, T, hd)
 ` + ATTENTION + String.raw`
 
+class PerForward(nn.Module):
+    # HF's LlamaRotaryEmbedding (one per model, its only buffer inv_freq) and eager causal mask (s x s in
+    # x's type, expanded over the batch): built once per forward, with the position ids, for every block.
+    def __init__(self):
+        super().__init__()
+        hd = M["head_dim"]
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd)), persistent=False)
+
+    @torch.no_grad()
+    def forward(self, x):
+        B, T = x.shape[0], x.shape[1]
+        pos = torch.arange(T, device=x.device).unsqueeze(0)
+        with torch.autocast(x.device.type, enabled=False):
+            freqs = (self.inv_freq[None, :, None].float() @ pos[:, None, :].float()).transpose(1, 2)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos().to(x.dtype), emb.sin().to(x.dtype)
+        if S["flash_attention"]: return cos, sin, None, pos
+        m = torch.triu(torch.full((T, T), torch.finfo(x.dtype).min, dtype=x.dtype, device=x.device), diagonal=1)
+        return cos, sin, m[None, None].expand(B, 1, -1, -1), pos
+
+
 class Block(nn.Module):
     def __init__(self):
         super().__init__()
@@ -128,22 +161,17 @@ class Block(nn.Module):
         self.wo = nn.Linear(self.heads * self.hd, d, bias=M["attn_out_bias"])
         self.gate, self.up = nn.Linear(d, f, bias=M["mlp_bias"]), nn.Linear(d, f, bias=M["mlp_bias"])
         self.down = nn.Linear(f, d, bias=M["mlp_bias"])
-        inv = 1.0 / (10000 ** (torch.arange(0, self.hd, 2).float() / self.hd))
-        freqs = torch.outer(torch.arange(ctx).float(), inv)
-        emb = torch.cat((freqs, freqs), dim=-1)
-        self.register_buffer("cos", emb.cos()); self.register_buffer("sin", emb.sin())
-        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
 
-    def forward(self, x):
+    def forward(self, x, cos, sin, mask, position_ids):
         B, T, C = x.shape
         h = self.norm_1(x)
         q = self.wq(h).view(B, T, self.heads, self.hd).transpose(1, 2)
         k = self.wk(h).view(B, T, self.kv, self.hd).transpose(1, 2)
         v = self.wv(h).view(B, T, self.kv, self.hd).transpose(1, 2)
-        cos, sin = self.cos[:T], self.sin[:T]
+        cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
         q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
         k, v = repeat_kv(k, self.heads // self.kv), repeat_kv(v, self.heads // self.kv)
-        y = attention(q, k, v, self.mask, self.hd, 0.0, self.training, True)
+        y = attention(q, k, v, mask, self.hd, 0.0, self.training, True)
         x = x + self.wo(y.transpose(1, 2).contiguous().view(B, T, self.heads * self.hd))
         h = self.norm_2(x)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))

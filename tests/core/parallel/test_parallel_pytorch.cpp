@@ -192,21 +192,27 @@ TEST_CASE("DDP's bucket copy adds every gradient to every phase; the view keeps 
   CHECK(sync);
 }
 
-TEST_CASE("on an H100 (torch 2.11, two ranks on one GPU): each rank's step within 5% above what was live before it") {
+TEST_CASE("on an H100 (torch 2.11, two ranks on one GPU): each rank's step within 5%, from the engine's own start where the run's model allows") {
   // tests/fixtures/pytorch/dist/cuda: the same runs and GPU-sized ones (16-23), measured by
-  // scripts/device/gpu-checks.sh. torch.cuda.max_memory_allocated also counts what the engine does not:
-  // cuBLAS's workspaces (33 MiB per thread that runs matmuls: the forward's and autograd's) and the
-  // model's buffers (masks, RoPE tables). Both are live before the step, so the prediction here is the
-  // engine's allocator peak plus the measured start minus the engine's start (which excludes the
-  // gradients the previous step left: set_to_none frees them after the start is read).
+  // scripts/device/gpu-checks.sh. torch.cuda.max_memory_allocated also counts cuBLAS's workspaces and
+  // the model's buffers, which the engine now models (core/memory/README.md). The GPT-2 and
+  // from-scratch runs' models register what the engine counts, so their prediction is the engine's
+  // own: its first step's start matches the measured one within the allocator's rounding. The Llama
+  // runs were measured before the script's Hugging Face-style model dropped its per-block mask and
+  // cos/sin buffers (transformers registers only inv_freq), so for them the prediction still takes
+  // the measured start in place of the engine's (which excludes the gradients the previous step
+  // left: set_to_none frees them after the start is read).
   const auto fixtures = dist_fixtures("dist/cuda/");
   REQUIRE(fixtures.size() >= 24);
   double worst = 0;
+  int own_start = 0;
   for (const auto& fixture : fixtures) {
     const std::string& name = fixture.first;
     json fx = fixture.second;
     fx["scenario"]["pytorch_build"] = "cuda";
+    fx["scenario"]["device"] = "h100-sxm-80gb";  // each rank's process holds Hopper's workspaces
     const bool view = fx["scenario"]["parallel"]["gradient_buckets"] == "view";
+    const bool old_buffers = fx["config"]["arch"] == "llama";
     for (const char* step : {"first", "steady"}) {
       const PytorchParallel p = predict(fx, step);
       const std::int64_t left = std::string(step) == "steady" && fx["scenario"]["zero_grad"] == "set_to_none" && !view
@@ -215,18 +221,27 @@ TEST_CASE("on an H100 (torch 2.11, two ranks on one GPU): each rank's step withi
         const auto r = rank["rank"].get<std::size_t>();
         const json& measured = rank[std::string(step) + "_step"];
         const std::int64_t ours = p.phases.timeline.front().total() + left;  // every rank starts alike
-        const std::int64_t predicted = p.ranks[r].peak_bytes + measured["start_bytes"].get<std::int64_t>() - ours;
-        const auto peak = measured["peak_bytes"].get<std::int64_t>();
-        const double error = static_cast<double>(predicted - peak) / static_cast<double>(peak);
-        worst = std::max(worst, std::fabs(error));
+        const std::int64_t start = measured["start_bytes"].get<std::int64_t>();
         CAPTURE(name);
         CAPTURE(step);
         CAPTURE(r);
+        if (!old_buffers && std::string(step) == "first") {
+          // The rank's first start: parameters, buckets, buffers, ids and the workspaces, to the
+          // allocator's 512-byte rounding of each tensor.
+          CHECK(ours <= start);
+          CHECK(start - ours <= 4096);
+        }
+        own_start += !old_buffers;
+        const std::int64_t predicted = old_buffers ? p.ranks[r].peak_bytes + start - ours : p.ranks[r].peak_bytes;
+        const auto peak = measured["peak_bytes"].get<std::int64_t>();
+        const double error = static_cast<double>(predicted - peak) / static_cast<double>(peak);
+        worst = std::max(worst, std::fabs(error));
         CHECK(std::fabs(error) <= 0.05);
       }
     }
   }
-  MESSAGE("largest error on the H100: " << worst * 100 << "%");
+  CHECK(own_start > 0);
+  MESSAGE("largest error on the H100: " << worst * 100 << "%; " << own_start << " rank-steps from the engine's own start");
 }
 
 // Through evaluate (the native suite enables the parallel hooks, as lab_scale does).
