@@ -54,6 +54,14 @@ test('Act 2\'s laptop limit links into Act 3 with the challenge\'s settings', as
   await link.click();
   await page.waitForSelector(A3);
   assert.match(new URL(await addressSettled(page)).search, /&batch=1&dev=rtx4060-laptop-8gb&prec=mixed&opt=sgd&ckpt=full/);
+  // The carried settings are on screen, not only in the address: the question asks about Adam, and a
+  // walk found the explorer showing SGD's fit with no word of SGD anywhere.
+  if (await act3Engine(page)) {
+    const shown = async (key) => page.locator(`${A3} [data-control="${key}"] select`).evaluate((el) => el.selectedOptions[0].textContent);
+    assert.equal(await shown('opt'), 'SGD (no state)');
+    assert.equal(await shown('prec'), 'Mixed (16-bit, FP32 master)');
+    assert.equal(await shown('ckpt'), 'Full recompute');
+  }
   assert.deepEqual(problems.consoleErrors, []);
 });
 

@@ -76,7 +76,7 @@ export function countError(predicted, truth) {
 // A prediction typed by the student: a whole number of GPUs from 1 to 1,024, else why not.
 export function readCount(text) {
   const v = String(text).trim();
-  if (!/^\d{1,5}$/.test(v)) return { error: 'Type a whole number of GPUs, such as 4.' };
+  if (!/^\d{1,5}$/.test(v)) return { error: 'Type a whole number of GPUs, from 1 to 1,024.' };
   const n = Number(v);
   if (n < 1 || n > GPU_COUNTS3[GPU_COUNTS3.length - 1]) return { error: 'Type a number from 1 to 1,024.' };
   return { value: n };

@@ -100,7 +100,7 @@ export function formatInt(n) {
 // gets more decimals until it differs from 1 (1.01×, 1.04×, 0.99×, up to four decimals).
 export function formatRatio(r) {
   if (!Number.isFinite(r)) return '—';
-  if (r >= 10) return `${Math.round(r)}×`;
+  if (r >= 10) return `${intFormat.format(Math.round(r))}×`;
   let digits = 1;
   while (r !== 1 && digits < 4 && Number(r.toFixed(digits)) === 1) digits += 1;
   return `${r.toFixed(digits)}×`;

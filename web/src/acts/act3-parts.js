@@ -5,7 +5,7 @@ import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { createFillIn } from '../ui/fill-in.js';
 import { deviceOptionText } from '../ui/controls.js';
 import { readCount, taxSpeedup } from '../act3-model.js';
-import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3 } from '../act3-config.js';
+import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3, OPTIMIZERS3, PRECISIONS3 } from '../act3-config.js';
 import { lastTry, firstAnswerNote } from '../scoring.js';
 import { formatBytes, formatInt, formatRatio, formatPercent, formatSeconds } from '../format.js';
 import * as T from './act3-text.js';
@@ -54,7 +54,9 @@ function select(key, label, values, words, flags, onPick) {
 }
 
 // The explore controls: GPUs on a log scale (a slider of powers of two), strategy, interconnect,
-// batch and GPU. onChange(patch) with the store's config3 keys.
+// batch and GPU, then the per-GPU step's optimizer, precision and recompute (a link from Act 2 carries
+// them: shown so that a student sees why the explorer differs from the question's Adam).
+// onChange(patch) with the store's config3 keys.
 export function createControls3({ flags, devices, interconnects, onChange }) {
   const gid = uid('a3-gpus');
   const gLocked = flags.lock.includes('gpus');
@@ -68,7 +70,11 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
     flags, (v) => onChange({ interconnect: v }));
   const batch = select('batch', 'Batch per GPU (sequences)', BATCH_SIZES3, String, flags, (v) => onChange({ batch_size: Number(v) }));
   const dev = select('dev', 'GPU', devices.map((d) => d.id), (v) => deviceOptionText(devices.find((d) => d.id === v).name), flags, (v) => onChange({ device: v }));
-  const el = h('div', { class: 'controls controls--act3' }, gBox, strategy.box, net.box, batch.box, dev.box);
+  const opt = select('opt', 'Optimizer', [...OPTIMIZERS3].reverse(), (v) => T.OPTIMIZER_WORDS3[v], flags, (v) => onChange({ optimizer: v }));
+  const prec = select('prec', 'Precision', PRECISIONS3.slice().reverse(), (v) => T.PRECISION_WORDS3[v], flags, (v) => onChange({ precision: v }));
+  const ckpt = select('ckpt', 'Activation recompute', ['none', 'selective', 'full', 'every_k'], (v) => T.CKPT_WORDS3[v] || 'Every few layers', flags,
+    (v) => onChange({ checkpointing: v }));
+  const el = h('div', { class: 'controls controls--act3' }, gBox, strategy.box, net.box, batch.box, dev.box, opt.box, prec.box, ckpt.box);
   return {
     el,
     update(c) {
@@ -76,6 +82,10 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
       gpus.setAttribute('aria-valuetext', T.gpuWords(c.gpus));
       setText(gOut, formatInt(c.gpus));
       strategy.el.value = c.strategy; net.el.value = c.interconnect; batch.el.value = String(c.batch_size); dev.el.value = c.device;
+      opt.el.value = c.optimizer; prec.el.value = c.precision; ckpt.el.value = c.checkpointing;
+      // "Every few layers" only when a link set it (its interval is the link's k).
+      ckpt.el.querySelector('option[value="every_k"]').hidden = c.checkpointing !== 'every_k';
+      setText(ckpt.el.querySelector('option[value="every_k"]'), `Every ${c.every_k} layers`);
     },
   };
 }

@@ -24,6 +24,9 @@ export const STRATEGY_WORDS = {
   pp: 'Pipeline: layers in stages',
 };
 export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
+export const OPTIMIZER_WORDS3 = { adam: 'Adam', momentum: 'SGD with momentum', sgd: 'SGD (no state)' };
+export const PRECISION_WORDS3 = { mixed: 'Mixed (16-bit, FP32 master)', fp32: 'FP32' };
+export const CKPT_WORDS3 = { none: 'None', selective: 'Selective', full: 'Full recompute' };
 export const STATE_WORDS = { ok: 'fits and trains', oom: 'does not fit', invalid: 'fits, but cannot train', error: 'could not be computed' };
 
 // The chapter's r: three decimals, or two significant digits when smaller (the engine's r for a
@@ -127,7 +130,8 @@ export function dpFeedback(ok, nums, units) {
 export function ceilingFeedback(ok, nums) {
   const lead = ok ? 'Yes.' : 'No.';
   const ceiling = nums.r > 0 ? `, so no number of GPUs passes ${formatRatio(1 / nums.r)}` : '';
-  return `${lead} Over PCIe at ${formatInt(nums.gpus_far)} GPUs the engine’s r is ${formatR(nums.r)}${ceiling}; it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.`;
+  const why = ok ? '' : ' Memory decides whether a step fits, and FLOP/s how fast each GPU computes; neither stops the gain from more GPUs.';
+  return `${lead} Take this model over PCIe 4.0 at ${formatInt(nums.gpus_far)} GPUs: the engine’s r is ${formatR(nums.r)}${ceiling}, and it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.${why}`;
 }
 
 export const DONE = 'Act 3 complete: you found how many GPUs sharding needs, and what talking between them costs. ';
