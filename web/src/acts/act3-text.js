@@ -47,12 +47,15 @@ export function memoryTitle(r, units, deviceName) {
 }
 
 // How the GPUs are used; `gpus`: the count chosen, which tensor parallelism may not use in full.
-export function layoutWords(p, gpus) {
+export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
   const parts = [`${formatInt(p.data_parallel)} data-parallel`];
   if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
   if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
   const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
-  return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.`;
+  // Tensor parallelism chosen with fewer GPUs than the model's smallest split: say so, or it reads as
+  // "tensor parallelism does nothing" (a walk at 2 and 4 GPUs).
+  const tpNote = tpMin ? ` Tensor parallelism needs at least ${tpMin} GPUs here (the ${heads} attention heads split only into groups that divide them), so this runs as plain data parallelism.` : '';
+  return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.${tpNote}`;
 }
 
 // The memory chart's sentence: one GPU's parts, adding up to its total (each rounded from bytes).

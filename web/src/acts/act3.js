@@ -13,7 +13,7 @@ import { withFlags, openControls, useAct3Url } from '../url-state.js';
 import * as act3Url from '../act3-url.js';
 import { withConfig3 } from '../act3-url.js';
 import { normalizeConfig3, DEVICES3 } from '../act3-config.js';
-import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS } from '../act3-model.js';
+import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS, tensorDegrees } from '../act3-model.js';
 import { withTry } from '../scoring.js';
 import { act3Complete } from '../completion.js';
 import { MODEL_ID } from '../scenario.js';
@@ -207,7 +207,8 @@ class Act3 {
     const st = state3(r);
     const device = this.catalog.devices.find((d) => d.id === c.device);
     this.banner.update({ state: st, title: T.memoryTitle(r, u, device ? device.name : c.device) });
-    setText(this.layout, T.layoutWords(r.parallel, c.gpus));
+    const tpMin = c.strategy === 'tp' && r.parallel.tensor_parallel === 1 ? tensorDegrees(sk.spec).find((d) => d > 1) : null;
+    setText(this.layout, T.layoutWords(r.parallel, c.gpus, { tpMin, heads: sk.spec.heads }));
     setText(slots.memory.summary, T.memorySentence(r.memory, u));
     setText(slots.timeline.summary, `${T.stepSentence(r.parallel, st === 'ok')}${stepParts(r.parallel).adds_up ? '' : ` ${T.notAddingUp}`}`);
     setText(slots.tax.summary, T.taxSentence(r.parallel));
