@@ -185,7 +185,7 @@ export function ledgerEngine(engine, verifyLedger = null) {
 }
 
 // ---- Calibration: every prediction, how far off and which way, and one sentence over all of them.
-const NOUN = { act1: 'memory', act2: 'MFU' };
+const NOUN = { act1: 'memory', act2: 'MFU', act3: 'the GPUs needed' }; // act3: the ledger page only (ledger-act3.js)
 function shown(value, unit, units) {
   return unit === 'bytes' ? formatBytes(value, units) : formatPercent(value, 1);
 }
@@ -231,7 +231,7 @@ export function calibrationSummary(state, units = 'gb', { holdUnseen = false } =
   return { items, sentence: calibrationSentence(items) };
 }
 
-function calibrationSentence(allItems) {
+export function calibrationSentence(allItems) {
   if (!allItems.length) return 'No predictions recorded yet.';
   const held = allItems.filter((it) => it.held);
   const items = allItems.filter((it) => !it.held);
