@@ -17,7 +17,7 @@ import { withFlags } from '../url-state.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 import { measureRunsText } from '../measure-record.js';
 import { workbenchText } from '../workbench-view.js';
-import { displayCalibration, act3Reflections } from '../ledger-act3.js';
+import { displayCalibration, act3Calibration, act3Reflections } from '../ledger-act3.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -35,10 +35,10 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   // ---- calibration: every prediction, how far off and which way, one sentence over all
   const calSentence = h('p', { class: 'ledger-cal__sentence' });
   const calList = h('ul', { class: 'ledger-cal__list' });
-  const calReflections = h('p', { class: 'panel__note' });
+  const calReflections = h('p', { class: 'panel__note', 'data-note': 'reflections' });
   // Act 3's two questions, each with the answer chosen and whether it was right (its record lives in
   // lab_state.acts.act3; the file's reflections list has Acts 1 and 2 only).
-  const calReflList = h('ul', { class: 'ledger-cal__list', 'data-list': 'reflections', hidden: true });
+  const calReflList = h('ul', { class: 'ledger-cal__answers', 'data-list': 'reflections', hidden: true });
   // Measure it's runs are in the file too (lab_state.measure_runs): the last one said here (student walk).
   const calMeasured = h('p', { class: 'panel__note', 'data-note': 'measure-runs', hidden: true });
   // The workbench's record (result_snapshot.workbench), in one line: the file holds it too.
@@ -277,7 +277,8 @@ export function mount({ root, engine, store, announce, flags = {} }) {
       const wb = ledger.result_snapshot.workbench;
       calWorkbench.hidden = wb === undefined;
       setText(calWorkbench, wb === undefined ? '' : workbenchText(wb, state.workbench.scenario, units));
-      summaryBox.value = ledgerText(ledger, units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
+      summaryBox.value = ledgerText(ledger, units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng),
+        act3: { item: act3Calibration(state, { holdUnseen: true }), reflections: refl3 } });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }
