@@ -10,6 +10,8 @@ import { loadScaleEngine, loadEngine } from '../../scripts/engine-node.mjs';
 import { buildDesignLedger, validateLedger } from '../../web/src/design-ledger.js';
 import { PREDICT3, toScenario3, devicesNeeded, stepByInterconnect } from '../../web/src/act3-model.js';
 import { formatRatio, formatSeconds, plainText } from '../../web/src/format.js';
+import { QUANTITY3 } from '../../web/src/ledger-act3.js';
+import { DP_QUESTION, CEILING_QUESTION } from '../../web/src/acts/act3-text.js';
 
 let srv;
 let browser;
@@ -110,6 +112,22 @@ test('the lock, the reveal against the solver, and both reflections scored', asy
   const v = JSON.parse(core.verify_ledger(JSON.stringify(ledger)));
   assert.equal(v.status, 'ok', JSON.stringify(v.differing_fields || v.error));
   assert.ok(v.fields.some((f) => f.field === 'result_snapshot.act3.devices_needed'), 'Act 3 re-computed');
+  // The design ledger's page lists Act 3's prediction against the solver and both answers (walk: it said
+  // "No predictions recorded yet." after Act 3).
+  await page.click(`${A3} .done a`);
+  const L = '[data-act="ledger"]';
+  await page.waitForSelector(`${L} [data-prediction="act3"]`);
+  assert.equal(plainText(await page.locator(`${L} [data-prediction="act3"]`).textContent()),
+    plainText(`${QUANTITY3}: you chose 2 GPUs, the engine’s solver needs ${k} GPUs: off by ${formatRatio(k / 2)} (too few).`));
+  assert.equal(plainText(await page.locator(`${L} .ledger-cal__sentence`).textContent()), plainText(`You under-estimated the GPUs needed by about ${formatRatio(k / 2)}.`));
+  const answers = (await page.locator(`${L} [data-reflection]`).allTextContents()).map(plainText);
+  assert.equal(answers.length, 2, answers.join(' | '));
+  const [dpWord, ceilingWord] = [after.reflection_dp.correct, after.reflection_ceiling.correct].map((ok) => (ok ? 'right' : 'not right'));
+  assert.ok(answers[0].startsWith(DP_QUESTION.prompt) && answers[0].includes('“Every GPU still holds') && answers[0].endsWith(`: ${dpWord}.`), answers[0]);
+  assert.ok(answers[1].startsWith(CEILING_QUESTION.prompt) && answers[1].includes('“Only the number of GPUs') && answers[1].endsWith(`: ${ceilingWord}.`), answers[1]);
+  const right = [after.reflection_dp.correct, after.reflection_ceiling.correct].filter(Boolean).length;
+  assert.match(await page.locator(`${L} [data-note="reflections"]`).textContent(), new RegExp(`^Reflections: ${right} of 2 answered right`));
+  assert.match(await page.locator(`${L} textarea.ledger-summary`).inputValue(), new RegExp(`- ${DP_QUESTION.prompt.replace(/[?.]/g, '\\$&')} You chose`));
   assert.deepEqual(problems.consoleErrors, []);
 });
 

@@ -185,7 +185,7 @@ export function ledgerEngine(engine, verifyLedger = null) {
 }
 
 // ---- Calibration: every prediction, how far off and which way, and one sentence over all of them.
-const NOUN = { act1: 'memory', act2: 'MFU' };
+const NOUN = { act1: 'memory', act2: 'MFU', act3: 'the GPUs needed' }; // act3: the ledger page only (ledger-act3.js)
 function shown(value, unit, units) {
   return unit === 'bytes' ? formatBytes(value, units) : formatPercent(value, 1);
 }
@@ -231,7 +231,7 @@ export function calibrationSummary(state, units = 'gb', { holdUnseen = false } =
   return { items, sentence: calibrationSentence(items) };
 }
 
-function calibrationSentence(allItems) {
+export function calibrationSentence(allItems) {
   if (!allItems.length) return 'No predictions recorded yet.';
   const held = allItems.filter((it) => it.held);
   const items = allItems.filter((it) => !it.held);
@@ -315,13 +315,15 @@ function fixWords(key, choice) {
 
 // fixKey: the fix question's options timed by the engine (ledger-rescore.js fixAnswerKey), so its line
 // says what was chosen and which change is fastest, as the other reflections give the engine's values.
-export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = false, fixKey = null } = {}) {
+// act3: the ledger page's Act 3 lines (ledger-act3.js: { item, reflections }), which the file's lists lack.
+export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = false, fixKey = null, act3 = null } = {}) {
   const s = ledger.result_snapshot;
   const st = ledger.lab_state;
   const cal = calibrationSummary(st, units, { holdUnseen });
   const lines = [`Lab 08 (Model Training): design ledger, exported ${readableDate(ledger.timestamp)} (engine ${ledger.engine_version})`, '', 'Predictions'];
-  if (!cal.items.length) lines.push('- none yet');
-  for (const it of cal.items) lines.push(`- ${it.phrase}`);
+  const items = [...cal.items, ...(act3 && act3.item ? [act3.item] : [])];
+  if (!items.length) lines.push('- none yet');
+  for (const it of items) lines.push(`- ${it.phrase}`);
   lines.push(`Calibration: ${cal.sentence}`, '');
   const unseen = (act) => holdUnseen && !(st.acts[`act${act}`] && st.acts[`act${act}`].prediction);
   const heldResults = (act) => ` Its results show here once you lock in Act ${act}’s prediction.`;
@@ -349,7 +351,8 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
   if (measured) lines.push(measured);
   if (s.workbench !== undefined) lines.push(workbenchText(s.workbench, st.workbench ? st.workbench.scenario : null, units));
   lines.push('', 'Reflections');
-  if (!ledger.reflections.length) lines.push('- none yet');
+  const refl3 = act3 ? act3.reflections : [];
+  if (!ledger.reflections.length && !refl3.length) lines.push('- none yet');
   for (const r of ledger.reflections) {
     const ev = r.engine_values;
     const values = ev && ev.ratio !== undefined ? `the engine gives ${formatRatio(ev.ratio)}${ev.overhead !== undefined ? ` at ${formatPercent(ev.overhead, 0)} extra compute` : ''}`
@@ -359,6 +362,7 @@ export function ledgerText(ledger, units = 'gb', { devices = null, holdUnseen = 
     const notes = [...(tries > 1 ? [`the first of ${tries} answers, the one scored`] : []), ...(values ? [values] : [])];
     lines.push(`- ${r.prompt}: ${r.correct ? 'right' : 'not right'}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }
+  for (const r of refl3) lines.push(`- ${r.phrase}`);
   // The ledger's summary of the student's choices, in words: percentages as the lab writes them, the
   // laptop floor in the chosen units (the ledger records it in GB as laptop_minimum_memory_gb).
   const pct = (v) => (v === null ? 'none yet' : formatPercent(v / 100, 1));

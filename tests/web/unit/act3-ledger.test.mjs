@@ -7,11 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildDesignLedger, validateLedger, ledgerText, deviceNames } from '../../../web/src/design-ledger.js';
+import { plainText } from '../../../web/src/format.js';
 import { defaultState, withAct3, validateState } from '../../../web/src/store.js';
 import { withConfig3 } from '../../../web/src/act3-url.js';
 import { toScenario3, PREDICT3, act3Record, devicesNeeded, stepByInterconnect } from '../../../web/src/act3-model.js';
 import { DEFAULT_CONFIG3 } from '../../../web/src/act3-config.js';
 import { fakeScale, SPEC } from './act3-fake-scale.mjs';
+import { act3Calibration, act3Reflections } from '../../../web/src/ledger-act3.js';
+import { withTry } from '../../../web/src/scoring.js';
 
 const raw = await loadEngine();
 const engine = {
@@ -51,4 +54,20 @@ test('an edited Act 3 record that breaks the schema is named', () => {
   const l = buildDesignLedger(state, engine, { now: new Date('2026-01-02T03:04:05Z') });
   l.result_snapshot.act3.prediction = { devices: 0 };
   assert.ok(validateLedger(l).some((e) => /act3/.test(e)), validateLedger(l).join('; '));
+});
+
+test('the ledger page’s readable summary lists Act 3’s prediction and reflections; the file’s lists stay without them', () => {
+  const state = withAct3(act3State(), { reflection_dp: withTry(null, { choice: 'copies', correct: true, answered_at: '2026-01-02T03:04:06Z' }) });
+  const l = buildDesignLedger(state, engine, { now: new Date('2026-01-02T03:04:05Z') });
+  assert.equal(l.predictions.some((p) => p.id === 'act3'), false);
+  assert.equal(l.reflections.some((r) => r.act === 3), false);
+  const item = act3Calibration(state, { holdUnseen: true });
+  const [dp] = act3Reflections(state);
+  const text = ledgerText(l, 'gb', { holdUnseen: true, act3: { item, reflections: [dp] } });
+  const [predictions, reflections] = [text.slice(0, text.indexOf('\nReflections')), text.slice(text.indexOf('\nReflections'))];
+  assert.ok(predictions.includes(`- ${plainText(item.phrase)}`), predictions);
+  assert.match(item.phrase, new RegExp(`you chose 6 GPUs, the engine’s solver needs ${state.acts.act3.result.devices_needed} GPUs`));
+  assert.ok(reflections.includes(`- ${plainText(dp.phrase)}`), reflections);
+  assert.doesNotMatch(reflections, /^- none yet$/m);
+  assert.doesNotMatch(ledgerText(l, 'gb', { holdUnseen: true }), /You chose “/); // without them, as before
 });

@@ -7,7 +7,7 @@ import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { formatCount, wordList } from '../format.js';
 import {
-  buildDesignLedger, calibrationSummary, deviceNames, ledgerEngine, ledgerText, readableDate, LEDGER_MAX_BYTES,
+  buildDesignLedger, deviceNames, ledgerEngine, ledgerText, readableDate, LEDGER_MAX_BYTES,
 } from '../design-ledger.js';
 import { notRecomputedItems, verificationRows, verificationHeadline } from '../ledger-verify-view.js';
 import { checkLedger, tooLargeMessage } from '../ledger-check.js';
@@ -17,6 +17,7 @@ import { withFlags } from '../url-state.js';
 import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
 import { measureRunsText } from '../measure-record.js';
 import { workbenchText } from '../workbench-view.js';
+import { displayCalibration, act3Calibration, act3Reflections } from '../ledger-act3.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';
@@ -34,12 +35,15 @@ export function mount({ root, engine, store, announce, flags = {} }) {
   // ---- calibration: every prediction, how far off and which way, one sentence over all
   const calSentence = h('p', { class: 'ledger-cal__sentence' });
   const calList = h('ul', { class: 'ledger-cal__list' });
-  const calReflections = h('p', { class: 'panel__note' });
+  const calReflections = h('p', { class: 'panel__note', 'data-note': 'reflections' });
+  // Act 3's two questions, each with the answer chosen and whether it was right (its record lives in
+  // lab_state.acts.act3; the file's reflections list has Acts 1 and 2 only).
+  const calReflList = h('ul', { class: 'ledger-cal__answers', 'data-list': 'reflections', hidden: true });
   // Measure it's runs are in the file too (lab_state.measure_runs): the last one said here (student walk).
   const calMeasured = h('p', { class: 'panel__note', 'data-note': 'measure-runs', hidden: true });
   // The workbench's record (result_snapshot.workbench), in one line: the file holds it too.
   const calWorkbench = h('p', { class: 'panel__note', 'data-note': 'workbench', hidden: true });
-  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections, calMeasured, calWorkbench);
+  const calPanel = panel('How well calibrated were your predictions?', calSentence, calList, calReflections, calReflList, calMeasured, calWorkbench);
 
   // ---- export
   const exportStatus = h('p', { class: 'ledger-status', role: 'status' });
@@ -199,7 +203,7 @@ export function mount({ root, engine, store, announce, flags = {} }) {
       h('li', { text: `Made with engine ${verified.engine_version.recorded}; checked with ${verified.engine_version.current}${verified.engine_version.differs ? ' (a different version: values may differ without any editing)' : ''}.` }),
       h('li', { text: `Exported ${readableDate(ledger.timestamp)} (the student’s clock). ${from ? `Written by an older version of the lab (ledger version ${from}) and read through its migration.` : ''}`.trim() }),
       // The sentence rebuilt from the verified predictions (checkLedger flags a recorded one that differs).
-      h('li', { text: `Calibration: ${calibrationSummary(ledger.lab_state, units).sentence}` }));
+      h('li', { text: `Calibration: ${displayCalibration(ledger.lab_state, units).sentence}` }));
     // Each in words first, the reason, then the field path (for instructors) in small type.
     const notReItems = notRecomputedItems(verified, { ledger });
     const notRe = notReItems.length ? h('details', { class: 'ledger-notre' },
@@ -252,16 +256,19 @@ export function mount({ root, engine, store, announce, flags = {} }) {
     const acts = wordList(unrevealed.map((n) => `Act ${n}`));
     const [answers, them] = unrevealed.length > 1 ? ['answers to your', 'them'] : ['answer to your', 'it'];
     setText(unrevealedNote, unrevealed.length ? `Not revealed yet: ${acts}. The file contains the engine’s ${answers} ${acts} prediction${unrevealed.length > 1 ? 's' : ''}, and checking it below would show ${them}. Reveal in ${acts} first if you would rather find out there.` : '');
-    const cal = calibrationSummary(state, units, { holdUnseen: true }); // an answer waits for its act’s Reveal
+    const cal = displayCalibration(state, units, { holdUnseen: true }); // an answer waits for its act’s Reveal
     setText(calSentence, cal.sentence);
     replaceChildren(calList, cal.items.map((it) => h('li', { 'data-prediction': it.id, text: it.phrase })));
-    const refl = [state.acts.act1.reflection, state.acts.act2.reflection_fix, state.acts.act2.reflection_ckpt].filter(Boolean);
-    const right = [state.acts.act1.reflection && state.acts.act1.reflection.ratio_correct && state.acts.act1.reflection.reason_correct,
+    const refl3 = act3Reflections(state);
+    const refl = [state.acts.act1.reflection, state.acts.act2.reflection_fix, state.acts.act2.reflection_ckpt, ...refl3].filter(Boolean);
+    const right = refl3.filter((r) => r.correct).length + [state.acts.act1.reflection && state.acts.act1.reflection.ratio_correct && state.acts.act1.reflection.reason_correct,
       state.acts.act2.reflection_fix && state.acts.act2.reflection_fix.correct,
       state.acts.act2.reflection_ckpt && state.acts.act2.reflection_ckpt.ratio_correct && state.acts.act2.reflection_ckpt.overhead_correct && state.acts.act2.reflection_ckpt.reason_correct].filter(Boolean).length;
     // The answering rule (scoring.js withTry): any question may be answered again; the first answer counts.
     const again = refl.some((r) => (r.attempts || 1) > 1);
     setText(calReflections, refl.length ? `Reflections: ${right} of ${refl.length} answered right in every part${again ? ' (your first answer to each is the one scored)' : ''}.` : 'No reflections answered yet.');
+    replaceChildren(calReflList, refl3.map((r) => h('li', { 'data-reflection': r.id, text: r.phrase })));
+    calReflList.hidden = !refl3.length;
     const measured = measureRunsText(state.measure_runs, units);
     calMeasured.hidden = !measured;
     setText(calMeasured, measured || '');
@@ -270,7 +277,8 @@ export function mount({ root, engine, store, announce, flags = {} }) {
       const wb = ledger.result_snapshot.workbench;
       calWorkbench.hidden = wb === undefined;
       setText(calWorkbench, wb === undefined ? '' : workbenchText(wb, state.workbench.scenario, units));
-      summaryBox.value = ledgerText(ledger, units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng) });
+      summaryBox.value = ledgerText(ledger, units, { devices, holdUnseen: true, fixKey: fixAnswerKey(eng),
+        act3: { item: act3Calibration(state, { holdUnseen: true }), reflections: refl3 } });
     } catch (err) {
       summaryBox.value = `The summary could not be built: ${err.message}`;
     }
