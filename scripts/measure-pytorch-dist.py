@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Measures what each rank of a two-rank data-parallel PyTorch step holds, for
-# tests/fixtures/pytorch/dist/*.json (not a test: run by hand, `scripts/measure-pytorch-dist.py [OUT_DIR]`).
+# tests/fixtures/pytorch/ranks/*.json (not a test: run by hand, `scripts/measure-pytorch-dist.py [OUT_DIR]`).
 # Two processes, torch.distributed with the gloo backend, the models and the per-phase live-bytes
 # measurement of scripts/measure-pytorch.py (the profiler's memory events on CPU; with
 # MEASURE_DEVICE=cuda both ranks share GPU 0 and read torch.cuda.max_memory_allocated, per process).
@@ -264,7 +264,7 @@ def free_port():
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "pytorch", "dist")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "pytorch", "ranks")
     if one.DEV == "cuda": out = os.path.join(out, "cuda")
     os.makedirs(out, exist_ok=True)
     only = os.environ.get("MEASURE_ONLY")

@@ -2,7 +2,7 @@
 // gradient buckets, copied or viewed, or no DDP and an in-place all-reduce) and ZeRO stage 1 (torch's
 // ZeroRedundancyOptimizer, whose greedy partition by size is followed exactly, or a hand-written flat
 // 1/N shard of the optimizer state), and which rank is the heaviest. Measured by
-// scripts/measure-pytorch-dist.py (tests/fixtures/pytorch/dist). Inputs: the one-device step phases
+// scripts/measure-pytorch-dist.py (tests/fixtures/pytorch/ranks). Inputs: the one-device step phases
 // (memory/step_phases.hpp) of the replica's micro-batch; the knobs are the scenario's `parallel`
 // (`sharded_optimizer` is read here only). Next layer: the facade (facade_parallel.cpp).
 #pragma once

@@ -1,5 +1,5 @@
 // Framework "pytorch" on two data-parallel ranks (core/parallel/parallel_pytorch.cpp) against the
-// two-rank measurements in tests/fixtures/pytorch/dist (scripts/measure-pytorch-dist.py: gloo on CPU):
+// two-rank measurements in tests/fixtures/pytorch/ranks (scripts/measure-pytorch-dist.py: gloo on CPU):
 // each rank's peak within the issue's 5% (all are within 0.1% today) and in the same phase; DDP's
 // buckets, ZeroRedundancyOptimizer's greedy partition and the flat shards' optimizer state exact.
 #include <doctest/doctest.h>
@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::pair<std::string, json>> dist_fixtures(const std::string& sub = "dist/") {
+std::vector<std::pair<std::string, json>> dist_fixtures(const std::string& sub = "ranks/") {
   std::vector<std::pair<std::string, json>> out;
   const std::string dir = test_fixtures::fixture_dir() + sub;
   const json manifest = test_fixtures::read_json(dir + "manifest.json");
@@ -193,12 +193,12 @@ TEST_CASE("DDP's bucket copy adds every gradient to every phase; the view keeps 
 }
 
 TEST_CASE("on a Hopper GPU (torch 2.11, two ranks on one GPU): each rank's step within 5%, from the engine's own start") {
-  // tests/fixtures/pytorch/dist/cuda: the CPU runs and GPU-sized ones (16-23); the GPT-2 and
+  // tests/fixtures/pytorch/ranks/cuda: the CPU runs and GPU-sized ones (16-23); the GPT-2 and
   // from-scratch runs measured on an H100, the Llama-style ones on an H200 (re-measured after the
   // script's Hugging Face-style model stopped registering a mask and cos/sin tables per block).
   // torch.cuda.max_memory_allocated also counts cuBLAS's workspaces and the model's buffers; the
   // engine models both (core/memory/README.md), so every prediction is the engine's own.
-  const auto fixtures = dist_fixtures("dist/cuda/");
+  const auto fixtures = dist_fixtures("ranks/cuda/");
   REQUIRE(fixtures.size() >= 24);
   // Known gap: the script runs 16 first, so its first step is the rank processes' first backward:
   // autograd's thread creates its cuBLAS handle and 32 MiB workspace during that step, while the
