@@ -70,7 +70,7 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
     flags, (v) => onChange({ interconnect: v }));
   const batch = select('batch', 'Batch per GPU (sequences)', BATCH_SIZES3, String, flags, (v) => onChange({ batch_size: Number(v) }));
   const dev = select('dev', 'GPU', devices.map((d) => d.id), (v) => deviceOptionText(devices.find((d) => d.id === v).name), flags, (v) => onChange({ device: v }));
-  const opt = select('opt', 'Optimizer', [...OPTIMIZERS3].reverse(), (v) => T.OPTIMIZER_WORDS3[v], flags, (v) => onChange({ optimizer: v }));
+  const opt = select('opt', 'Optimizer', OPTIMIZERS3.slice().reverse(), (v) => T.OPTIMIZER_WORDS3[v], flags, (v) => onChange({ optimizer: v }));
   const prec = select('prec', 'Precision', PRECISIONS3.slice().reverse(), (v) => T.PRECISION_WORDS3[v], flags, (v) => onChange({ precision: v }));
   const ckpt = select('ckpt', 'Activation recompute', ['none', 'selective', 'full', 'every_k'], (v) => T.CKPT_WORDS3[v] || 'Every few layers', flags,
     (v) => onChange({ checkpointing: v }));

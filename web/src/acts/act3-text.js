@@ -54,7 +54,7 @@ export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
   const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
   // Tensor parallelism chosen with fewer GPUs than the model's smallest split: say so, or it reads as
   // "tensor parallelism does nothing" (a walk at 2 and 4 GPUs).
-  const tpNote = tpMin ? ` Tensor parallelism needs at least ${tpMin} GPUs here (the ${heads} attention heads split only into groups that divide them), so this runs as plain data parallelism.` : '';
+  const tpNote = tpMin ? ` Tensor parallelism needs at least ${tpMin} GPUs here (${heads} attention heads), so this runs as plain data parallelism.` : '';
   return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.${tpNote}`;
 }
 
