@@ -15,11 +15,11 @@ import { readFileSync } from 'node:fs';
 const wasmDir = path.resolve(process.env.LAB_WASM_DIR || 'build/wasm');
 const web = path.resolve('web');
 
-// Single-file build: web/src/embed/wasm-inline.js becomes a module holding `names`' .wasm as base64
+// Single-file build: web/src/engine/wasm-inline.js becomes a module holding `names`' .wasm as base64
 // (handed to the Emscripten factory as wasmBinary), and the glue's `new URL("x.wasm", import.meta.url)`
 // becomes a plain name, so no .wasm asset is emitted and nothing is ever fetched.
 function inlineWasm(names) {
-  const stub = path.join(web, 'src/embed/wasm-inline.js');
+  const stub = path.join(web, 'src/engine/wasm-inline.js');
   return {
     name: 'lab-inline-wasm',
     enforce: 'pre',
@@ -47,8 +47,8 @@ export function inlineWasm(name) {
 
 // Single-file build: the "Measure it" worker is bundled into the page and started from a blob URL.
 function inlineWorker() {
-  const stub = path.join(web, 'src/embed/training-worker.js');
-  const worker = path.join(web, 'src/engine-worker.js');
+  const stub = path.join(web, 'src/engine/training-worker.js');
+  const worker = path.join(web, 'src/engine/engine-worker.js');
   return {
     name: 'lab-inline-worker',
     enforce: 'pre',

@@ -1,11 +1,11 @@
 // labctl script / compare: "Check it on your GPU" from the terminal, with the page's own modules
-// (web/src/pytorch-script.js, pytorch-compare.js). `script SCENARIO` prints the Python script that
+// (web/src/models/pytorch-script.js, pytorch-compare.js). `script SCENARIO` prints the Python script that
 // measures the scenario's step; `compare SCENARIO MEASURED` prints the comparison of what it printed
 // with the engine's prediction, as JSON. Errors are JSON on stdout, as for every labctl command.
 import { readFileSync } from 'node:fs';
 import { loadEngine } from './engine-node.mjs';
-import { checkFor, pytorchScript, DEFAULT_STEPS } from '../web/src/pytorch-script.js';
-import { compareMeasured, readMeasured } from '../web/src/pytorch-compare.js';
+import { checkFor, pytorchScript, DEFAULT_STEPS } from '../web/src/models/pytorch-script.js';
+import { compareMeasured, readMeasured } from '../web/src/models/pytorch-compare.js';
 import { EXIT } from './labctl-verify.mjs';
 
 export const CHECK_USAGE = '       labctl script [--steps WARMUP,MEASURED] SCENARIO|-   (the Python script that measures the step)\n' +

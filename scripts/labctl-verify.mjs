@@ -1,15 +1,15 @@
 // labctl verify: design ledgers in bulk. One line per ledger (ok / differs / invalid, with the first
 // differing fields), or a JSON report (--json), or a gradebook table (--csv: one row per ledger, the
-// plan's fields and the status). The check is the page's (web/src/ledger-check.js checkLedger): the
+// plan's fields and the status). The check is the page's (web/src/ledger/ledger-check.js checkLedger): the
 // schema, the engine's verify_ledger, the re-scored answers and the flags derived from the record.
 // A folder scan names every file it skips; copies of one ledger under other names are flagged.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine, wasmDir } from './engine-node.mjs';
-import { checkLedger, tooLargeMessage } from '../web/src/ledger-check.js';
-import { labelledFields } from '../web/src/ledger-verify-view.js';
-import { LEDGER_MAX_BYTES } from '../web/src/design-ledger.js';
-import { completedActs, ACT_COUNT } from '../web/src/completion.js';
+import { checkLedger, tooLargeMessage } from '../web/src/ledger/ledger-check.js';
+import { labelledFields } from '../web/src/ledger/ledger-verify-view.js';
+import { LEDGER_MAX_BYTES } from '../web/src/ledger/design-ledger.js';
+import { completedActs, ACT_COUNT } from '../web/src/state/completion.js';
 import { findDuplicates } from './ledger-duplicates.mjs';
 
 // The exit statuses, for scripts: documented in `labctl --help` and scripts/README.md.

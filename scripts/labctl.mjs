@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { loadScaleEngine, loadTrainEngine, loadTrainEngineFma } from './engine-node.mjs';
 import { scriptCommand, compareCommand, CHECK_USAGE, CHECK_EXIT_HELP } from './labctl-check.mjs';
-import { relaxedSimdSupported } from '../web/src/wasm-features.js';
+import { relaxedSimdSupported } from '../web/src/engine/wasm-features.js';
 import { verifyCommand, VERIFY_EXIT_HELP } from './labctl-verify.mjs';
 import { hfRequest } from './labctl-hf.mjs';
 

@@ -1,6 +1,6 @@
 // WASM name table over the JSON facade (core/facade/facade.hpp); verify_ledger has its own module
 // (bindings_ledger.cpp), loaded only when a ledger is verified. Results cross the boundary as a byte view
-// of one retained buffer, decoded by the JS side at once (web/src/engine.js, scripts/engine-node.mjs):
+// of one retained buffer, decoded by the JS side at once (web/src/engine/engine.js, scripts/engine-node.mjs):
 // embind's std::string return scans every byte in JS twice, which cost more than evaluate itself.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

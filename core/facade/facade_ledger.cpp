@@ -26,7 +26,7 @@ const char* const kCannotProve =
     "anyone with the lab could produce. Whether a multiple-choice answer was scored right is recorded by the "
     "page and not re-scored here. A ledger from another engine version may differ without any editing.";
 
-// Top-level fields of a version-2 ledger (web/src/schema/design-ledger.schema.json "properties").
+// Top-level fields of a version-2 ledger (web/src/state/schema/design-ledger.schema.json "properties").
 const std::vector<std::string> kLedgerFields{
     "ledger_schema_version", "lab_id", "engine_version", "timestamp", "chapter", "optimizer_chosen",
     "precision_chosen", "gradient_checkpointing", "final_mfu_pct", "baseline_mfu_estimate_pct",

@@ -1,6 +1,6 @@
 // verify_ledger: re-computes every engine value a design ledger records (web/src/schema/
 // design-ledger.schema.json) and reports recorded vs recomputed per field. Reads only; it cannot
-// authenticate the student's own answers. The settings → scenario mapping mirrors web/src/scenario.js.
+// authenticate the student's own answers. The settings → scenario mapping mirrors web/src/state/scenario.js.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace lab::facade {
 
-inline constexpr int kLedgerSchemaVersion = 2;            // web/src/schema/design-ledger.schema.json
+inline constexpr int kLedgerSchemaVersion = 2;            // web/src/state/schema/design-ledger.schema.json
 inline constexpr std::size_t kLedgerMaxBytes = 1u << 20;  // 1 MiB: a finished lab's ledger is ~20 KB
 inline constexpr int kLedgerMaxDepth = 32;                // a ledger nests 8 levels; deeper is hostile
 inline constexpr std::size_t kLedgerMaxMoves = 200;       // laptop-challenge moves re-computed at most
@@ -24,7 +24,7 @@ nlohmann::json act1_scenario(const nlohmann::json& config, const std::string& pa
 nlohmann::json act2_scenario(const nlohmann::json& config2, const std::string& path);
 nlohmann::json laptop_scenario(const nlohmann::json& move_config, const std::string& path);
 
-// The workbench scenario counted the textbook way (web/src/workbench-view.js textbookTwin): framework
+// The workbench scenario counted the textbook way (web/src/models/workbench-view.js textbookTwin): framework
 // "textbook", no PyTorch-only knobs, torch.autocast as "mixed". The solver's input until it takes "pytorch".
 nlohmann::json workbench_textbook_twin(const nlohmann::json& scenario);
 

@@ -1,4 +1,4 @@
-// verify_ledger's Act 3 record (result_snapshot.act3, written by web/src/act3-model.js act3Record):
+// verify_ledger's Act 3 record (result_snapshot.act3, written by web/src/models/act3-model.js act3Record):
 // re-computes the fewest GPUs for the prediction's scenario, the explore scenario's step time on each
 // recorded interconnect, and whether each reflection answer is right, from the engine (needs the
 // parallel hook: lab_ledger and the native tests enable it). The answer keys mirror act3-model.js.

@@ -1,4 +1,4 @@
-// Recorded knob settings → engine scenario, exactly as the page maps them (web/src/scenario.js:
+// Recorded knob settings → engine scenario, exactly as the page maps them (web/src/state/scenario.js:
 // toScenario, toScenario2, and the laptop challenge's moves). tests/wasm/ledger.test.mjs checks that
 // the two mappings resolve to the same scenarios on every fixture. Validation here covers only what
 // the mapping reads; the engine (parse_scenario) checks the resulting scenario once more.

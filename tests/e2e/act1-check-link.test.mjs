@@ -5,8 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, freshLab, settle, nodeEvaluate } from './helpers.mjs';
-import { toScenario, DEFAULT_CONFIG } from '../../web/src/scenario.js';
-import { checkFor, pytorchScript } from '../../web/src/pytorch-script.js';
+import { toScenario, DEFAULT_CONFIG } from '../../web/src/state/scenario.js';
+import { checkFor, pytorchScript } from '../../web/src/models/pytorch-script.js';
 
 let srv;
 before(async () => { srv = await startServer(); });

@@ -4,9 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, expectLedger, nodeEvaluate, settle, addressSettled, openPeek } from './helpers.mjs';
-import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
-import { formatBytes } from '../../web/src/format.js';
-import { fixedNumbers } from '../../web/src/acts/act1-numbers.js';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/state/scenario.js';
+import { formatBytes } from '../../web/src/format/format.js';
+import { fixedNumbers } from '../../web/src/models/act1-numbers.js';
 
 const lib = { toScenario, formatBytes, OPTIMIZERS };
 let srv;

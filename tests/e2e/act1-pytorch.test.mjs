@@ -7,9 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, axeViolations, nodeEvaluate, settle, tabTo, focusIsVisible, scrollsSideways, expectLedger } from './helpers.mjs';
-import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
-import { formatBytes } from '../../web/src/format.js';
-import { phaseWords } from '../../web/src/ledger-model.js';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/state/scenario.js';
+import { formatBytes } from '../../web/src/format/format.js';
+import { phaseWords } from '../../web/src/models/ledger-model.js';
 import { sumsThatDoNotAddUp, formatProblems } from '../web/unit/sum-check.mjs';
 import { lockPrediction as lock, textWithDisclosures } from './act1-chart.mjs';
 

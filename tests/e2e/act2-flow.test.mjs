@@ -6,10 +6,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle } from './helpers.mjs';
 import { loadEngine } from '../../scripts/engine-node.mjs';
-import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2, normalizeConfig2 } from '../../web/src/scenario.js';
-import { fitTable, bestSettable } from '../../web/src/acts/act2-best.js';
-import { stepBar } from '../../web/src/act2-model.js';
-import { formatPercent, formatInt, formatBytes } from '../../web/src/format.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, toScenario2, normalizeConfig2 } from '../../web/src/state/scenario.js';
+import { fitTable, bestSettable } from '../../web/src/models/act2-best.js';
+import { stepBar } from '../../web/src/models/act2-model.js';
+import { formatPercent, formatInt, formatBytes } from '../../web/src/format/format.js';
 
 const pct = (x) => formatPercent(x, 1);
 const A2 = '[data-act="2"]';

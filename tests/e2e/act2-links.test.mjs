@@ -5,10 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle } from './helpers.mjs';
-import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/scenario.js';
-import { fitTable, smallestStep } from '../../web/src/acts/act2-best.js';
-import { formatBytes } from '../../web/src/format.js';
-import { calibrationParagraphs } from '../../web/src/acts/act2-text.js';
+import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/state/scenario.js';
+import { fitTable, smallestStep } from '../../web/src/models/act2-best.js';
+import { formatBytes } from '../../web/src/format/format.js';
+import { calibrationParagraphs } from '../../web/src/content/act2-text.js';
 
 const A2 = '[data-act="2"]';
 const KEY = 'lab08-model-train/state';

@@ -5,10 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, predictAct2, freshLab, nodeEvaluate, settle } from './helpers.mjs';
-import { regimeReachable } from '../../web/src/acts/act2-best.js';
-import { DEFAULT_CONFIG2 } from '../../web/src/scenario.js';
-import { formatPercent } from '../../web/src/format.js';
-import { STORAGE_KEY } from '../../web/src/store.js';
+import { regimeReachable } from '../../web/src/models/act2-best.js';
+import { DEFAULT_CONFIG2 } from '../../web/src/state/scenario.js';
+import { formatPercent } from '../../web/src/format/format.js';
+import { STORAGE_KEY } from '../../web/src/state/store.js';
 
 let srv;
 before(async () => { srv = await startServer(); });

@@ -6,9 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, nodeEvaluate, settle, predictAct2 } from './helpers.mjs';
-import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/scenario.js';
-import { stepBar } from '../../web/src/act2-model.js';
-import { formatPercent } from '../../web/src/format.js';
+import { DEFAULT_CONFIG2, toScenario2 } from '../../web/src/state/scenario.js';
+import { stepBar } from '../../web/src/models/act2-model.js';
+import { formatPercent } from '../../web/src/format/format.js';
 
 const A2 = '[data-act="2"]';
 const WORKERS = `${A2} [data-control="workers"] input`;

@@ -24,7 +24,7 @@ const engine = await loadScaleEngine();
 const evaluate = (s) => JSON.parse(engine.evaluate(JSON.stringify(s)));
 const FIXTURES = Object.keys(ACT3_SCENARIOS);
 const ENTRY = `
-import '../web/src/styles.css';
+import '../web/src/ui/styles.css';
 import { mountParallelMemoryChart } from '../web/src/charts/parallel-memory-chart.js';
 import { mountParallelTimelineChart } from '../web/src/charts/parallel-timeline-chart.js';
 import { mountCommTaxChart } from '../web/src/charts/comm-tax-chart.js';

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, freshLab, predictAct2, laptopToFloor, addressSettled } from './helpers.mjs';
 import { A3, act3Engine, lockAct3, savedAct3, NO_ENGINE } from './act3-helpers.mjs';
 import { loadScaleEngine, loadEngine } from '../../scripts/engine-node.mjs';
-import { buildDesignLedger, validateLedger } from '../../web/src/design-ledger.js';
-import { PREDICT3, toScenario3, devicesNeeded, stepByInterconnect } from '../../web/src/act3-model.js';
-import { formatRatio, formatSeconds, plainText } from '../../web/src/format.js';
-import { QUANTITY3 } from '../../web/src/ledger-act3.js';
-import { DP_QUESTION, CEILING_QUESTION } from '../../web/src/acts/act3-text.js';
+import { buildDesignLedger, validateLedger } from '../../web/src/ledger/design-ledger.js';
+import { PREDICT3, toScenario3, devicesNeeded, stepByInterconnect } from '../../web/src/models/act3-model.js';
+import { formatRatio, formatSeconds, plainText } from '../../web/src/format/format.js';
+import { QUANTITY3 } from '../../web/src/ledger/ledger-act3.js';
+import { DP_QUESTION, CEILING_QUESTION } from '../../web/src/content/act3-text.js';
 
 let srv;
 let browser;

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { startSite, nodeEvaluate, singleFile, STRICT_CSP } from './helpers.mjs';
 import { openFirefox, openWebKit, missing } from './browsers.mjs';
-import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
-import { formatBytes } from '../../web/src/format.js';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/state/scenario.js';
+import { formatBytes } from '../../web/src/format/format.js';
 
 const parentPage = (src) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
 <link rel="icon" href="data:,"></head><body><main><h1>Week 8</h1>

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab, axeViolations, predictAct2, laptopToFloor } from './helpers.mjs';
 import { loadLedgerEngine, fixtureText } from '../wasm/ledger-engine.mjs';
-import { checkLedger } from '../../web/src/ledger-check.js';
-import { LAPTOP_START, toLaptopScenario } from '../../web/src/scenario.js';
-import { laptopMove } from '../../web/src/act2-model.js';
+import { checkLedger } from '../../web/src/ledger/ledger-check.js';
+import { LAPTOP_START, toLaptopScenario } from '../../web/src/state/scenario.js';
+import { laptopMove } from '../../web/src/models/act2-model.js';
 
 const KEY = 'lab08-model-train/state';
 const finished = JSON.parse(fixtureText('valid-complete.json'));

@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, axeViolations, scrollsSideways } from './helpers.mjs';
-import { KEEP_KEY } from '../../web/src/measure-keep.js';
-import { DEFAULT_SETTINGS } from '../../web/src/measure-model.js';
+import { KEEP_KEY } from '../../web/src/models/measure-keep.js';
+import { DEFAULT_SETTINGS } from '../../web/src/models/measure-model.js';
 
 let srv;
 let browser;

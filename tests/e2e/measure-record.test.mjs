@@ -6,8 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab } from './helpers.mjs';
-import { STORAGE_KEY } from '../../web/src/store.js';
-import { validateLedger } from '../../web/src/design-ledger.js';
+import { STORAGE_KEY } from '../../web/src/state/store.js';
+import { validateLedger } from '../../web/src/ledger/design-ledger.js';
 
 let srv;
 before(async () => { srv = await startServer(); });

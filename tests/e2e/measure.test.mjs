@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { loadTrainEngine } from '../../scripts/engine-node.mjs';
 import { startServer, launch, watchedPage, openLab, axeViolations } from './helpers.mjs';
-import { trainRequest, DEFAULT_SETTINGS, phaseWords } from '../../web/src/measure-model.js';
-import { stallRequests } from '../../web/src/stall-model.js';
-import { formatSmallBytes } from '../../web/src/format.js';
+import { trainRequest, DEFAULT_SETTINGS, phaseWords } from '../../web/src/models/measure-model.js';
+import { stallRequests } from '../../web/src/models/stall-model.js';
+import { formatSmallBytes } from '../../web/src/format/format.js';
 
 let srv;
 let browser;

@@ -9,8 +9,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { launch, shipPage, axeViolations, nodeEvaluate, singleFile } from './helpers.mjs';
-import { DEFAULT_CONFIG, normalizeConfig, toScenario } from '../../web/src/scenario.js';
-import { trainRequest, DEFAULT_SETTINGS } from '../../web/src/measure-model.js';
+import { DEFAULT_CONFIG, normalizeConfig, toScenario } from '../../web/src/state/scenario.js';
+import { trainRequest, DEFAULT_SETTINGS } from '../../web/src/models/measure-model.js';
 
 const url = pathToFileURL(singleFile).href;
 let browser;

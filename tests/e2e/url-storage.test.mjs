@@ -3,8 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, watchedPage, openLab, expectLedger, predictAct2, freshLab } from './helpers.mjs';
-import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/scenario.js';
-import { formatBytes } from '../../web/src/format.js';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../web/src/state/scenario.js';
+import { formatBytes } from '../../web/src/format/format.js';
 
 const lib = { toScenario, formatBytes, OPTIMIZERS };
 let srv;

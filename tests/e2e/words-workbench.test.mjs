@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch, watchedPage, freshLab, visibleWords, openLab } from './helpers.mjs';
-import { defaultState } from '../../web/src/store.js';
+import { defaultState } from '../../web/src/state/store.js';
 
 const userDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pytorch', 'user');
 const resultText = readFileSync(path.join(userDir, readdirSync(userDir).filter((f) => f.endsWith('.json')).sort()[0]), 'utf8');

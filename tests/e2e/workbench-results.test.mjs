@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, launch, watchedPage, openLab, axeViolations, scrollsSideways, visibleWords } from './helpers.mjs';
 import { loadLedgerEngine } from '../wasm/ledger-engine.mjs';
-import { checkLedger } from '../../web/src/ledger-check.js';
-import { textbookTwin, solveFor, timelineView, workbenchRecord } from '../../web/src/workbench-view.js';
-import { formatBytes, plainText } from '../../web/src/format.js';
-import { defaultState } from '../../web/src/store.js';
+import { checkLedger } from '../../web/src/ledger/ledger-check.js';
+import { textbookTwin, solveFor, timelineView, workbenchRecord } from '../../web/src/models/workbench-view.js';
+import { formatBytes, plainText } from '../../web/src/format/format.js';
+import { defaultState } from '../../web/src/state/store.js';
 
 const KEY = 'lab08-model-train/state';
 // The shell's scenario while its choices are being built (workbench.js).

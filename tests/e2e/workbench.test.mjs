@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, startSite, launch, watchedPage, shipPage, freshLab, openLab, nodeEvaluate, addressSettled, axeViolations, tabTo, focusIsVisible, scrollsSideways, STRICT_CSP } from './helpers.mjs';
-import { formatInt } from '../../web/src/format.js';
-import { STORAGE_KEY } from '../../web/src/store.js';
+import { formatInt } from '../../web/src/format/format.js';
+import { STORAGE_KEY } from '../../web/src/state/store.js';
 
 let srv;
 let evaluate;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classOf, fixtureText, manifest } from './ledger-engine.mjs';
-import { verificationRows } from '../../web/src/ledger-verify-view.js';
+import { verificationRows } from '../../web/src/ledger/ledger-verify-view.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = path.join(root, 'tests', 'fixtures', 'ledger');

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { relaxedSimdSupported } from '../../web/src/wasm-features.js';
+import { relaxedSimdSupported } from '../../web/src/engine/wasm-features.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const labctl = (args, input = '') => {

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLedgerEngine } from './ledger-engine.mjs';
-import { buildDesignLedger } from '../../web/src/design-ledger.js';
-import { defaultState, withAct2, withConfig2 } from '../../web/src/store.js';
-import { ckptNumbers } from '../../web/src/acts/act2-numbers.js';
+import { buildDesignLedger } from '../../web/src/ledger/design-ledger.js';
+import { defaultState, withAct2, withConfig2 } from '../../web/src/state/store.js';
+import { ckptNumbers } from '../../web/src/models/act2-numbers.js';
 
 const engine = await loadLedgerEngine();
 

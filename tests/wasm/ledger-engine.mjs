@@ -1,5 +1,5 @@
 // Test helper: the page's engine (lab_core) with verify_ledger, results parsed, in the interface
-// web/src/design-ledger.js takes.
+// web/src/ledger/design-ledger.js takes.
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../scripts/engine-node.mjs';
 

@@ -1,15 +1,15 @@
-// verify_ledger in the built WASM module and the page's ledger code (web/src/design-ledger.js and
+// verify_ledger in the built WASM module and the page's ledger code (web/src/ledger/design-ledger.js and
 // ledger-check.js) on the shared fixtures: both agree with tests/fixtures/ledger/manifest.json, the
-// C++ settings → scenario mapping agrees with web/src/scenario.js, every recorded engine value edited
+// C++ settings → scenario mapping agrees with web/src/state/scenario.js, every recorded engine value edited
 // is caught, and hostile input gets a named error while the module keeps answering.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLedgerEngine, fixtureText, manifest } from './ledger-engine.mjs';
-import { buildDesignLedger, validateLedger } from '../../web/src/design-ledger.js';
-import { checkLedger, readLedger, stripBom } from '../../web/src/ledger-check.js';
-import { defaultState, withConfig, withConfig2 } from '../../web/src/store.js';
+import { buildDesignLedger, validateLedger } from '../../web/src/ledger/design-ledger.js';
+import { checkLedger, readLedger, stripBom } from '../../web/src/ledger/ledger-check.js';
+import { defaultState, withConfig, withConfig2 } from '../../web/src/state/store.js';
 import { toScenario, toScenario2, toLaptopScenario, OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, PRECISIONS2,
-  BATCH_SIZES2, DEVICES2 } from '../../web/src/scenario.js';
+  BATCH_SIZES2, DEVICES2 } from '../../web/src/state/scenario.js';
 
 const engine = await loadLedgerEngine();
 const complete = () => JSON.parse(fixtureText('valid-complete.json'));
@@ -356,7 +356,7 @@ test('the rebuilt calibration line agrees with itself whichever copy of an answe
   assert.match(phraseOf(r), /you chose 60–70%, the engine says 25\.7% \(the nearer end, 60%, is 2\.3× too high\)/);
 });
 
-// Issue 24: flags the record decides, derived again (web/src/ledger-derived.js, the page's completion.js).
+// Issue 24: flags the record decides, derived again (web/src/ledger/ledger-derived.js, the page's completion.js).
 test('flags set by hand differ from what the record holds: completion, the tuned regime, a finished laptop challenge, decisions', () => {
   const differing = (edit) => { const l = complete(); edit(l); return checkLedger(JSON.stringify(l), engine).differing_fields; };
   assert.deepEqual(differing(() => {}), []);

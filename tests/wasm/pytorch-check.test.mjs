@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../scripts/engine-node.mjs';
-import { checkFor, pytorchScript } from '../../web/src/pytorch-script.js';
-import { compareMeasured, PEAK_TOLERANCE } from '../../web/src/pytorch-compare.js';
+import { checkFor, pytorchScript } from '../../web/src/models/pytorch-script.js';
+import { compareMeasured, PEAK_TOLERANCE } from '../../web/src/models/pytorch-compare.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PYTHON = '/usr/bin/python3';

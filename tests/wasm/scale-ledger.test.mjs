@@ -54,9 +54,9 @@ test('an Act 3 record built through lab_scale verifies in lab_ledger; an edit di
   assert.match(unreadable.error.message, /parallel\.zero_stage/);
 });
 
-// labctl verify checks the page's schema first (web/src/schema/design-ledger.schema.json, the page's
+// labctl verify checks the page's schema first (web/src/state/schema/design-ledger.schema.json, the page's
 // side of the record): until it lists result_snapshot.act3, an Act 3 ledger is refused before the engine.
-const schema = JSON.parse(readFileSync(path.join(root, 'web/src/schema/design-ledger.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(path.join(root, 'web/src/state/schema/design-ledger.schema.json'), 'utf8'));
 const schemaHasAct3 = Boolean(schema.properties.result_snapshot.properties.act3);
 test('labctl verify: the Act 3 record round trip (ok, then an edited step time differs)', { skip: !schemaHasAct3 && 'the ledger schema has no result_snapshot.act3 yet (the page side of issue 28)' }, () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'labctl-act3-'));

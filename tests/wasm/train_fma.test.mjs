@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadTrainEngine, loadTrainEngineFma } from '../../scripts/engine-node.mjs';
-import { relaxedSimdSupported } from '../../web/src/wasm-features.js';
+import { relaxedSimdSupported } from '../../web/src/engine/wasm-features.js';
 
 const small = { vocab: 16, context: 8, d_model: 16, heads: 2, layers: 2, mlp_hidden: 32, batch_size: 2, seq_len: 8, steps: 3 };
 

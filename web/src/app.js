@@ -8,15 +8,15 @@
 // host's URL).
 import { h, uid, replaceChildren, setText, setAttr } from './ui/dom.js';
 import { ACTS, availableActs } from './acts/index.js';
-import { serializeUrlState, withFlags } from './url-state.js';
-import { handOffAddress, sessionOf, addressFollower } from './url-handoff.js';
-import { withConfig } from './store.js';
-import { UNITS } from './format.js';
+import { serializeUrlState, withFlags } from './state/url-state.js';
+import { handOffAddress, sessionOf, addressFollower } from './state/url-handoff.js';
+import { withConfig } from './state/store.js';
+import { UNITS } from './format/format.js';
 
 // The storage notice's module (storage-notice.js), loaded the first time progress is not saved; kept for
 // the app started again after an act switch, which then shows the notice at once.
 let noticeModule = null;
-const loadNotice = () => import('./storage-notice.js').then((m) => { noticeModule = m; return m; });
+const loadNotice = () => import('./ui/storage-notice.js').then((m) => { noticeModule = m; return m; });
 
 export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
   settingsSource = 'in the link', extraNotices = [], memoryChosen = false, pushAddress = false }) {

@@ -1,10 +1,10 @@
 // Entry point of the lab's own page: make the store (persistent if the browser allows), then start the
 // lab (embed/boot.js: the engine with a visible loading state and a clear message if it fails, the URL,
 // the app shell). The iframe page (embed/frame.js) and <lab-model-train> start the same way.
-import './styles.css';
-import { createStore } from './store.js';
+import './ui/styles.css';
+import { createStore } from './state/store.js';
 import { bootLab, probeStorage, showFailure } from './embed/boot.js';
-import { takeAddress, sessionOf } from './url-handoff.js';
+import { takeAddress, sessionOf } from './state/url-handoff.js';
 
 // The module runs: boot-watchdog.js (a classic script, for when it cannot) stays quiet.
 document.documentElement.dataset.started = 'true';

@@ -113,7 +113,7 @@ TEST_CASE("nesting depth counts brackets outside strings only") {
 }
 
 TEST_CASE("each required top-level field of the schema is required by the C++ reader; the optional ones are checked when present") {
-  const json schema = json::parse(read_text("web/src/schema/design-ledger.schema.json"));
+  const json schema = json::parse(read_text("web/src/state/schema/design-ledger.schema.json"));
   CHECK(schema["properties"]["ledger_schema_version"]["const"] == facade::kLedgerSchemaVersion);
   const json valid = json::parse(read_text(kFixtures + "valid-complete.json"));
   // Optional (issue 23): the design challenge's fastest step and its peaks, absent in older ledgers.

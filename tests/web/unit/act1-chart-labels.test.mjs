@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { peakLabelPlan, segmentLabelText, wrapKey } from '../../../web/src/charts/ledger-chart.js';
 import { batchValueText } from '../../../web/src/ui/controls.js';
-import { formatAmount, formatBytes } from '../../../web/src/format.js';
+import { formatAmount, formatBytes } from '../../../web/src/format/format.js';
 
 const PEAKS = [148.41e9, 154.64e9, 160.87e9];
 

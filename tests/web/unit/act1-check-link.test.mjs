@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { act1CheckHref } from '../../../web/src/act1-check-link.js';
-import { parseWorkbenchParams } from '../../../web/src/workbench-url.js';
-import { toScenario, DEFAULT_CONFIG } from '../../../web/src/scenario.js';
-import { checkFor, pytorchScript } from '../../../web/src/pytorch-script.js';
+import { act1CheckHref } from '../../../web/src/state/act1-check-link.js';
+import { parseWorkbenchParams } from '../../../web/src/state/workbench-url.js';
+import { toScenario, DEFAULT_CONFIG } from '../../../web/src/state/scenario.js';
+import { checkFor, pytorchScript } from '../../../web/src/models/pytorch-script.js';
 
 const engine = await loadEngine();
 const evaluate = (s) => JSON.parse(engine.evaluate(JSON.stringify(s)));

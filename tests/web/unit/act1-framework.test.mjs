@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   toScenario, normalizeConfig, frameworkOf, DEFAULT_CONFIG, OPTIMIZERS, PRECISIONS, PYTORCH_PRECISION,
-} from '../../../web/src/scenario.js';
-import { buildLedger, ledgerTableRows, sumPeak, sumPeakText, phaseWords, describeConfig, componentBytes, bannerFor, liveAtPeak } from '../../../web/src/ledger-model.js';
-import { parseUrlState, serializeUrlState, CONTROL_KEYS } from '../../../web/src/url-state.js';
-import { defaultState, validateState } from '../../../web/src/store.js';
-import { autocastText, currentRatioText } from '../../../web/src/acts/act1-text.js';
-import { scenarioFacts } from '../../../web/src/sentences.js';
-import { formatBytes, shownHundredths } from '../../../web/src/format.js';
+} from '../../../web/src/state/scenario.js';
+import { buildLedger, ledgerTableRows, sumPeak, sumPeakText, phaseWords, describeConfig, componentBytes, bannerFor, liveAtPeak } from '../../../web/src/models/ledger-model.js';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS } from '../../../web/src/state/url-state.js';
+import { defaultState, validateState } from '../../../web/src/state/store.js';
+import { autocastText, currentRatioText } from '../../../web/src/content/act1-text.js';
+import { scenarioFacts } from '../../../web/src/format/sentences.js';
+import { formatBytes, shownHundredths } from '../../../web/src/format/format.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -57,7 +57,7 @@ test('PyTorch defaults map to the engine’s pytorch fields; mixed is autocast F
 
 test('the C++ mapping (design-ledger verify) resolves PyTorch defaults to the scenarios the page evaluates', async () => {
   const { loadLedgerEngine } = await import('../../wasm/ledger-engine.mjs');
-  const { buildDesignLedger, validateLedger } = await import('../../../web/src/design-ledger.js');
+  const { buildDesignLedger, validateLedger } = await import('../../../web/src/ledger/design-ledger.js');
   const engine = await loadLedgerEngine();
   for (const config of [
     normalizeConfig({ framework: 'pytorch' }),

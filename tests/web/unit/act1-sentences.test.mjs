@@ -4,15 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildLedger, bannerFor, ledgerSummary, ledgerTableRows } from '../../../web/src/ledger-model.js';
-import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS, controlsOff } from '../../../web/src/scenario.js';
-import { fixedNumbers, currentNumbers } from '../../../web/src/acts/act1-numbers.js';
-import * as T from '../../../web/src/acts/act1-text.js';
-import { scenarioFacts, oneScenario, staticTerms } from '../../../web/src/sentences.js';
-import { fitState } from '../../../web/src/fit-state.js';
-import { peekLines } from '../../../web/src/peek-model.js';
-import { describeError } from '../../../web/src/scoring.js';
-import { formatBytes, plainText } from '../../../web/src/format.js';
+import { buildLedger, bannerFor, ledgerSummary, ledgerTableRows } from '../../../web/src/models/ledger-model.js';
+import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS, controlsOff } from '../../../web/src/state/scenario.js';
+import { fixedNumbers, currentNumbers } from '../../../web/src/models/act1-numbers.js';
+import * as T from '../../../web/src/content/act1-text.js';
+import { scenarioFacts, oneScenario, staticTerms } from '../../../web/src/format/sentences.js';
+import { fitState } from '../../../web/src/models/fit-state.js';
+import { peekLines } from '../../../web/src/models/peek-model.js';
+import { describeError } from '../../../web/src/format/scoring.js';
+import { formatBytes, plainText } from '../../../web/src/format/format.js';
 import { sumsThatDoNotAddUp, sumsIn, formatProblems } from './sum-check.mjs';
 
 const mod = await loadEngine();

@@ -1,12 +1,12 @@
-// Unit tests for web/src/acts/act2-best.js: the best settings Act 2's controls can reach, checked by
+// Unit tests for web/src/models/act2-best.js: the best settings Act 2's controls can reach, checked by
 // brute force against the engine (the WASM build under Node). Walk finding MINOR-2: the solver's
 // "highest MFU" used batch sizes the act's slider cannot set.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2, regimeSearch, regimeReachable } from '../../../web/src/acts/act2-best.js';
-import { regimeReached } from '../../../web/src/act2-model.js';
-import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, DEVICES2, WORKERS, toScenario2 } from '../../../web/src/scenario.js';
+import { fitTable, fitRows, smallestStep, bestSettable, SCHEMES2, regimeSearch, regimeReachable } from '../../../web/src/models/act2-best.js';
+import { regimeReached } from '../../../web/src/models/act2-model.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, BATCH_SIZES2, PRECISIONS2, DEVICES2, WORKERS, toScenario2 } from '../../../web/src/state/scenario.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));
@@ -142,7 +142,7 @@ test('the search yields once per setting tried, so a page can run it in idle tim
 // ---- Out of memory: what can still make a step fit with the controls left open?
 // Issue 23: another GPU is suggested only where the step on screen fits as it is.
 test('memoryOptions agrees with brute force over the open settings here, and suggests only GPUs where the step on screen fits', async () => {
-  const { memoryOptions } = await import('../../../web/src/acts/act2-best.js');
+  const { memoryOptions } = await import('../../../web/src/models/act2-best.js');
   const catalog = JSON.parse(m.catalog());
   const devices = DEVICES2.map((id) => catalog.devices.find((d) => d.id === id));
   const tables = new Map();

@@ -1,15 +1,16 @@
-// Unit tests for web/src/act2-model.js (Act 2's DOM-free view models) on results of the real engine
+// Unit tests for web/src/models/act2-model.js (Act 2's DOM-free view models) on results of the real engine
 // (the WASM build under Node), plus hand-made edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
-  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, nearestByRatio, rangeError, nearestRange,
+  roundToSum, stepBar, timelineLanes, gauges, regimeReached, betterBest, rangeError, nearestRange,
   describeMove, laptopMove, laptopState, checkpointNumbers, STEP_SEGMENTS, designCounts, designRecord, regimeReachedAt, withNotAsked, floorRoundedSum,
-} from '../../../web/src/act2-model.js';
-import { act2Complete } from '../../../web/src/completion.js';
-import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/scenario.js';
-import { formatPercent } from '../../../web/src/format.js';
+} from '../../../web/src/models/act2-model.js';
+import { act2Complete } from '../../../web/src/state/completion.js';
+import { nearestByRatio } from '../../../web/src/format/scoring.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2, toLaptopScenario, LAPTOP_START } from '../../../web/src/state/scenario.js';
+import { formatPercent } from '../../../web/src/format/format.js';
 
 const pct = (x) => formatPercent(x, 1);
 

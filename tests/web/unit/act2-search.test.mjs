@@ -1,12 +1,12 @@
-// Act 2's search scheduling (web/src/acts/act2-search.js) with the real engine under Node: answers
+// Act 2's search scheduling (web/src/models/act2-search.js) with the real engine under Node: answers
 // needed at once match the plain searches of act2-best.js, and the best-setting search runs once the
 // settings have rested, for the latest settings only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { createAct2Search } from '../../../web/src/acts/act2-search.js';
-import { fitTable, bestSettable } from '../../../web/src/acts/act2-best.js';
-import { DEFAULT_CONFIG2 } from '../../../web/src/scenario.js';
+import { createAct2Search } from '../../../web/src/models/act2-search.js';
+import { fitTable, bestSettable } from '../../../web/src/models/act2-best.js';
+import { DEFAULT_CONFIG2 } from '../../../web/src/state/scenario.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));

@@ -1,15 +1,16 @@
-// Unit tests for Act 2's words (web/src/acts/act2-text.js) on results of the real engine (the WASM
+// Unit tests for Act 2's words (web/src/content/act2-text.js) on results of the real engine (the WASM
 // build under Node): each sentence says exactly what its scenario's numbers say.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { stepBar, timelineLanes, nearestByRatio } from '../../../web/src/act2-model.js';
-import { fixedNumbers, ckptNumbers } from '../../../web/src/acts/act2-numbers.js';
-import { fixFeedback, fixWhy, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, recomputeNote, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/acts/act2-text.js';
+import { stepBar, timelineLanes } from '../../../web/src/models/act2-model.js';
+import { nearestByRatio } from '../../../web/src/format/scoring.js';
+import { fixedNumbers, ckptNumbers } from '../../../web/src/models/act2-numbers.js';
+import { fixFeedback, fixWhy, timelineSentence, calibrationText, calibrationParagraphs, ckptOverheadFeedback, recomputeNote, nothingFitsText, reconciliation, ckptFormulaText, ckptScenarioText, ckptRatioFeedback, FIX_QUESTION, CKPT_QUESTION, secs, rate, pct, stepLead, loaderAdvice, memoryAdvice, regimeOutOfReach } from '../../../web/src/content/act2-text.js';
 const T = { loaderAdvice, memoryAdvice, regimeOutOfReach };
-import { fitTable, smallestStep } from '../../../web/src/acts/act2-best.js';
-import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/scenario.js';
-import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format.js';
+import { fitTable, smallestStep } from '../../../web/src/models/act2-best.js';
+import { DEFAULT_CONFIG2, CHAPTER_TUNED2, toScenario2 } from '../../../web/src/state/scenario.js';
+import { formatBytes, formatInt, formatRatio, plainText } from '../../../web/src/format/format.js';
 
 const m = await loadEngine();
 const evaluate = (s) => JSON.parse(m.evaluate(JSON.stringify(s)));

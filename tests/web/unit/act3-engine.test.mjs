@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadScaleEngine } from '../../../scripts/engine-node.mjs';
-import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS } from '../../../web/src/act3-model.js';
-import { DEFAULT_CONFIG3, STRATEGIES3, GPU_COUNTS3, DEVICES3, INTERCONNECTS3 } from '../../../web/src/act3-config.js';
-import * as T from '../../../web/src/acts/act3-text.js';
-import { plainText } from '../../../web/src/format.js';
+import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS } from '../../../web/src/models/act3-model.js';
+import { DEFAULT_CONFIG3, STRATEGIES3, GPU_COUNTS3, DEVICES3, INTERCONNECTS3 } from '../../../web/src/state/act3-config.js';
+import * as T from '../../../web/src/content/act3-text.js';
+import { plainText } from '../../../web/src/format/format.js';
 import { sumsThatDoNotAddUp } from './sum-check.mjs';
 
 const raw = await loadScaleEngine();

@@ -6,15 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildDesignLedger, validateLedger, ledgerText, deviceNames } from '../../../web/src/design-ledger.js';
-import { plainText } from '../../../web/src/format.js';
-import { defaultState, withAct3, validateState } from '../../../web/src/store.js';
-import { withConfig3 } from '../../../web/src/act3-url.js';
-import { toScenario3, PREDICT3, act3Record, devicesNeeded, stepByInterconnect } from '../../../web/src/act3-model.js';
-import { DEFAULT_CONFIG3 } from '../../../web/src/act3-config.js';
+import { buildDesignLedger, validateLedger, ledgerText, deviceNames } from '../../../web/src/ledger/design-ledger.js';
+import { plainText } from '../../../web/src/format/format.js';
+import { defaultState, withAct3, validateState } from '../../../web/src/state/store.js';
+import { withConfig3 } from '../../../web/src/state/act3-url.js';
+import { toScenario3, PREDICT3, act3Record, devicesNeeded, stepByInterconnect } from '../../../web/src/models/act3-model.js';
+import { DEFAULT_CONFIG3 } from '../../../web/src/state/act3-config.js';
 import { fakeScale, SPEC } from './act3-fake-scale.mjs';
-import { act3Calibration, act3Reflections } from '../../../web/src/ledger-act3.js';
-import { withTry } from '../../../web/src/scoring.js';
+import { act3Calibration, act3Reflections } from '../../../web/src/ledger/ledger-act3.js';
+import { withTry } from '../../../web/src/format/scoring.js';
 
 const raw = await loadEngine();
 const engine = {

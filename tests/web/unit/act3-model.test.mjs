@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import {
   PREDICT3, tensorDegrees, parallelOf, devicesOf, toScenario3, devicesNeeded, countError, readCount, stepByInterconnect,
   state3, stepParts, taxPoints, taxSpeedup, taxCeiling, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS,
-} from '../../../web/src/act3-model.js';
-import { DEFAULT_CONFIG3, GPU_COUNTS3 } from '../../../web/src/act3-config.js';
+} from '../../../web/src/models/act3-model.js';
+import { DEFAULT_CONFIG3, GPU_COUNTS3 } from '../../../web/src/state/act3-config.js';
 import { fakeScale, SPEC } from './act3-fake-scale.mjs';
 
 test('GPT-2 XL allows tensor parallelism of 1, 5 and 25 only (its 25 heads and 6,400-wide MLP)', () => {

@@ -3,10 +3,10 @@
 // parts that are zero are left out, and the layout names the GPUs a strategy leaves unused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as T from '../../../web/src/acts/act3-text.js';
-import { toScenario3 } from '../../../web/src/act3-model.js';
-import { DEFAULT_CONFIG3 } from '../../../web/src/act3-config.js';
-import { plainText } from '../../../web/src/format.js';
+import * as T from '../../../web/src/content/act3-text.js';
+import { toScenario3 } from '../../../web/src/models/act3-model.js';
+import { DEFAULT_CONFIG3 } from '../../../web/src/state/act3-config.js';
+import { plainText } from '../../../web/src/format/format.js';
 import { fakeScale, SPEC } from './act3-fake-scale.mjs';
 import { sumsThatDoNotAddUp } from './sum-check.mjs';
 

@@ -3,10 +3,10 @@
 // hide/lock flags know Act 3's controls. Act 2's laptop challenge links into Act 3 with its settings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, useAct3Url } from '../../../web/src/url-state.js';
-import * as act3Url from '../../../web/src/act3-url.js';
-import { DEFAULT_CONFIG } from '../../../web/src/scenario.js';
-import { DEFAULT_CONFIG3, normalizeConfig3 } from '../../../web/src/act3-config.js';
+import { parseUrlState, serializeUrlState, useAct3Url } from '../../../web/src/state/url-state.js';
+import * as act3Url from '../../../web/src/state/act3-url.js';
+import { DEFAULT_CONFIG } from '../../../web/src/state/scenario.js';
+import { DEFAULT_CONFIG3, normalizeConfig3 } from '../../../web/src/state/act3-config.js';
 import { act3Link } from '../../../web/src/acts/act2-laptop.js';
 
 useAct3Url(act3Url); // as boot.js does for a link to Act 3, and Act 3 when it mounts

@@ -1,4 +1,4 @@
-// Unit tests for web/src/design-ledger.js: the one ledger builder (against the real WASM engine), the
+// Unit tests for web/src/ledger/design-ledger.js: the one ledger builder (against the real WASM engine), the
 // calibration summary and its sentence, the readable text, and reading a ledger back (limits, version,
 // migration, schema). Verification itself is tested in tests/wasm/ledger.test.mjs.
 import { test } from 'node:test';
@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import { buildDesignLedger, calibrationSummary, ledgerText, resolveRefs, validateLedger, LEDGER_SCHEMA_VERSION, deviceNames, readableDate }
-  from '../../../web/src/design-ledger.js';
-import { verificationRows, verificationHeadline, shownValue, notRecomputedItems } from '../../../web/src/ledger-verify-view.js';
-import { readLedger, checkLedger } from '../../../web/src/ledger-check.js';
-import { LAPTOP_START, toLaptopScenario } from '../../../web/src/scenario.js';
-import { laptopMove } from '../../../web/src/act2-model.js';
-import { plainText } from '../../../web/src/format.js';
-import { defaultState, withAct1, withAct2 } from '../../../web/src/store.js';
+  from '../../../web/src/ledger/design-ledger.js';
+import { verificationRows, verificationHeadline, shownValue, notRecomputedItems } from '../../../web/src/ledger/ledger-verify-view.js';
+import { readLedger, checkLedger } from '../../../web/src/ledger/ledger-check.js';
+import { LAPTOP_START, toLaptopScenario } from '../../../web/src/state/scenario.js';
+import { laptopMove } from '../../../web/src/models/act2-model.js';
+import { plainText } from '../../../web/src/format/format.js';
+import { defaultState, withAct1, withAct2 } from '../../../web/src/state/store.js';
 
 const raw = await loadEngine();
 const engine = {
@@ -395,7 +395,7 @@ test('walk 6, issue 23: the summary says when a reflection was answered more tha
 });
 
 test('the readable summary’s fix-question line says what was chosen and which change the engine times fastest', async () => {
-  const { fixAnswerKey } = await import('../../../web/src/ledger-rescore.js');
+  const { fixAnswerKey } = await import('../../../web/src/ledger/ledger-rescore.js');
   assert.equal(fixAnswerKey(engine), null, 'no catalog: the options cannot be timed');
   const key = fixAnswerKey(checker);
   assert.ok(key && key.filter((f) => f.best).length >= 1);

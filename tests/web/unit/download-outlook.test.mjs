@@ -1,8 +1,8 @@
-// Unit tests for web/src/embed/download-outlook.js: whether a download can reach the student, from what
+// Unit tests for web/src/ui/download-outlook.js: whether a download can reach the student, from what
 // a page can see of the frames above it (frameChain on fake windows).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { downloadOutlook, frameChain } from '../../../web/src/embed/download-outlook.js';
+import { downloadOutlook, frameChain } from '../../../web/src/ui/download-outlook.js';
 
 const sandbox = (tokens) => ({ sandboxed: true, tokens });
 const plain = { sandboxed: false, tokens: [] };

@@ -7,7 +7,7 @@ import {
   parseParentOrigin, parentOriginMismatch, parseInstance, progressSummary, heightMessages, heightMessagesToPost, readIncoming, originAllowed, ledgerTarget, LAB_ID,
 } from '../../../web/src/embed/messages.js';
 import { shadowCss } from '../../../web/src/embed/shadow-css.js';
-import { defaultState, withAct1 } from '../../../web/src/store.js';
+import { defaultState, withAct1 } from '../../../web/src/state/store.js';
 
 test('parentOrigin accepts an origin and names what is wrong with anything else', () => {
   assert.deepEqual(parseParentOrigin('https://canvas.example.edu'), { origin: 'https://canvas.example.edu', error: null });
@@ -93,7 +93,7 @@ test('origins: requests only from parentOrigin when set; the ledger only to it o
 });
 
 test('the shadow stylesheet puts the palette on :host, with a forced dark theme and no html/body/main rules', () => {
-  const css = readFileSync(new URL('../../../web/src/styles.css', import.meta.url), 'utf8');
+  const css = readFileSync(new URL('../../../web/src/ui/styles.css', import.meta.url), 'utf8');
   for (const input of [css, css.replace(/\s+/g, ' ').replace(/\s*([{}:;,])\s*/g, '$1')]) {
     const out = shadowCss(input);
     assert.doesNotMatch(out, /:root/);

@@ -1,8 +1,8 @@
-// Unit tests for web/src/format.js: bytes in GB and GiB, the one two-decimal rule, sums that add up, ratios.
+// Unit tests for web/src/format/format.js: bytes in GB and GiB, the one two-decimal rule, sums that add up, ratios.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 // \u00a0 in the expected strings: the no-break space that joins every amount to its unit.
-import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount, chapterUnits, besideChapter, formatSeconds } from '../../../web/src/format.js';
+import { plainText, UNIT_SPACE, formatBytes, formatAmount, formatSum, sumText, shownHundredths, formatBytesApprox, formatRatio, formatMultiple, formatInt, formatPercent, unitOf, formatCount, chapterUnits, besideChapter, formatSeconds } from '../../../web/src/format/format.js';
 
 test('bytes read as GB with two decimals by default', () => {
   assert.equal(formatBytes(12460889600), '12.46\u00a0GB');
@@ -83,7 +83,7 @@ test('ratios, multiples, integers and percents', () => {
 });
 
 test('the tiny reference model reads in MB / kB (MiB / KiB with the GiB toggle), FLOP/s in G or M', async () => {
-  const { formatSmallBytes, formatFlopRate, formatTickBytes } = await import('../../../web/src/format.js');
+  const { formatSmallBytes, formatFlopRate, formatTickBytes } = await import('../../../web/src/format/format.js');
   assert.equal(formatSmallBytes(3271680), '3.27\u00a0MB');
   assert.equal(formatSmallBytes(3271680, 'gib'), '3.12\u00a0MiB');
   assert.equal(formatSmallBytes(729088), '729.09\u00a0kB');
@@ -116,7 +116,7 @@ test('an amount and its unit never part at a line end; text that leaves the scre
 });
 
 test('keepUnits joins a number to a unit written by hand, and nothing else', async () => {
-  const { keepUnits } = await import('../../../web/src/format.js');
+  const { keepUnits } = await import('../../../web/src/format/format.js');
   assert.equal(keepUnits('the V100 32 GB has 34.36 GB (10^9 B) and 500,000 tokens/s'),
     'the V100 32\u00a0GB has 34.36\u00a0GB (10^9\u00a0B) and 500,000\u00a0tokens/s');
   assert.equal(keepUnits('16 B per parameter; 2 GiB; 3 MiB; 7.00 GFLOP/s'), '16\u00a0B per parameter; 2\u00a0GiB; 3\u00a0MiB; 7.00\u00a0GFLOP/s');

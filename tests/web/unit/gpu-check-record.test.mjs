@@ -1,4 +1,4 @@
-// "Check it on your GPU" in the design ledger (web/src/gpu-check-record.js): a comparison recorded in
+// "Check it on your GPU" in the design ledger (web/src/models/gpu-check-record.js): a comparison recorded in
 // the lab state reaches the ledger (valid against the schema), the ledger check
 // re-computes its prediction side with the engine (an edited prediction differs, a forged result is
 // named and not re-computed), as the page's import and `labctl verify` run it.
@@ -8,11 +8,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
-import { checkLedger } from '../../../web/src/ledger-check.js';
-import { labelledFields } from '../../../web/src/ledger-verify-view.js';
-import { validateLedger } from '../../../web/src/design-ledger.js';
-import { compareMeasured } from '../../../web/src/pytorch-compare.js';
-import { checkRecord, withGpuCheck, MAX_CHECKS } from '../../../web/src/gpu-check-record.js';
+import { checkLedger } from '../../../web/src/ledger/ledger-check.js';
+import { labelledFields } from '../../../web/src/ledger/ledger-verify-view.js';
+import { validateLedger } from '../../../web/src/ledger/design-ledger.js';
+import { compareMeasured } from '../../../web/src/models/pytorch-compare.js';
+import { checkRecord, withGpuCheck, MAX_CHECKS } from '../../../web/src/models/gpu-check-record.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const userDir = path.join(here, '..', '..', 'fixtures', 'pytorch', 'user');

@@ -1,14 +1,14 @@
-// Unit tests for web/src/ledger-act3.js (DOM-free): Act 3's prediction and reflections on the design
+// Unit tests for web/src/ledger/ledger-act3.js (DOM-free): Act 3's prediction and reflections on the design
 // ledger's page, read from the lab state; the saved ledger's own lists are not touched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { act3Calibration, act3Reflections, displayCalibration, QUANTITY3 } from '../../../web/src/ledger-act3.js';
-import { calibrationSummary, savedCalibration } from '../../../web/src/design-ledger.js';
-import { countError } from '../../../web/src/act3-model.js';
-import { DP_QUESTION, CEILING_QUESTION } from '../../../web/src/acts/act3-text.js';
-import { defaultState, withAct3 } from '../../../web/src/store.js';
-import { withTry } from '../../../web/src/scoring.js';
-import { formatRatio, plainText } from '../../../web/src/format.js';
+import { act3Calibration, act3Reflections, displayCalibration, QUANTITY3 } from '../../../web/src/ledger/ledger-act3.js';
+import { calibrationSummary, savedCalibration } from '../../../web/src/ledger/design-ledger.js';
+import { countError } from '../../../web/src/models/act3-model.js';
+import { DP_QUESTION, CEILING_QUESTION } from '../../../web/src/content/act3-text.js';
+import { defaultState, withAct3 } from '../../../web/src/state/store.js';
+import { withTry } from '../../../web/src/format/scoring.js';
+import { formatRatio, plainText } from '../../../web/src/format/format.js';
 
 // A locked prediction as act3.js onLock stores it; `needed` stands in for the solver's count.
 function locked(devices, needed, patch = {}) {

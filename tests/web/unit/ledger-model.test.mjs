@@ -1,13 +1,13 @@
-// Unit tests for web/src/ledger-model.js and acts/act1-numbers.js against the real engine (the same
+// Unit tests for web/src/models/ledger-model.js and acts/act1-numbers.js against the real engine (the same
 // WASM build the page loads): segments, table rows, banner and summary carry the engine's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { buildLedger, ledgerTableRows, bannerFor, ledgerSummary, componentBytes } from '../../../web/src/ledger-model.js';
-import { toScenario, normalizeConfig, OPTIMIZERS } from '../../../web/src/scenario.js';
-import { fixedNumbers, currentNumbers } from '../../../web/src/acts/act1-numbers.js';
+import { buildLedger, ledgerTableRows, bannerFor, ledgerSummary, componentBytes } from '../../../web/src/models/ledger-model.js';
+import { toScenario, normalizeConfig, OPTIMIZERS } from '../../../web/src/state/scenario.js';
+import { fixedNumbers, currentNumbers } from '../../../web/src/models/act1-numbers.js';
 import { optimizerRows } from '../../../web/src/ui/optimizer-table.js';
-import { formatBytes } from '../../../web/src/format.js';
+import { formatBytes } from '../../../web/src/format/format.js';
 
 const mod = await loadEngine();
 const evaluate = (s) => JSON.parse(mod.evaluate(JSON.stringify(s)));

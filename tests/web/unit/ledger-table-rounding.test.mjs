@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { termHundredths } from '../../../web/src/charts/ledger-table.js';
-import { shownHundredths } from '../../../web/src/format.js';
+import { shownHundredths } from '../../../web/src/format/format.js';
 
 test('rows whose plain rounding adds up are left alone', () => {
   assert.equal(termHundredths([6.23e9, 6.23e9], 12.46e9), null);

@@ -1,11 +1,11 @@
-// The clock's words in the Measure-it panel (web/src/measure-clock.js) on real lab_train reports: the
+// The clock's words in the Measure-it panel (web/src/models/measure-clock.js) on real lab_train reports: the
 // speed list names the engine's measured clock step; a coarse clock (Firefox and Safari round theirs
 // to 1 ms) and a run too short for spans of 100 ticks are said in a sentence, with the engine's figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTrainEngine } from '../../../scripts/engine-node.mjs';
-import { trainRequest, DEFAULT_SETTINGS, speedRows } from '../../../web/src/measure-model.js';
-import { clockRow, clockSentence, clockStepText } from '../../../web/src/measure-clock.js';
+import { trainRequest, DEFAULT_SETTINGS, speedRows } from '../../../web/src/models/measure-model.js';
+import { clockRow, clockSentence, clockStepText } from '../../../web/src/models/measure-clock.js';
 
 const engine = await loadTrainEngine();
 const report = JSON.parse(engine.train(JSON.stringify({ ...trainRequest({ ...DEFAULT_SETTINGS, batch_size: 2, seq_len: 16, steps: 3 }), measure_peak: true })));

@@ -1,4 +1,4 @@
-// Unit tests for web/src/measure-keep.js ("Measure it" kept for the tab) with real training reports
+// Unit tests for web/src/models/measure-keep.js ("Measure it" kept for the tab) with real training reports
 // from the lab_train WASM module: a round trip gives back what the panel drew, a run ends with the same
 // judgement after the trip (a failed or stalled run never comes back as a success), stale, edited or
 // oversized data is dropped part by part, and missing or throwing storage changes nothing.
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
   KEEP_KEY, MAX_CHARS, serialize, deserialize, saveKept, loadKept, forgetKept, keptTrainStatus, reportOk, validSettings,
-} from '../../../web/src/measure-keep.js';
-import { DEFAULT_SETTINGS, trainRequest } from '../../../web/src/measure-model.js';
-import { STALL, stallRequests } from '../../../web/src/stall-model.js';
+} from '../../../web/src/models/measure-keep.js';
+import { DEFAULT_SETTINGS, trainRequest } from '../../../web/src/models/measure-model.js';
+import { STALL, stallRequests } from '../../../web/src/models/stall-model.js';
 
 const engine = await loadTrainEngine();
 const train = (req) => JSON.parse(engine.train(JSON.stringify(req)));

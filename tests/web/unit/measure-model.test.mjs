@@ -1,4 +1,4 @@
-// Unit tests for the "Measure it" view models (web/src/measure-model.js, stall-model.js,
+// Unit tests for the "Measure it" view models (web/src/models/measure-model.js, stall-model.js,
 // measure-tables.js) against real training reports from the lab_train WASM module — the same build
 // the panel's Web Worker loads: byte pairs, the timeline, speed figures, the stall demo's series and
 // the sentences that summarise each chart.
@@ -8,12 +8,12 @@ import { loadEngine, loadTrainEngine } from '../../../scripts/engine-node.mjs';
 import {
   trainRequest, DEFAULT_SETTINGS, CHOICES, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary, speedRows, arithmeticSentence,
   speedSummary, phaseWords, stageOf, progressText, categoriesOf, liveSpeedReport, trainEndStatus, trainOutcome, STALL_SHARE,
-} from '../../../web/src/measure-model.js';
+} from '../../../web/src/models/measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallStats, stallLossSummary, stallUnchangedSummary,
-} from '../../../web/src/stall-model.js';
-import { bytesTable, timelineTable, seriesTable } from '../../../web/src/measure-tables.js';
-import { formatSmallBytes, formatFlopRate, formatPercent } from '../../../web/src/format.js';
+} from '../../../web/src/models/stall-model.js';
+import { bytesTable, timelineTable, seriesTable } from '../../../web/src/models/measure-tables.js';
+import { formatSmallBytes, formatFlopRate, formatPercent } from '../../../web/src/format/format.js';
 
 const engine = await loadTrainEngine();
 const train = (req) => {

@@ -3,10 +3,10 @@
 // measurement, and that only the newest runs are kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runRecord, withMeasureRun, measureRunsText, MAX_RUNS } from '../../../web/src/measure-record.js';
-import { plainText } from '../../../web/src/format.js';
-import { DEFAULT_SETTINGS } from '../../../web/src/measure-model.js';
-import { defaultState, validateState } from '../../../web/src/store.js';
+import { runRecord, withMeasureRun, measureRunsText, MAX_RUNS } from '../../../web/src/models/measure-record.js';
+import { plainText } from '../../../web/src/format/format.js';
+import { DEFAULT_SETTINGS } from '../../../web/src/models/measure-model.js';
+import { defaultState, validateState } from '../../../web/src/state/store.js';
 
 const report = {
   model: { parameters: 12345 },

@@ -1,4 +1,4 @@
-// Unit tests for web/src/parallel-charts-model.js (Act 3's four charts, DOM-free) on results of the
+// Unit tests for web/src/models/parallel-charts-model.js (Act 3's four charts, DOM-free) on results of the
 // real engine (lab_scale, the WASM build under Node): the per-device stack adds up to the engine's
 // peak, an out-of-memory device or stage is never drawn as fitting, every mark and word stays inside
 // the chart from 280 to 760 px, the step's sentence adds up, the chapter's curve uses the engine's r,
@@ -10,8 +10,8 @@ import {
   memoryModel, memoryLayout, timelineModel, timelineLayout, commTaxModel, commTaxLayout, crossoverModel, crossoverLayout, crossoverParts,
   chapterSpeedup, roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf, PARALLEL_COMPONENT_LABELS,
   deviceComponents,
-} from '../../../web/src/parallel-charts-model.js';
-import { formatBytes, formatRatio, formatInt } from '../../../web/src/format.js';
+} from '../../../web/src/models/parallel-charts-model.js';
+import { formatBytes, formatRatio, formatInt } from '../../../web/src/format/format.js';
 import { ACT3_SCENARIOS, enginePoints } from './parallel-scenarios.mjs';
 
 const engine = await loadScaleEngine();

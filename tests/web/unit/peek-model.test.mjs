@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS } from '../../../web/src/scenario.js';
-import { peekLines } from '../../../web/src/peek-model.js';
-import { formatBytes, formatInt } from '../../../web/src/format.js';
+import { toScenario, normalizeConfig, OPTIMIZERS, PRECISIONS } from '../../../web/src/state/scenario.js';
+import { peekLines } from '../../../web/src/models/peek-model.js';
+import { formatBytes, formatInt } from '../../../web/src/format/format.js';
 
 const mod = await loadEngine();
 const evaluate = (s) => JSON.parse(mod.evaluate(JSON.stringify(s)));

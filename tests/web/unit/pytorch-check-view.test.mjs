@@ -1,4 +1,4 @@
-// The words of "Check it on your GPU" (web/src/pytorch-check-view.js) on the user results in
+// The words of "Check it on your GPU" (web/src/models/pytorch-check-view.js) on the user results in
 // tests/fixtures/pytorch/user/ against the real engine: every number is the comparison's, a result
 // that misses by more than 1% never reads as agreeing, and times on another device are not compared.
 import { test } from 'node:test';
@@ -7,9 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { compareMeasured } from '../../../web/src/pytorch-compare.js';
-import { checkRows, verdict, timingText, measuredOnText, bytesText, errorText, secondsText } from '../../../web/src/pytorch-check-view.js';
-import { plainText } from '../../../web/src/format.js';
+import { compareMeasured } from '../../../web/src/models/pytorch-compare.js';
+import { checkRows, verdict, timingText, measuredOnText, bytesText, errorText, secondsText } from '../../../web/src/models/pytorch-check-view.js';
+import { plainText } from '../../../web/src/format/format.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'pytorch', 'user');
 const file = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()[0];

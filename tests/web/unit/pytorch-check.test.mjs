@@ -9,8 +9,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
-import { checkFor, pytorchScript, modelOf, unbuildable, cpuRunSeconds, CPU_FLOPS_PER_S, CHECK_FORMAT } from '../../../web/src/pytorch-script.js';
-import { readMeasured, compareMeasured, refusalText, MEASURED_MAX_BYTES, sameGpu, phaseOf } from '../../../web/src/pytorch-compare.js';
+import { checkFor, pytorchScript, modelOf, unbuildable, cpuRunSeconds, CPU_FLOPS_PER_S, CHECK_FORMAT } from '../../../web/src/models/pytorch-script.js';
+import { readMeasured, compareMeasured, refusalText, MEASURED_MAX_BYTES, sameGpu, phaseOf } from '../../../web/src/models/pytorch-compare.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const userDir = path.join(here, '..', '..', 'fixtures', 'pytorch', 'user');

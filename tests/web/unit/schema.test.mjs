@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { validate } from '../../../web/src/schema/validate.js';
-import { defaultState, withAct1 } from '../../../web/src/store.js';
+import { validate } from '../../../web/src/state/schema/validate.js';
+import { defaultState, withAct1 } from '../../../web/src/state/store.js';
 
-const schema = JSON.parse(readFileSync(new URL('../../../web/src/schema/lab-state.schema.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../../../web/src/state/schema/lab-state.schema.json', import.meta.url), 'utf8'));
 
 test('the schema is versioned and names the lab', () => {
   assert.equal(schema.properties.schema_version.const, 2);
@@ -54,8 +54,8 @@ test('integers and numbers are told apart', () => {
   assert.equal(validate({ type: 'array', items: { enum: [1] } }, [1, 2]).length, 1);
 });
 
-// The design ledger's schema (web/src/schema/design-ledger.schema.json) embeds the lab state's.
-const ledgerSchema = JSON.parse(readFileSync(new URL('../../../web/src/schema/design-ledger.schema.json', import.meta.url), 'utf8'));
+// The design ledger's schema (web/src/state/schema/design-ledger.schema.json) embeds the lab state's.
+const ledgerSchema = JSON.parse(readFileSync(new URL('../../../web/src/state/schema/design-ledger.schema.json', import.meta.url), 'utf8'));
 
 test('the design-ledger schema is versioned and requires the course’s common fields and the plan’s fields', () => {
   assert.equal(ledgerSchema.properties.ledger_schema_version.const, 2);
@@ -96,8 +96,8 @@ function objectPaths(node, value, path, out) {
 const at = (root, path) => path.reduce((o, k) => o[k], root);
 
 test('keys named like built-in object members are refused at every level of the lab state and knob settings', async () => {
-  const { LEDGER_SCHEMA } = await import('../../../web/src/design-ledger.js');
-  const { readLedger } = await import('../../../web/src/ledger-check.js');
+  const { LEDGER_SCHEMA } = await import('../../../web/src/ledger/design-ledger.js');
+  const { readLedger } = await import('../../../web/src/ledger/ledger-check.js');
   const ledger = JSON.parse(readFileSync(new URL('../../fixtures/ledger/valid-complete.json', import.meta.url), 'utf8'));
   assert.deepEqual(validate(LEDGER_SCHEMA, ledger), []);
   const paths = [...objectPaths(LEDGER_SCHEMA.properties.lab_state, ledger.lab_state, ['lab_state'], []),

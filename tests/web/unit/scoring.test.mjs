@@ -1,8 +1,8 @@
-// Unit tests for web/src/scoring.js: "off by N×" in both directions, the zero prediction, nearest option.
+// Unit tests for web/src/format/scoring.js: "off by N×" in both directions, the zero prediction, nearest option.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorRatio, describeError, nearestOption, withTry, lastTry, firstAnswerNote, MAX_TRIES } from '../../../web/src/scoring.js';
-import { plainText } from '../../../web/src/format.js';
+import { errorRatio, describeError, nearestOption, withTry, lastTry, firstAnswerNote, MAX_TRIES } from '../../../web/src/format/scoring.js';
+import { plainText } from '../../../web/src/format/format.js';
 
 const truth = 12460889600;
 

@@ -1,8 +1,8 @@
-// Unit tests for web/src/store.js: defaults match the schema, persistence, storage that throws,
+// Unit tests for web/src/state/store.js: defaults match the schema, persistence, storage that throws,
 // migrations from unversioned (v0) states, and refusal of unreadable or newer states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore, defaultState, migrate, validateState, withConfig, withAct1, withConfig2, withAct2, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS, saveFailure } from '../../../web/src/store.js';
+import { createStore, defaultState, migrate, validateState, withConfig, withAct1, withConfig2, withAct2, SCHEMA_VERSION, STORAGE_KEY, MIGRATIONS, saveFailure } from '../../../web/src/state/store.js';
 
 class MemoryStorage {
   constructor(init = {}) { this.data = new Map(Object.entries(init)); }

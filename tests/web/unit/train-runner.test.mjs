@@ -1,11 +1,11 @@
-// Unit tests for web/src/train-runner.js, the loop the "Measure it" Web Worker runs, driven here in
+// Unit tests for web/src/engine/train-runner.js, the loop the "Measure it" Web Worker runs, driven here in
 // Node with the real lab_train module: message order, losses identical to a one-shot train() of the
 // same request, cancelling between chunks, refused requests, chunk sizing, and the embind session
 // always deleted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTrainEngine } from '../../../scripts/engine-node.mjs';
-import { runTraining, nextChunkSteps, MAX_CHUNK_STEPS } from '../../../web/src/train-runner.js';
+import { runTraining, nextChunkSteps, MAX_CHUNK_STEPS } from '../../../web/src/engine/train-runner.js';
 
 const engine = await loadTrainEngine();
 const request = { batch_size: 2, seq_len: 8, steps: 7, seed: 3, timeline_points: 0 };

@@ -1,8 +1,8 @@
-// Unit tests for web/src/url-handoff.js: an address write pending when the page is left reaches the
+// Unit tests for web/src/state/url-handoff.js: an address write pending when the page is left reaches the
 // next load of the same address, once, and nothing else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { handOffAddress, takeAddress, sessionOf, addressFollower } from '../../../web/src/url-handoff.js';
+import { handOffAddress, takeAddress, sessionOf, addressFollower } from '../../../web/src/state/url-handoff.js';
 
 const memory = () => { const m = new Map(); return { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) }; };
 

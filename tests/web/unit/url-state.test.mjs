@@ -1,9 +1,9 @@
-// Unit tests for web/src/url-state.js: round trips, instructor flags, and bad parameters that become
+// Unit tests for web/src/state/url-state.js: round trips, instructor flags, and bad parameters that become
 // messages without losing the rest of the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls, withFlags, actOf } from '../../../web/src/url-state.js';
-import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/scenario.js';
+import { parseUrlState, serializeUrlState, CONTROL_KEYS, openControls, withFlags, actOf } from '../../../web/src/state/url-state.js';
+import { DEFAULT_CONFIG, normalizeConfig } from '../../../web/src/state/scenario.js';
 
 const deviceIds = ['v100-sxm2-32gb', 'a100-sxm4-40gb', 'a100-sxm4-80gb', 'h100-sxm-80gb', 'rtx4090-24gb', 'rtx4060-laptop-8gb'];
 const ctx = { deviceIds, availableActs: [1] };
@@ -105,7 +105,7 @@ test('the "Measure it" panel is reached with act=measure; numbered acts still pa
 });
 
 // ---- Act 2 and ambiguous links
-import { DEFAULT_CONFIG2, normalizeConfig2 } from '../../../web/src/scenario.js';
+import { DEFAULT_CONFIG2, normalizeConfig2 } from '../../../web/src/state/scenario.js';
 const ctx2 = { deviceIds, availableActs: [1, 2, 'measure'] };
 
 test('an Act 2 configuration survives serialize → parse unchanged', () => {

@@ -1,11 +1,11 @@
-// web/src/wasm-features.js: the relaxed-SIMD probe the "Measure it" worker uses to pick its build.
+// web/src/engine/wasm-features.js: the relaxed-SIMD probe the "Measure it" worker uses to pick its build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { relaxedSimdSupported } from '../../../web/src/wasm-features.js';
+import { relaxedSimdSupported } from '../../../web/src/engine/wasm-features.js';
 
-const probe = fileURLToPath(new URL('../../../web/src/wasm-features.js', import.meta.url));
+const probe = fileURLToPath(new URL('../../../web/src/engine/wasm-features.js', import.meta.url));
 const ask = (flags) => spawnSync(process.execPath, [...flags, '--input-type=module', '-e',
   `import { relaxedSimdSupported } from ${JSON.stringify(probe)}; process.stdout.write(String(relaxedSimdSupported()));`],
 { encoding: 'utf8' }).stdout;

@@ -3,10 +3,10 @@
 // facade_ledger_checks.cpp), and an edited value is reported by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDesignLedger, ledgerText, validateLedger } from '../../../web/src/design-ledger.js';
-import { checkLedger } from '../../../web/src/ledger-check.js';
-import { workbenchRecord } from '../../../web/src/workbench-view.js';
-import { defaultState, validateState } from '../../../web/src/store.js';
+import { buildDesignLedger, ledgerText, validateLedger } from '../../../web/src/ledger/design-ledger.js';
+import { checkLedger } from '../../../web/src/ledger/ledger-check.js';
+import { workbenchRecord } from '../../../web/src/models/workbench-view.js';
+import { defaultState, validateState } from '../../../web/src/state/store.js';
 import { loadLedgerEngine } from '../../wasm/ledger-engine.mjs';
 
 const engine = await loadLedgerEngine(); // evaluate, solve, verifyLedger, catalog, version

@@ -1,4 +1,4 @@
-// Unit tests for the workbench's DOM-free model and run modules (web/src/workbench-model.js,
+// Unit tests for the workbench's DOM-free model and run modules (web/src/state/workbench-model.js,
 // workbench-run.js), against the real WASM engine: the editor offers the fields the engine reads,
 // every preset's spec fills it and gives the same exact parameter count, a pasted config is read
 // with a clear message for each kind of bad input, and every scenario normalizeRun makes is accepted.
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   MODEL_FIELDS, supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, modelErrorText, presetGroups, parametersText, MAX_CONFIG_BYTES, CONFIG_LIMIT_WORDS,
-} from '../../../web/src/workbench-model.js';
-import { normalizeRun, defaultScenario, PRECISIONS, COUNTINGS, customDevice, customValues, runErrorText } from '../../../web/src/workbench-run.js';
+} from '../../../web/src/state/workbench-model.js';
+import { normalizeRun, defaultScenario, PRECISIONS, COUNTINGS, customDevice, customValues, runErrorText } from '../../../web/src/state/workbench-run.js';
 
 let evaluate;
 let catalog;

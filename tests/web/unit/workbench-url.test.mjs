@@ -1,12 +1,12 @@
-// Unit tests for web/src/workbench-url.js (through url-state.js, as the page reads a link): the
+// Unit tests for web/src/state/workbench-url.js (through url-state.js, as the page reads a link): the
 // workbench's choices survive serialize → parse, a custom model travels as spec fields, and each bad
 // parameter is a message naming it while the rest still applies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUrlState, serializeUrlState, useWorkbenchUrl } from '../../../web/src/url-state.js';
-import * as workbenchUrl from '../../../web/src/workbench-url.js';
-import { defaultScenario, customDevice } from '../../../web/src/workbench-run.js';
-import { defaultState, validateState, withWorkbench, createStore } from '../../../web/src/store.js';
+import { parseUrlState, serializeUrlState, useWorkbenchUrl } from '../../../web/src/state/url-state.js';
+import * as workbenchUrl from '../../../web/src/state/workbench-url.js';
+import { defaultScenario, customDevice } from '../../../web/src/state/workbench-run.js';
+import { defaultState, validateState, withWorkbench, createStore } from '../../../web/src/state/store.js';
 
 const { parseWorkbenchParams, serializeWorkbench } = workbenchUrl;
 useWorkbenchUrl(workbenchUrl); // as boot.js and the workbench do

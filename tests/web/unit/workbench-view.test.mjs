@@ -1,4 +1,4 @@
-// Unit tests for web/src/workbench-view.js, the workbench results' view model, against the real WASM
+// Unit tests for web/src/models/workbench-view.js, the workbench results' view model, against the real WASM
 // engine: the timeline adds up to the peak, out of memory and pure 16-bit never read as success, the
 // textbook gap's columns add up to their peaks, the solver's fallback to the textbook twin is named.
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import { loadEngine } from '../../../scripts/engine-node.mjs';
 import {
   textbookTwin, pytorchTwin, isPytorch, timelineView, timelineRows, phaseLabel, peakView, fitView, deviceSizeWords,
   gapView, timingView, solveView, solveFor, workbenchRecord, workbenchText, moveWords, largestText,
-} from '../../../web/src/workbench-view.js';
+} from '../../../web/src/models/workbench-view.js';
 
 const raw = await loadEngine();
 const engine = { evaluate: (s) => JSON.parse(raw.evaluate(JSON.stringify(s))), solve: (s) => JSON.parse(raw.solve(JSON.stringify(s))) };

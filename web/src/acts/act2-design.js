@@ -5,11 +5,11 @@
 // beside it. Words from act2-text.js; the act (act2.js) renders it after each paint.
 import { h, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
-import { LABELS, BATCH_SIZES2 } from '../scenario.js';
-import { regimeReachedAt, designCounts, designRecord, REGIME } from '../act2-model.js';
-import { formatBytes, formatCount } from '../format.js';
-import { withAct2 } from '../store.js';
-import * as T from './act2-text.js';
+import { LABELS, BATCH_SIZES2 } from '../state/scenario.js';
+import { regimeReachedAt, designCounts, designRecord, REGIME } from '../models/act2-model.js';
+import { formatBytes, formatCount } from '../format/format.js';
+import { withAct2 } from '../state/store.js';
+import * as T from '../content/act2-text.js';
 import { whyDetails } from '../ui/why-details.js';
 
 // open: the controls left open (a Set); allOpen: whether that is every control of the act.

@@ -5,13 +5,13 @@
 import { h, uid, setText, replaceChildren, scrollBox } from '../ui/dom.js';
 import { MoveChart } from '../charts/move-chart.js';
 import { DataTable } from '../charts/data-table.js';
-import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, LAPTOP_DEVICE, toLaptopScenario } from '../scenario.js';
-import { describeMove, laptopMove, laptopState, floorRoundedSum } from '../act2-model.js';
+import { OPTIMIZERS, PRECISIONS, CHECKPOINTING, LABELS, EVERY_K, LAPTOP_START, LAPTOP_BATCH_SIZES, LAPTOP_DEVICE, toLaptopScenario } from '../state/scenario.js';
+import { describeMove, laptopMove, laptopState, floorRoundedSum } from '../models/act2-model.js';
 import { Banner } from '../ui/banner.js';
-import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../format.js';
-import { withAct2 } from '../store.js';
-import { LAPTOP } from './act2-text.js';
-import { withFlags } from '../url-state.js';
+import { formatBytes, formatInt, formatAmount, unitOf, UNIT_SPACE } from '../format/format.js';
+import { withAct2 } from '../state/store.js';
+import { LAPTOP } from '../content/act2-text.js';
+import { withFlags } from '../state/url-state.js';
 import { whyDetails } from '../ui/why-details.js';
 
 const FLOOR_WORDS = {

@@ -2,8 +2,8 @@
 // same configurations (with the reconciliation), and the Math Peek for MFU, HFU and the Iron Law with
 // every symbol bound to the scenario on screen.
 import { h, replaceChildren, scrollBox } from '../ui/dom.js';
-import { formatInt } from '../format.js';
-import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours, recomputeNote } from './act2-text.js';
+import { formatInt } from '../format/format.js';
+import { CHAPTER, reconciliation, chapterUnits, pct, secs, rate, hours, recomputeNote } from '../content/act2-text.js';
 import { whyDetails } from '../ui/why-details.js';
 
 const sci = (x) => {

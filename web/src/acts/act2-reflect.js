@@ -7,12 +7,12 @@
 import { h, setText, setLocked } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
 import { createFillIn } from '../ui/fill-in.js';
-import { nearestByRatio } from '../act2-model.js';
-import { withTry, lastTry, firstAnswerNote } from '../scoring.js';
-import { CHAPTER_TUNED2 } from '../scenario.js';
-import { withAct2 } from '../store.js';
-import { ckptNumbers } from './act2-numbers.js';
-import * as T from './act2-text.js';
+import { nearestByRatio } from '../format/scoring.js';
+import { withTry, lastTry, firstAnswerNote } from '../format/scoring.js';
+import { CHAPTER_TUNED2 } from '../state/scenario.js';
+import { withAct2 } from '../state/store.js';
+import { ckptNumbers } from '../models/act2-numbers.js';
+import * as T from '../content/act2-text.js';
 import { whyDetails } from '../ui/why-details.js';
 
 // fixes: fixedNumbers(...).fixes, the fix question's answer key. lockedHint: what shows until the reveal.

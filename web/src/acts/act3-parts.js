@@ -4,11 +4,11 @@
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { createFillIn } from '../ui/fill-in.js';
 import { deviceOptionText } from '../ui/controls.js';
-import { readCount, taxSpeedup } from '../act3-model.js';
-import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3, OPTIMIZERS3, PRECISIONS3 } from '../act3-config.js';
-import { lastTry, firstAnswerNote } from '../scoring.js';
-import { formatBytes, formatInt, formatRatio, formatPercent, formatSeconds } from '../format.js';
-import * as T from './act3-text.js';
+import { readCount, taxSpeedup } from '../models/act3-model.js';
+import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3, OPTIMIZERS3, PRECISIONS3 } from '../state/act3-config.js';
+import { lastTry, firstAnswerNote } from '../format/scoring.js';
+import { formatBytes, formatInt, formatRatio, formatPercent, formatSeconds } from '../format/format.js';
+import * as T from '../content/act3-text.js';
 
 // The prediction: a whole number of GPUs, checked as typed, locked once submitted.
 export function createCountLock({ onLock }) {

@@ -8,17 +8,17 @@ import { h, setText, setLocked, replaceChildren } from '../ui/dom.js';
 import { panel, renderSteps } from '../ui/act-parts.js';
 import { Banner } from '../ui/banner.js';
 import { whyDetails } from '../ui/why-details.js';
-import { withAct3, defaultAct3 } from '../store.js';
-import { withFlags, openControls, useAct3Url } from '../url-state.js';
-import * as act3Url from '../act3-url.js';
-import { withConfig3 } from '../act3-url.js';
-import { normalizeConfig3, DEVICES3 } from '../act3-config.js';
-import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS, tensorDegrees } from '../act3-model.js';
-import { withTry } from '../scoring.js';
-import { act3Complete } from '../completion.js';
-import { MODEL_ID } from '../scenario.js';
+import { withAct3, defaultAct3 } from '../state/store.js';
+import { withFlags, openControls, useAct3Url } from '../state/url-state.js';
+import * as act3Url from '../state/act3-url.js';
+import { withConfig3 } from '../state/act3-url.js';
+import { normalizeConfig3, DEVICES3 } from '../state/act3-config.js';
+import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS, tensorDegrees } from '../models/act3-model.js';
+import { withTry } from '../format/scoring.js';
+import { act3Complete } from '../state/completion.js';
+import { MODEL_ID } from '../state/scenario.js';
 import { createCountLock, createControls3, chartSlot, createReflections3, renderPeek3 } from './act3-parts.js';
-import * as T from './act3-text.js';
+import * as T from '../content/act3-text.js';
 
 // Issue 28's four charts (web/src/charts/, each `mountX(container, { format })` → { update(result,
 // context), destroy() }), mounted when they are in this build; until then each slot shows its sentence.

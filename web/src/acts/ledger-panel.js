@@ -5,19 +5,19 @@
 // A bad file never touches the store.
 import { h, uid, setText, replaceChildren } from '../ui/dom.js';
 import { panel } from '../ui/act-parts.js';
-import { formatCount, wordList } from '../format.js';
+import { formatCount, wordList } from '../format/format.js';
 import {
   buildDesignLedger, deviceNames, ledgerEngine, ledgerText, readableDate, LEDGER_MAX_BYTES,
-} from '../design-ledger.js';
-import { notRecomputedItems, verificationRows, verificationHeadline } from '../ledger-verify-view.js';
-import { checkLedger, tooLargeMessage } from '../ledger-check.js';
-import { fixAnswerKey } from '../ledger-rescore.js';
-import '../ledger-panel.css';
-import { withFlags } from '../url-state.js';
-import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
-import { measureRunsText } from '../measure-record.js';
-import { workbenchText } from '../workbench-view.js';
-import { displayCalibration, act3Calibration, act3Reflections } from '../ledger-act3.js';
+} from '../ledger/design-ledger.js';
+import { notRecomputedItems, verificationRows, verificationHeadline } from '../ledger/ledger-verify-view.js';
+import { checkLedger, tooLargeMessage } from '../ledger/ledger-check.js';
+import { fixAnswerKey } from '../ledger/ledger-rescore.js';
+import './ledger-panel.css';
+import { withFlags } from '../state/url-state.js';
+import { downloadOutlook, frameChain } from '../ui/download-outlook.js';
+import { measureRunsText } from '../models/measure-record.js';
+import { workbenchText } from '../models/workbench-view.js';
+import { displayCalibration, act3Calibration, act3Reflections } from '../ledger/ledger-act3.js';
 
 export const id = 'ledger';
 export const shortTitle = 'Design ledger';

@@ -16,18 +16,18 @@ import { DataTable } from '../charts/data-table.js';
 import {
   DEFAULT_SETTINGS, LABELS, trainRequest, bytePairs, ledgerScenario, bytesSummary, timelineModel, timelineSummary,
   speedRows, speedSummary, arithmeticSentence, progressText, liveSpeedReport,
-} from '../measure-model.js';
+} from '../models/measure-model.js';
 import {
   lossRefs, lossSummary, STALL, stallRequests, stallModel, stallLossSummary, stallUnchangedSummary,
-} from '../stall-model.js';
-import { bytesTable, timelineTable, seriesTable, fractionText } from '../measure-tables.js';
-import { clockSentence } from '../measure-clock.js';
-import { formatInt } from '../format.js';
-import { loadKept, saveKept, forgetKept, keptTrainStatus, keepStorageOf } from '../measure-keep.js';
-import { runRecord, withMeasureRun } from '../measure-record.js';
-import * as T from './measure-text.js';
+} from '../models/stall-model.js';
+import { bytesTable, timelineTable, seriesTable, fractionText } from '../models/measure-tables.js';
+import { clockSentence } from '../models/measure-clock.js';
+import { formatInt } from '../format/format.js';
+import { loadKept, saveKept, forgetKept, keptTrainStatus, keepStorageOf } from '../models/measure-keep.js';
+import { runRecord, withMeasureRun } from '../models/measure-record.js';
+import * as T from '../content/measure-text.js';
 import { whyDetails } from '../ui/why-details.js';
-import '../measure.css';
+import './measure.css';
 
 export const id = 'measure';
 export const title = T.TITLE;

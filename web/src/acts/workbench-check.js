@@ -5,12 +5,12 @@
 // workbench; the pasted text is never cleared by the panel (an error leaves it for correction).
 import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
-import { downloadOutlook, frameChain } from '../embed/download-outlook.js';
-import { checkFor, pytorchScript, forBuild, cpuRunSeconds, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../pytorch-script.js';
-import { compareMeasured, readShape, refusalText } from '../pytorch-compare.js';
-import { checkRows, verdict, timingText, measuredOnText } from '../pytorch-check-view.js';
-import { formatInt } from '../format.js';
-import { checkRecord, withGpuCheck } from '../gpu-check-record.js';
+import { downloadOutlook, frameChain } from '../ui/download-outlook.js';
+import { checkFor, pytorchScript, forBuild, cpuRunSeconds, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../models/pytorch-script.js';
+import { compareMeasured, readShape, refusalText } from '../models/pytorch-compare.js';
+import { checkRows, verdict, timingText, measuredOnText } from '../models/pytorch-check-view.js';
+import { formatInt } from '../format/format.js';
+import { checkRecord, withGpuCheck } from '../models/gpu-check-record.js';
 import './workbench-check.css';
 
 const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';

@@ -9,11 +9,11 @@ import { whyDetails } from '../ui/why-details.js';
 import { createAfterPaint } from '../ui/after-paint.js';
 import { StepTimelineChart } from '../charts/step-timeline-chart.js';
 import { DataTable } from '../charts/data-table.js';
-import { formatBytes, formatInt } from '../format.js';
+import { formatBytes, formatInt } from '../format/format.js';
 import {
   isPytorch, textbookTwin, pytorchTwin, timelineView, timelineRows, peakView, fitView, deviceSizeWords,
   gapView, timingView, solveView, solveFor, largestText,
-} from '../workbench-view.js';
+} from '../models/workbench-view.js';
 import './workbench.css';
 
 const figure = (key, label, ...extra) => {

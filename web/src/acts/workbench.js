@@ -8,13 +8,13 @@ import { mountWorkbenchResults } from './workbench-results.js';
 import { mountWorkbenchCheck } from './workbench-check.js';
 import { createModelForm } from '../ui/workbench-model-form.js';
 import { createRunForm } from '../ui/workbench-run-form.js';
-import { withWorkbench } from '../store.js';
-import { useWorkbenchUrl } from '../url-state.js';
-import * as workbenchUrl from '../workbench-url.js';
+import { withWorkbench } from '../state/store.js';
+import { useWorkbenchUrl } from '../state/url-state.js';
+import * as workbenchUrl from '../state/workbench-url.js';
 import {
   supportedFields, specOf, modelFromFields, followDerived, readConfigText, modelFromConfig, configName, modelErrorText, parametersText,
-} from '../workbench-model.js';
-import { PYTORCH_KNOBS, normalizeRun, defaultScenario, runErrorText } from '../workbench-run.js';
+} from '../state/workbench-model.js';
+import { PYTORCH_KNOBS, normalizeRun, defaultScenario, runErrorText } from '../state/workbench-run.js';
 import './workbench.css';
 
 export const id = 'workbench';

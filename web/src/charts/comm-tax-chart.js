@@ -12,7 +12,7 @@
 //            scenario at N = 1, 2, 4, … 1,024 (`parallel.speedup`, `memory.fits`); may be empty.
 import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { commTaxModel, commTaxLayout } from '../parallel-charts-model.js';
+import { commTaxModel, commTaxLayout } from '../models/parallel-charts-model.js';
 
 class CommTaxChart extends ParallelChart {
   constructor(container) {

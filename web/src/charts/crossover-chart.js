@@ -14,7 +14,7 @@
 //   context: none needed.
 import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { crossoverModel, crossoverLayout } from '../parallel-charts-model.js';
+import { crossoverModel, crossoverLayout } from '../models/parallel-charts-model.js';
 
 class CrossoverChart extends ParallelChart {
   constructor(container) {

@@ -12,8 +12,8 @@
 import { select } from 'd3-selection';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
-import { formatAmount, formatBytes, unitOf } from '../format.js';
-import { SHORT_LABELS } from '../ledger-model.js';
+import { formatAmount, formatBytes, unitOf } from '../format/format.js';
+import { SHORT_LABELS } from '../models/ledger-model.js';
 import { afterResize } from '../ui/after-paint.js';
 
 const H = 400;

@@ -3,9 +3,9 @@
 // with exact byte counts in data attributes. Hidden components stay listed and say so, because the
 // engine's totals still include them.
 import { h, replaceChildren, scrollBox, setText } from '../ui/dom.js';
-import { formatBytes, formatNumber2, shownHundredths, unitOf, UNIT_SPACE } from '../format.js';
+import { formatBytes, formatNumber2, shownHundredths, unitOf, UNIT_SPACE } from '../format/format.js';
 import { whyDetails } from '../ui/why-details.js';
-import { ledgerTableRows } from '../ledger-model.js';
+import { ledgerTableRows } from '../models/ledger-model.js';
 
 // A column's name as its header shows it; on narrow screens each cell repeats it (data-label).
 const columnLabel = (c) => (c.selected ? `${c.label} (selected)` : c.label);

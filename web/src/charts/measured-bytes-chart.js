@@ -8,7 +8,7 @@
 import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
 import { axisBottom } from 'd3-axis';
-import { formatSmallBytes, formatTickBytes } from '../format.js';
+import { formatSmallBytes, formatTickBytes } from '../format/format.js';
 import { boxWidth, redrawOnResize, NARROW } from './fit-width.js';
 
 const WIDE_M = { top: 36, right: 200, bottom: 36, left: 186 };

@@ -10,9 +10,9 @@ import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
 import { area, line, stack, curveStepAfter } from 'd3-shape';
-import { formatSmallBytes, formatTickBytes } from '../format.js';
+import { formatSmallBytes, formatTickBytes } from '../format/format.js';
 import { h, replaceChildren } from '../ui/dom.js';
-import { phaseWords } from '../measure-model.js';
+import { phaseWords } from '../models/measure-model.js';
 import { boxWidth, redrawOnResize, wrapText, setLines, CHAR_PX, NARROW } from './fit-width.js';
 
 const PLOT_H = 286; // height of the plot area

@@ -12,8 +12,8 @@
 import { select } from 'd3-selection';
 import { ParallelChart, writeLabels, setLine, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { memoryModel, memoryLayout, unitsOf } from '../parallel-charts-model.js';
-import { unitOf } from '../format.js';
+import { memoryModel, memoryLayout, unitsOf } from '../models/parallel-charts-model.js';
+import { unitOf } from '../format/format.js';
 
 class ParallelMemoryChart extends ParallelChart {
   constructor(container, units) {

@@ -10,7 +10,7 @@
 //   context: { units? } (optional; overrides `format`).
 import { ParallelChart, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { timelineModel, timelineLayout, unitsOf } from '../parallel-charts-model.js';
+import { timelineModel, timelineLayout, unitsOf } from '../models/parallel-charts-model.js';
 
 class ParallelTimelineChart extends ParallelChart {
   constructor(container, units) {

@@ -7,7 +7,7 @@ import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
 import { area, stack, curveStepAfter } from 'd3-shape';
-import { formatBytes, unitOf } from '../format.js';
+import { formatBytes, unitOf } from '../format/format.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { boxWidth, redrawOnResize, CHAR_PX, NARROW } from './fit-width.js';
 

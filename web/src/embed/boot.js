@@ -2,15 +2,15 @@
 // message if it cannot start), the settings from a query string, then the app shell (app.js). The page
 // (main.js), the iframe page (embed/frame.js) and <lab-model-train> (embed/element.js) all start here;
 // what differs between them (storage, in-place act switching, the address bar) is in the options.
-import { loadEngine } from '../engine.js';
-import { withConfig, withConfig2, withWorkbench, saveFailure } from '../store.js';
-import { parseUrlState, actOf, useWorkbenchUrl, useAct3Url } from '../url-state.js';
+import { loadEngine } from '../engine/engine.js';
+import { withConfig, withConfig2, withWorkbench, saveFailure } from '../state/store.js';
+import { parseUrlState, actOf, useWorkbenchUrl, useAct3Url } from '../state/url-state.js';
 import { availableActs } from '../acts/index.js';
 import { startApp } from '../app.js';
 
 // Act 3's URL module, set in url-state.js; null when it did not arrive (Act 3 then says it could not load).
 async function loadAct3Url() {
-  try { const m = await import('../act3-url.js'); useAct3Url(m); return m; } catch { return null; }
+  try { const m = await import('../state/act3-url.js'); useAct3Url(m); return m; } catch { return null; }
 }
 
 // localStorage can be missing or throw (sandboxed / cross-site iframes, privacy modes). A full one is
@@ -67,7 +67,7 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   const catalog = engine.catalog();
   // A link to the workbench: its URL module first (with the workbench's code, not the first load).
   if (actOf(search, availableActs()) === 'workbench') {
-    try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+    try { useWorkbenchUrl(await import('../state/workbench-url.js')); } catch { /* the workbench says it could not load */ }
   }
   // A link to Act 3: its URL module first (with Act 3's code, not the first load).
   let act3Url = null;
@@ -99,7 +99,7 @@ export async function bootLab({ doc, root = doc, win, store, search, inPlace = f
   // GPU"): its settings apply as an address's would, then the workbench opens in place.
   async function followWorkbenchLink(actId, push, search) {
     const act3 = actId === 3 ? await loadAct3Url() : null;
-    if (actId === 'workbench') try { useWorkbenchUrl(await import('../workbench-url.js')); } catch { /* the workbench says it could not load */ }
+    if (actId === 'workbench') try { useWorkbenchUrl(await import('../state/workbench-url.js')); } catch { /* the workbench says it could not load */ }
     const linked = parseUrlState(search, { deviceIds: catalog.devices.map((d) => d.id), modelIds: catalog.models.map((m) => m.id), availableActs: availableActs(), current: store.getState() });
     if (linked.workbench) store.update((s) => withWorkbench(s, linked.workbench));
     // Act 2's laptop challenge links into Act 3 with its settings.

@@ -5,13 +5,13 @@
 // (local | memory) and storage-key. Styles live in an open shadow root, themable with the palette's
 // custom properties. Each element has its own store and switches acts in place; it never touches the
 // page's address. Events (bubbling, composed): lab:ready, lab:progress, lab:ledger (detail below).
-import stylesCss from '../styles.css?inline';
+import stylesCss from '../ui/styles.css?inline';
 import act2Css from '../acts/act2.css?inline';
 import act3Css from '../acts/act3.css?inline';
-import measureCss from '../measure.css?inline';
-import ledgerCss from '../ledger-panel.css?inline';
+import measureCss from '../acts/measure.css?inline';
+import ledgerCss from '../acts/ledger-panel.css?inline';
 import workbenchCss from '../acts/workbench.css?inline';
-import { createStore, STORAGE_KEY, LAB_ID } from '../store.js';
+import { createStore, STORAGE_KEY, LAB_ID } from '../state/store.js';
 import { h } from '../ui/dom.js';
 import { bootLab, probeStorage, showFailure } from './boot.js';
 import { createReporter } from './reporter.js';

@@ -5,8 +5,8 @@
 // Acts switch in place (a reload would lose progress kept in memory where storage is blocked).
 // URL parameters besides the lab's own: parentOrigin (the only origin that receives messages and may
 // send requests), instance (a name echoed in every message).
-import '../styles.css';
-import { createStore } from '../store.js';
+import '../ui/styles.css';
+import { createStore } from '../state/store.js';
 import { h } from '../ui/dom.js';
 import { bootLab, probeStorage, showFailure } from './boot.js';
 import { createReporter } from './reporter.js';

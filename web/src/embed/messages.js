@@ -2,8 +2,8 @@
 // progress, the design ledger) and which incoming messages it accepts. Everything else is rejected with
 // a reason. Used by embed/frame.js (postMessage to the parent window) and embed/element.js (DOM events).
 // Tested in tests/web/unit/embed-messages.test.mjs.
-import { LAB_ID } from '../store.js';
-import { act1Complete, act2Complete, act3Complete } from '../completion.js';
+import { LAB_ID } from '../state/store.js';
+import { act1Complete, act2Complete, act3Complete } from '../state/completion.js';
 
 export { LAB_ID };
 export const MAX_INSTANCE_LENGTH = 64;

@@ -2,7 +2,7 @@
 // booleans) and buildDesignLedger (design-ledger.js, the same builder as export and verify), each sent
 // only when it differs from the last one sent, at most once per `delayMs` burst of store changes.
 // `emit(kind, payload)` with kind 'progress' | 'ledger'; how it travels is the caller's (events, postMessage).
-import { buildDesignLedger, ledgerEngine } from '../design-ledger.js';
+import { buildDesignLedger, ledgerEngine } from '../ledger/design-ledger.js';
 import { progressSummary } from './messages.js';
 
 export function createReporter({ store, engine, emit, win = globalThis, delayMs = 400, warn = (m) => console.warn(m) }) {

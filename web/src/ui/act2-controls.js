@@ -6,7 +6,7 @@ import { h, uid, setText, setAttr, setHidden } from './dom.js';
 import { deviceOptionText, everyKInput } from './controls.js';
 import {
   PRECISIONS2, BATCH_SIZES2, CHECKPOINTING, LABELS, WORKERS, PREFETCH_DEPTH,
-} from '../scenario.js';
+} from '../state/scenario.js';
 
 const LOCK_NOTE = 'Locked by your instructor.';
 

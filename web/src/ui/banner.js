@@ -3,7 +3,7 @@
 // what changed. The state sets the look (colour and border pattern) and the default icon, so an
 // invalid state can never borrow the success look. Which state applies: fit-state.js.
 import { h, setText, setAttr, setHidden, setParagraphs, replaceChildren } from './dom.js';
-import { STATE_ICONS, fitState } from '../fit-state.js';
+import { STATE_ICONS, fitState } from '../models/fit-state.js';
 
 export { STATE_ICONS, fitState };
 const STATES = ['ok', 'oom', 'invalid', 'error'];

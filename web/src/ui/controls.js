@@ -3,11 +3,11 @@
 // reason). It reports changes as config patches; the act decides what they mean.
 import { whyDetails } from './why-details.js';
 import { h, uid, setText } from './dom.js';
-import { formatCount } from '../format.js';
+import { formatCount } from '../format/format.js';
 import {
   OPTIMIZERS, PRECISIONS, BATCH_SIZES, CHECKPOINTING, LABELS, CUSTOM_DEVICE, CUSTOM_CAPACITY_GB,
   EVERY_K, REPLAY_STEPS, REPLAY_DEVICE, FRAMEWORKS, frameworkOf, controlsOff,
-} from '../scenario.js';
+} from '../state/scenario.js';
 
 // A device select shows the closed choice in one line, so at phone width the catalog's full names
 // ("NVIDIA GeForce RTX 4060 Laptop 8 GB") were cut off. The options drop the maker's prefix; the full

@@ -1,7 +1,7 @@
 // Tiny DOM helpers: build elements without innerHTML (text always goes in as text), unique ids.
 // Attributes only, never inline style (the page runs under a strict CSP). Text keeps every amount on
 // one line with its unit (keepUnits: "32 GB" never breaks after the 32).
-import { keepUnits } from '../format.js';
+import { keepUnits } from '../format/format.js';
 
 let nextId = 0;
 export const uid = (prefix) => `${prefix}-${++nextId}`;

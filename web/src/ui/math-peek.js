@@ -6,7 +6,7 @@
 import { h, replaceChildren } from './dom.js';
 
 let model = null;
-const loadModel = () => (model ||= import('../peek-model.js'));
+const loadModel = () => (model ||= import('../models/peek-model.js'));
 
 function line(l) {
   return h('div', { class: 'peek-line', 'data-line': l.key },

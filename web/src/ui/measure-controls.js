@@ -2,7 +2,7 @@
 // from the keyboard. Values stay local to the panel (not in the store or the URL); every change is
 // reported as a patch { key: value } with the value in the engine's vocabulary.
 import { h, uid } from './dom.js';
-import { CHOICES, LABELS } from '../measure-model.js';
+import { CHOICES, LABELS } from '../models/measure-model.js';
 
 export function radioControl(key, legend, values, labels, current, onPick) {
   const name = uid(`m-${key}`);

@@ -4,9 +4,9 @@
 // When its columns would not fit its box (a phone, 200% zoom, a narrow column) it becomes one card
 // per optimizer (table--cards, styles.css), so nothing is cut or has to be scrolled to.
 import { h, replaceChildren, scrollBox, setText } from './dom.js';
-import { formatBytes, formatInt, formatMultiple, unitOf } from '../format.js';
-import { OPTIMIZERS, LABELS } from '../scenario.js';
-import { CONVERGENCE } from '../acts/act1-text.js';
+import { formatBytes, formatInt, formatMultiple, unitOf } from '../format/format.js';
+import { OPTIMIZERS, LABELS } from '../state/scenario.js';
+import { CONVERGENCE } from '../content/act1-text.js';
 import { afterResize } from './after-paint.js';
 
 const VECTOR_NAMES = { momentum: 'momentum', adam_m: 'm', adam_v: 'v' };

@@ -3,8 +3,8 @@
 // (onPreset, onModel) and shows what the shell decides (set, showError); it computes nothing.
 // Pure parts: ../workbench-model.js. The shell: ../acts/workbench.js.
 import { h, uid, setText, setHidden } from './dom.js';
-import { presetGroups, readConfigText, MAX_CONFIG_BYTES, CONFIG_LIMIT_WORDS } from '../workbench-model.js';
-import { formatSmallBytes } from '../format.js';
+import { presetGroups, readConfigText, MAX_CONFIG_BYTES, CONFIG_LIMIT_WORDS } from '../state/workbench-model.js';
+import { formatSmallBytes } from '../format/format.js';
 
 const CUSTOM = 'custom';
 

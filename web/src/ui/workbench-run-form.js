@@ -6,7 +6,7 @@ import { h, uid, setText, setHidden } from './dom.js';
 import {
   PRECISIONS, PRECISIONS_FOR, PRECISION_ELSEWHERE, OPTIMIZERS, CHECKPOINTING, COUNTINGS, LABELS, KNOB_NOTES, PYTORCH_KNOBS, BATCH, SEQ, MEMORY_UNITS,
   customDevice, customValues, positiveNumber, wholeIn, ckptParam, isAutocast,
-} from '../workbench-run.js';
+} from '../state/workbench-run.js';
 import { deviceOptionText } from './controls.js';
 
 const CUSTOM = 'custom';

@@ -1,0 +1,140 @@
+// Act 3's words: the questions, options, labels and the sentences around the engine's numbers. No
+// number is written here: each function takes the engine's values and formats them. The act
+// (act3.js) and the design ledger read the same questions.
+import { formatBytes, formatSeconds, formatRatio, formatInt, formatPercent, formatCount, sumText } from '../format/format.js';
+
+export const TITLE = 'Act 3: Past one GPU';
+export const SHORT_TITLE = 'Past one GPU';
+export const INTRO = [
+  'Act 2 ended at a wall: GPT-2 XL cannot train on one 8 GB laptop GPU, whatever the settings. Here you add GPUs, split the model’s memory across them, and pay for it in communication.',
+];
+
+export const PREDICTION = {
+  question: 'GPT-2 XL on 8 GB laptop GPUs, fully sharded (ZeRO-3: each GPU keeps 1/N of the weights, gradients and Adam’s state), mixed-precision Adam, batch 1 with full recompute, and an interconnect that costs no time. How many GPUs does it take to train?',
+  label: 'Number of GPUs (1 to 1,024)',
+};
+
+// Short enough for a closed menu at 390 px (about 30 characters).
+export const STRATEGY_WORDS = {
+  ddp: 'DDP: a full copy on each GPU',
+  zero1: 'ZeRO-1: shard optimizer state',
+  zero2: 'ZeRO-2: and the gradients',
+  zero3: 'ZeRO-3 / FSDP: shard it all',
+  tp: 'Tensor parallel: split layers',
+  pp: 'Pipeline: layers in stages',
+};
+export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
+export const OPTIMIZER_WORDS3 = { adam: 'Adam', momentum: 'SGD with momentum', sgd: 'SGD (no state)' };
+export const PRECISION_WORDS3 = { mixed: 'Mixed (16-bit, FP32 master)', fp32: 'FP32' };
+export const CKPT_WORDS3 = { none: 'None', selective: 'Selective', full: 'Full recompute' };
+export const STATE_WORDS = { ok: 'fits and trains', oom: 'does not fit', invalid: 'fits, but cannot train', error: 'could not be computed' };
+
+// The chapter's r: three decimals, or two significant digits when smaller (the engine's r for a
+// fully sharded step is often near 0.00001, which three decimals would show as 0.000); never exponents.
+export function formatR(r) {
+  if (!(r > 0)) return '0';
+  if (r >= 0.001) return r.toFixed(3);
+  return r.toFixed(Math.min(12, 1 - Math.floor(Math.log10(r))));
+}
+
+export const gpuWords = (n) => `${formatInt(n)} GPU${n === 1 ? '' : 's'}`;
+
+// The explore panel's banner: per-GPU memory against the GPU, in words that never call OOM working.
+export function memoryTitle(r, units, deviceName) {
+  const m = r.memory;
+  const per = `${formatBytes(m.peak_bytes, units)} per GPU of the ${deviceName}’s ${formatBytes(m.usable_device_bytes, units)} usable`;
+  return m.fits ? `Fits: ${per}.` : `Out of memory: ${per}, so this cannot train; the times below are what it would take if it fitted.`;
+}
+
+// How the GPUs are used; `gpus`: the count chosen, which tensor parallelism may not use in full.
+export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
+  const parts = [`${formatInt(p.data_parallel)} data-parallel`];
+  if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
+  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
+  const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
+  // Tensor parallelism chosen with fewer GPUs than the model's smallest split: say so, or it reads as
+  // "tensor parallelism does nothing" (a walk at 2 and 4 GPUs).
+  const tpNote = tpMin ? ` Tensor parallelism needs at least ${tpMin} GPUs here (${heads} attention heads), so this runs as plain data parallelism.` : '';
+  return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.${tpNote}`;
+}
+
+// The memory chart's sentence: one GPU's parts, adding up to its total (each rounded from bytes).
+const PART_WORDS = { weights: 'weights', master_weights: 'FP32 master', gradients: 'gradients', optimizer_state: 'optimizer state',
+  activations: 'activations', logits: 'logits', reserve: 'reserve', gradient_buckets: 'gradient bucket copy',
+  gathered_parameters: 'gathered layers', autocast_weight_cache: 'autocast copies' };
+export function memorySentence(m, units) {
+  const terms = Object.entries(m.components).filter(([, b]) => b > 0)
+    .map(([k, bytes]) => ({ label: PART_WORDS[k] || k.replace(/_/g, ' '), bytes }));
+  // The banner's figure is the peak: short-lived buffers of the step come on top of what is held.
+  const peak = m.peak_bytes > m.total_bytes ? `; its peak, with the step’s short-lived buffers, is ${formatBytes(m.peak_bytes, units)}` : '';
+  return `One GPU holds ${sumText(terms, units, m.total_bytes)}${peak}.`;
+}
+
+export function stepSentence(p, fits) {
+  const lead = fits ? 'One step' : 'If it fitted, one step';
+  // Parts that are zero are left out (a "0.00 ms" bubble without a pipeline reads as a measurement).
+  const parts = [`compute ${formatSeconds(p.compute_s)}`,
+    ...(p.exposed_communication_s > 0 ? [`communication not hidden ${formatSeconds(p.exposed_communication_s)}`] : []),
+    ...(p.bubble_s > 0 ? [`pipeline bubble ${formatSeconds(p.bubble_s)}`] : [])];
+  const hidden = p.exposed_communication_s > 0 || !(p.communication_s > 0) ? '' : ' All communication hides behind compute.';
+  return `${lead} takes ${formatSeconds(p.step_s)}: ${parts.join(', ')}.${hidden} Speedup over one GPU at the same batch ${formatRatio(p.speedup)} (${formatPercent(p.scaling_efficiency)} of ideal).`;
+}
+
+export const notAddingUp = 'The engine’s step also waits on other work, so these parts do not add up to the whole step.';
+
+export function crossoverSentence(p) {
+  const x = p.crossover_tokens_per_device;
+  const key = p.zero_stage === 3 ? 'fully_sharded' : 'data_parallel';
+  // One GPU, or a free interconnect: nothing to hide, so no crossover.
+  if (!(x[key] > 0)) return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; with ${p.devices === 1 ? 'one GPU' : 'a free interconnect'} there is no communication to hide.`;
+  const below = p.tokens_per_device < x[key];
+  return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; below ${formatInt(x[key])} tokens per GPU, communication cannot hide behind compute on this interconnect${below ? ', and this step is below it' : ''}.`;
+}
+
+export function taxSentence(p) {
+  return `The chapter’s tax: speedup = N ÷ (1 + (N − 1)·r), with r = ${formatR(p.communication_ratio)} for this step.`;
+}
+
+// The reveal: the engine's answer against the prediction, then the price of talking.
+export function revealLines(predicted, truth, err) {
+  const verdict = err.direction === 'exact' ? 'Exactly right.' : `You were off by ${formatRatio(err.ratio)} (${err.direction === 'under' ? 'too few' : 'too many'}).`;
+  return `You said ${gpuWords(predicted)}; the engine’s solver needs ${gpuWords(truth)}. ${verdict}`;
+}
+export function costLine(k, stepsById, names) {
+  const parts = Object.entries(stepsById).map(([id, s]) => `${names[id] || id} ${s === null ? '—' : formatSeconds(s)}`);
+  return `With ${gpuWords(k)} and real wires, one step takes: ${parts.join('; ')}.`;
+}
+export const REVEAL_WHY = 'Sharded states need each GPU to fetch every layer’s weights before using it and to share its gradients after: ZeRO-3 moves about 1.5 times the data of plain data parallelism. A free interconnect hides that; a slow one puts it on the critical path.';
+
+// The reflections: the chapter's two checkpoint questions.
+export const DP_QUESTION = {
+  prompt: 'Why does data parallelism alone not help a model that does not fit on one GPU?',
+  options: [
+    { id: 'copies', label: 'Every GPU still holds the whole model’s weights, gradients and optimizer state; only the batch is split.' },
+    { id: 'split', label: 'It does help: each of N GPUs holds 1/N of the model.' },
+    { id: 'comm', label: 'The GPUs spend all their time communicating.' },
+    { id: 'layers', label: 'It splits the layers, but not the optimizer state.' },
+  ],
+};
+export const CEILING_QUESTION = {
+  prompt: 'What sets the ceiling on how much faster more GPUs can make a step?',
+  options: [
+    { id: 'ratio', label: 'Communication time relative to compute time (the chapter’s r): speedup can never pass 1/r.' },
+    { id: 'count', label: 'Only the number of GPUs: N GPUs are always N times faster.' },
+    { id: 'memory', label: 'Each GPU’s memory capacity.' },
+    { id: 'flops', label: 'The GPU’s peak FLOP/s alone.' },
+  ],
+};
+
+export function dpFeedback(ok, nums, units) {
+  const lead = ok ? 'Yes.' : 'No.';
+  return `${lead} With plain data parallelism each GPU holds ${formatBytes(nums.ddp_static_one_bytes, units)} of model states on 1 GPU and still ${formatBytes(nums.ddp_static_many_bytes, units)} on ${formatInt(nums.gpus)}; ZeRO-3 brings it to ${formatBytes(nums.zero3_static_many_bytes, units)} there.`;
+}
+export function ceilingFeedback(ok, nums) {
+  const lead = ok ? 'Yes.' : 'No.';
+  const ceiling = nums.r > 0 ? `, so no number of GPUs passes ${formatRatio(1 / nums.r)}` : '';
+  const why = ok ? '' : ' Memory decides whether a step fits, and FLOP/s how fast each GPU computes; neither stops the gain from more GPUs.';
+  return `${lead} Take this model over PCIe 4.0 at ${formatInt(nums.gpus_far)} GPUs: the engine’s r is ${formatR(nums.r)}${ceiling}, and it gives a speedup of ${formatRatio(nums.speedup_far)}, not ${formatInt(nums.gpus_far)}×.${why}`;
+}
+
+export const DONE = 'Act 3 complete: you found how many GPUs sharding needs, and what talking between them costs. ';
