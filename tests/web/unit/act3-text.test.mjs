@@ -1,4 +1,4 @@
-// Act 3's sentences (acts/act3-text.js) on results shaped like lab_scale's (the stand-in of
+// Act 3's sentences (content/act3-text.js) on results shaped like lab_scale's (the stand-in of
 // act3-fake-scale.mjs): one GPU's parts add up to its total, out of memory never reads as working,
 // parts that are zero are left out, and the layout names the GPUs a strategy leaves unused.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Unit tests for web/src/models/ledger-model.js and acts/act1-numbers.js against the real engine (the same
+// Unit tests for web/src/models/ledger-model.js and models/act1-numbers.js against the real engine (the same
 // WASM build the page loads): segments, table rows, banner and summary carry the engine's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
