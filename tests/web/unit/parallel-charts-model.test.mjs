@@ -1,4 +1,4 @@
-// Unit tests for web/src/models/parallel-charts-model.js (Act 3's four charts, DOM-free) on results of the
+// Unit tests for web/src/models/parallel-*-model.js, comm-tax-model.js, crossover-model.js and parallel-chart-common.js (Act 3's four charts, DOM-free) on results of the
 // real engine (lab_scale, the WASM build under Node): the per-device stack adds up to the engine's
 // peak, an out-of-memory device or stage is never drawn as fitting, every mark and word stays inside
 // the chart from 280 to 760 px, the step's sentence adds up, the chapter's curve uses the engine's r,
@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadScaleEngine } from '../../../scripts/engine-node.mjs';
-import {
-  memoryModel, memoryLayout, timelineModel, timelineLayout, commTaxModel, commTaxLayout, crossoverModel, crossoverLayout, crossoverParts,
-  chapterSpeedup, roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf, PARALLEL_COMPONENT_LABELS,
-  deviceComponents,
-} from '../../../web/src/models/parallel-charts-model.js';
+import { memoryModel, memoryLayout, PARALLEL_COMPONENT_LABELS, deviceComponents } from '../../../web/src/models/parallel-memory-model.js';
+import { timelineModel, timelineLayout } from '../../../web/src/models/parallel-timeline-model.js';
+import { commTaxModel, commTaxLayout, chapterSpeedup } from '../../../web/src/models/comm-tax-model.js';
+import { crossoverModel, crossoverLayout, crossoverParts } from '../../../web/src/models/crossover-model.js';
+import { roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
 import { formatBytes, formatRatio, formatInt } from '../../../web/src/format/format.js';
 import { ACT3_SCENARIOS, enginePoints } from './parallel-scenarios.mjs';
 

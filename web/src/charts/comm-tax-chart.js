@@ -2,7 +2,7 @@
 // 1,024): the ideal line N, the chapter's curve N / (1 + (N − 1) r) drawn with the engine's r for this
 // scenario (`parallel.communication_ratio`), the engine's own speedups for N = 1, 2, 4, … 1,024, the
 // scenario's point, and the ceiling 1/r named. Points that do not fit in memory are hollow and say so.
-// Layout: commTaxModel() / commTaxLayout() in parallel-charts-model.js.
+// Layout: commTaxModel() / commTaxLayout() in models/comm-tax-model.js.
 //
 // mountCommTaxChart(container, { format }) → { update(result, context), destroy() }
 //   format:  'gb' | 'gib' or { units } (unused here: the chart shows no bytes; kept for one signature).
@@ -12,7 +12,7 @@
 //            scenario at N = 1, 2, 4, … 1,024 (`parallel.speedup`, `memory.fits`); may be empty.
 import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { commTaxModel, commTaxLayout } from '../models/parallel-charts-model.js';
+import { commTaxModel, commTaxLayout } from '../models/comm-tax-model.js';
 
 class CommTaxChart extends ParallelChart {
   constructor(container) {

@@ -4,7 +4,7 @@
 // all-reduce, forward + backward for ZeRO-3's gathers: `formulas.crossover`'s seconds per token ×
 // tokens) and that communication (flat: its seconds). The band below the crossover is where it cannot
 // hide; the scenario's tokens per device sit on the compute line. Device and interconnect move the
-// lines. Layout: crossoverModel() / crossoverLayout() in parallel-charts-model.js.
+// lines. Layout: crossoverModel() / crossoverLayout() in models/crossover-model.js.
 //
 // mountCrossoverChart(container, { format }) → { update(result, context), destroy() }
 //   format:  'gb' | 'gib' or { units } (unused here: the chart shows no bytes; kept for one signature).
@@ -14,7 +14,7 @@
 //   context: none needed.
 import { ParallelChart, gridLines, writeLabels, setLine, setAxisTitles } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { crossoverModel, crossoverLayout } from '../models/parallel-charts-model.js';
+import { crossoverModel, crossoverLayout } from '../models/crossover-model.js';
 
 class CrossoverChart extends ParallelChart {
   constructor(container) {

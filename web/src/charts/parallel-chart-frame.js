@@ -1,6 +1,6 @@
 // The frame Act 3's four charts share: an SVG drawn at its box's width (role="img", named by the
 // chart's summary sentence), a key under it, and the same numbers as tables in a closed disclosure
-// (the text alternative). Layout and words come from parallel-charts-model.js; each chart draws its
+// (the text alternative). Layout and words come from the models (models/parallel-memory-model.js and its three siblings); each chart draws its
 // own marks into `svg`. No physics and no layout maths here.
 import { select } from 'd3-selection';
 import { h, replaceChildren, setAttr, setHidden, setText } from '../ui/dom.js';

@@ -2,7 +2,7 @@
 // same colours and names; DDP's gradient buckets and ZeRO-3's gathered layers striped, as copies of
 // gradients and weights), the device's usable memory as a dashed line, and beside it the peak per
 // device for ZeRO stages 0–3 at the same device counts. A stack over the line is hatched and says
-// "✕ does not fit" (never drawn as working). Layout: memoryLayout() in parallel-charts-model.js.
+// "✕ does not fit" (never drawn as working). Layout: memoryLayout() in models/parallel-memory-model.js.
 //
 // mountParallelMemoryChart(container, { format }) → { update(result, context), destroy() }
 //   format:  'gb' | 'gib' or { units } (default GB).
@@ -12,7 +12,8 @@
 import { select } from 'd3-selection';
 import { ParallelChart, writeLabels, setLine, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { memoryModel, memoryLayout, unitsOf } from '../models/parallel-charts-model.js';
+import { memoryModel, memoryLayout } from '../models/parallel-memory-model.js';
+import { unitsOf } from '../models/parallel-chart-common.js';
 import { unitOf } from '../format/format.js';
 
 class ParallelMemoryChart extends ParallelChart {

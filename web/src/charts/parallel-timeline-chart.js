@@ -2,7 +2,7 @@
 // (schematic), a compute lane (forward, backward, optimizer step, the pipeline bubble) over a
 // communication lane where the part hidden under compute is plain orange and the part the step waits
 // for is vermilion, hatched and outlined (never colour alone). Layout: timelineLayout() in
-// parallel-charts-model.js; the tables list the step's parts and every collective.
+// models/parallel-timeline-model.js; the tables list the step's parts and every collective.
 //
 // mountParallelTimelineChart(container, { format }) → { update(result, context), destroy() }
 //   format:  'gb' | 'gib' or { units } (the collectives' bytes in the table).
@@ -10,7 +10,8 @@
 //   context: { units? } (optional; overrides `format`).
 import { ParallelChart, setAttrs } from './parallel-chart-frame.js';
 import { attr, text } from './changed.js';
-import { timelineModel, timelineLayout, unitsOf } from '../models/parallel-charts-model.js';
+import { timelineModel, timelineLayout } from '../models/parallel-timeline-model.js';
+import { unitsOf } from '../models/parallel-chart-common.js';
 
 class ParallelTimelineChart extends ParallelChart {
   constructor(container, units) {
