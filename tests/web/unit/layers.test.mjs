@@ -27,8 +27,9 @@ test('the check passes a clean tree: an injected win.localStorage, DOM words in 
   assert.deepEqual(messages(fixture('clean')), []);
 });
 
-test('the check rejects an import up a layer, in each form an import takes', () => {
-  assert.deepEqual(messages(fixture('upward')), [
+// One tree per kind of break, each rejected with exactly its own messages (as CMakeLists.txt's LAB_LAYER_BREAKS).
+const BREAKS = [
+  ['upward', 'an import up a layer, in each form an import takes', [
     'app.js imports "./embed/boot.js" (line 2): app.js may not import embed (a higher layer)',
     'app.js imports "./main.js" (line 3): app.js may not import main.js (a higher layer)',
     'content/styles.js imports "../ui/styles.css?inline" (line 2): content may not import ui (a higher layer)',
@@ -36,11 +37,8 @@ test('the check rejects an import up a layer, in each form an import takes', () 
     'ledger/later.js imports "../charts/bars.js" (line 2): ledger may not import charts (a higher layer)',
     'models/up.js imports "../acts/act1.js" (line 2): models may not import acts (a higher layer)',
     'state/again.js imports "../engine/engine.js" (line 2): state may not import engine (a higher layer)',
-  ]);
-});
-
-test('the check rejects the DOM below ui/: globals however reached, and d3-selection', () => {
-  assert.deepEqual(messages(fixture('dom')), [
+  ]],
+  ['dom', 'the DOM below ui/: globals however reached, and d3-selection', [
     'format/later.js uses the DOM global "navigator" (line 2): no DOM below ui/',
     'format/later.js uses the DOM global "requestAnimationFrame" (line 4): no DOM below ui/',
     'ledger/select.js imports "d3-selection" (line 2): no DOM below ui/',
@@ -48,37 +46,31 @@ test('the check rejects the DOM below ui/: globals however reached, and d3-selec
     'models/size.js uses the DOM global "localStorage" (line 3): no DOM below ui/',
     'models/size.js uses the DOM global "HTMLCanvasElement" (line 4): no DOM below ui/',
     'state/dom.js uses the DOM global "document" (lines 3, 4): no DOM below ui/',
-  ]);
-});
-
-test('the check rejects WASM outside engine/: the glue, a .wasm file, a generated module, the WebAssembly global', () => {
-  assert.deepEqual(messages(fixture('wasm')), [
+  ]],
+  ['wasm', 'WASM outside engine/: the glue, a .wasm file, a generated module, the WebAssembly global', [
     'acts/compile.js uses the WASM global "WebAssembly" (lines 2, 3): WASM only in engine/',
     'ledger/wasm.js imports "@engine/lab_core.mjs" (line 2): WASM only in engine/',
     'models/bytes.js imports "../../build/wasm/lab_train_fma.wasm" (line 2): WASM only in engine/',
     'models/bytes.js imports "../../build/wasm/lab_ledger.mjs" (line 3): WASM only in engine/',
     'ui/scale.js imports "@engine/lab_scale.mjs" (line 2): WASM only in engine/',
-  ]);
-});
-
-test('the check rejects a module in no layer folder', () => {
-  assert.deepEqual(messages(fixture('stray')), ['stray.js is in no layer folder', 'widgets/w.js is in no layer folder']);
-});
-
-test('the check rejects an import whose target is in no layer, or that it cannot read', () => {
-  assert.deepEqual(messages(fixture('nolayer')), [
+  ]],
+  ['stray', 'a module in no layer folder', ['stray.js is in no layer folder', 'widgets/w.js is in no layer folder']],
+  ['nolayer', 'an import whose target is in no layer, or that it cannot read', [
     'acts/act1.js imports "../favicon.svg" (line 3), which names no layer',
     'acts/act1.js imports "../../shared/util.js" (line 4), which names no layer',
     'acts/act1.js imports a specifier computed at run time (line 6), which names no layer',
-  ]);
-});
-
-test('the check rejects a function over 100 lines, nested or not, and passes one of exactly 100', () => {
-  assert.deepEqual(messages(fixture('long')), [
+  ]],
+  ['long', 'a function over 100 lines, nested or not, and passes one of exactly 100', [
     'acts/long.js: function "mount" is 120 lines (line 4): at most 100',
     'acts/long.js: function "render" is 101 lines (line 5): at most 100',
-  ]);
-});
+  ]],
+];
+
+for (const [kind, what, expected] of BREAKS) {
+  test(`the check rejects ${what} (fixtures/web-layers/${kind})`, () => {
+    assert.deepEqual(messages(fixture(kind)), expected);
+  });
+}
 
 test('alone, the check prints the problems and exits 1, or prints a one-line summary and exits 0', () => {
   const broken = spawnSync(process.execPath, [checker, fixture('stray')], { encoding: 'utf8' });
