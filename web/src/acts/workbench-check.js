@@ -53,112 +53,124 @@ function buildDom() {
 
 // mountWorkbenchCheck(root, { engine, store }): appends the panel to root. engine as engine.js gives it
 // (evaluate(object) → object); store (optional) gives the units and records each comparison
-// (lab_state.gpu_checks: the design ledger).
+// (lab_state.gpu_checks: the design ledger). The named parts below share one context `c`: the
+// elements, the scenario shown, its script's check, and whether a comparison was asked for.
 export function mountWorkbenchCheck(root, { engine, store = null }) {
-  const units = () => (store && store.getState && store.getState().config && store.getState().config.units) || 'gb';
-  const onCompared = (cmp, text) => { if (store) store.update((s) => withGpuCheck(s, checkRecord(cmp, text))); };
-  const d = buildDom();
+  const c = { d: buildDom(), store, evaluate: (s) => engine.evaluate(s), scenario: null, check: null, compared: false };
+  const { d } = c;
   root.append(d.root);
-  const evaluate = (s) => engine.evaluate(s);
-  let scenario = null;
-  let check = null;
-  let compared = false;
-
-  const build = () => d.where.querySelector('input:checked').value;
-  function showScript(s) {
-    scenario = s;
-    check = s ? checkFor(evaluate, forBuild(s, build())) : { error: { field: 'scenario', message: 'no scenario yet' } };
-    const bad = !!check.error;
-    d.download.disabled = bad;
-    d.copy.disabled = bad;
-    setHidden(d.cannot, !bad);
-    if (bad) setText(d.cannot, `No script for this scenario: ${check.error.message}.`);
-    // A big step on a CPU runs for minutes: said before the download (a rough estimate, whole minutes).
-    const minutes = !bad && build() === 'cpu-1.13' ? cpuRunSeconds(check) / 60 : 0;
-    setHidden(d.slow, minutes < 1);
-    if (minutes >= 1) setText(d.slow, `⚠ On a CPU this may run for about ${formatInt(Math.ceil(minutes))} minutes; a smaller batch or sequence is quicker.`);
-    setHidden(d.scriptBox, true);
-    setText(d.status, '');
-  }
-
-  function scriptText() { return pytorchScript(check); }
-
-  function showCopy(text, message) {
-    d.scriptBox.value = text;
-    setHidden(d.scriptBox, false);
-    d.scriptBox.focus();
-    d.scriptBox.select();
-    setText(d.status, message);
-  }
-
-  d.download.addEventListener('click', () => {
-    if (check.error) return;
-    const text = scriptText();
-    const outlook = downloadOutlook(frameChain(window));
-    if (outlook === 'no') { showCopy(text, `✕ This embedded lab may not save files. The script is selected in the box below: ${COPY_HOW}, then save it as ${SCRIPT_FILE_NAME}.`); return; }
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
-    const a = h('a', { href: url, download: SCRIPT_FILE_NAME });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-    if (outlook === 'unknown') showCopy(text, `⚠ If no file arrived, the script is selected in the box below: ${COPY_HOW}.`);
-    else setText(d.status, `✓ Downloaded ${SCRIPT_FILE_NAME} (${formatInt(text.split('\n').length)} lines).`);
-  });
-
-  d.copy.addEventListener('click', async () => {
-    if (check.error) return;
-    const text = scriptText();
-    try {
-      await navigator.clipboard.writeText(text);
-      setHidden(d.scriptBox, true);
-      setText(d.status, '✓ The script is on the clipboard.');
-    } catch {
-      showCopy(text, `This page may not use the clipboard here; the script is selected in the box below: ${COPY_HOW}.`);
-    }
-  });
-
-  d.where.addEventListener('change', () => showScript(scenario));
-
-  function showComparison() {
-    // Compared with the prediction for where the result says it ran (a CPU result pasted while the
-    // GPU is chosen is still this step).
-    const read = readShape(d.paste.value); // where it ran, even when its numbers are refused below
-    const ranOn = read.measured && read.measured.scenario.pytorch_build;
-    const where = d.where.querySelector(`input[value="${ranOn}"]`);
-    if (where && !where.checked) { where.checked = true; showScript(scenario); } // the script for where it ran
-    const cmp = compareMeasured(evaluate, forBuild(scenario || {}, ranOn || build()), d.paste.value);
-    setHidden(d.error, !cmp.error);
-    setHidden(d.result, !!cmp.error);
-    if (cmp.error) {
-      setText(d.error, `✕ Not compared. ${refusalText(cmp.error)}. Your paste is kept.`);
-      return;
-    }
-    const v = verdict(cmp);
-    setText(d.verdict, `${v.ok ? '✓' : '✕'} ${v.text}`);
-    d.verdict.className = `wb-check__verdict ${v.ok ? 'is-ok' : 'is-bad'}`;
-    setText(d.on, measuredOnText(cmp, cmp.style));
-    const rows = checkRows(cmp, units()).map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
-      cls: r.isPeak ? 'is-peak' : null,
-      cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
-        { text: r.error, value: cmp.phases[i].error_pct }] }));
-    const columns = ['Step: phase', 'Predicted', 'Measured', 'Error'];
-    d.peaks.update({ columns, rows: rows.filter((r) => r.cls === 'is-peak') });
-    d.table.update({ columns, rows });
-    setText(d.timing, timingText(cmp));
-    onCompared(cmp, d.paste.value);
-  }
-
-  d.compare.addEventListener('click', () => { compared = true; showComparison(); });
+  d.download.addEventListener('click', () => downloadScript(c));
+  d.copy.addEventListener('click', () => copyScript(c));
+  d.where.addEventListener('change', () => showScript(c, c.scenario));
+  d.compare.addEventListener('click', () => { c.compared = true; showComparison(c); });
 
   return {
     el: d.root,
     // A new workbench scenario: a new script; a comparison on screen is made again (a result of the
     // old scenario is then refused, naming what differs).
     show(s) {
-      showScript(s);
-      if (compared) showComparison();
+      showScript(c, s);
+      if (c.compared) showComparison(c);
     },
     destroy() { d.root.remove(); },
   };
+}
+
+// Where the script is to run, as the radio buttons say: 'cuda' or 'cpu-1.13'.
+const chosenBuild = (c) => c.d.where.querySelector('input:checked').value;
+
+// The units the store's lab uses (GB where there is no store).
+const unitsOf = ({ store }) => (store && store.getState && store.getState().config && store.getState().config.units) || 'gb';
+
+// The script for scenario `s` where it is to run: the buttons, or why there is none, and a slow-run warning.
+function showScript(c, s) {
+  const { d } = c;
+  c.scenario = s;
+  c.check = s ? checkFor(c.evaluate, forBuild(s, chosenBuild(c))) : { error: { field: 'scenario', message: 'no scenario yet' } };
+  const bad = !!c.check.error;
+  d.download.disabled = bad;
+  d.copy.disabled = bad;
+  setHidden(d.cannot, !bad);
+  if (bad) setText(d.cannot, `No script for this scenario: ${c.check.error.message}.`);
+  // A big step on a CPU runs for minutes: said before the download (a rough estimate, whole minutes).
+  const minutes = !bad && chosenBuild(c) === 'cpu-1.13' ? cpuRunSeconds(c.check) / 60 : 0;
+  setHidden(d.slow, minutes < 1);
+  if (minutes >= 1) setText(d.slow, `⚠ On a CPU this may run for about ${formatInt(Math.ceil(minutes))} minutes; a smaller batch or sequence is quicker.`);
+  setHidden(d.scriptBox, true);
+  setText(d.status, '');
+}
+
+// The script selected in its box, where it cannot be saved or copied from here, with the status saying why.
+function showScriptCopy({ d }, text, message) {
+  d.scriptBox.value = text;
+  setHidden(d.scriptBox, false);
+  d.scriptBox.focus();
+  d.scriptBox.select();
+  setText(d.status, message);
+}
+
+// "Download": a file where the page can save one, else (or perhaps) the script box.
+function downloadScript(c) {
+  if (c.check.error) return;
+  const text = pytorchScript(c.check);
+  const outlook = downloadOutlook(frameChain(window));
+  if (outlook === 'no') { showScriptCopy(c, text, `✕ This embedded lab may not save files. The script is selected in the box below: ${COPY_HOW}, then save it as ${SCRIPT_FILE_NAME}.`); return; }
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
+  const a = h('a', { href: url, download: SCRIPT_FILE_NAME });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  if (outlook === 'unknown') showScriptCopy(c, text, `⚠ If no file arrived, the script is selected in the box below: ${COPY_HOW}.`);
+  else setText(c.d.status, `✓ Downloaded ${SCRIPT_FILE_NAME} (${formatInt(text.split('\n').length)} lines).`);
+}
+
+// "Copy the script" to the clipboard, or into the script box where the clipboard is refused.
+async function copyScript(c) {
+  if (c.check.error) return;
+  const text = pytorchScript(c.check);
+  try {
+    await navigator.clipboard.writeText(text);
+    setHidden(c.d.scriptBox, true);
+    setText(c.d.status, '✓ The script is on the clipboard.');
+  } catch {
+    showScriptCopy(c, text, `This page may not use the clipboard here; the script is selected in the box below: ${COPY_HOW}.`);
+  }
+}
+
+// The pasted result against the prediction: the verdict, the peaks and phase tables, and the record.
+function showComparison(c) {
+  const { d } = c;
+  // Compared with the prediction for where the result says it ran (a CPU result pasted while the
+  // GPU is chosen is still this step).
+  const read = readShape(d.paste.value); // where it ran, even when its numbers are refused below
+  const ranOn = read.measured && read.measured.scenario.pytorch_build;
+  const where = d.where.querySelector(`input[value="${ranOn}"]`);
+  if (where && !where.checked) { where.checked = true; showScript(c, c.scenario); } // the script for where it ran
+  const cmp = compareMeasured(c.evaluate, forBuild(c.scenario || {}, ranOn || chosenBuild(c)), d.paste.value);
+  setHidden(d.error, !cmp.error);
+  setHidden(d.result, !!cmp.error);
+  if (cmp.error) {
+    setText(d.error, `✕ Not compared. ${refusalText(cmp.error)}. Your paste is kept.`);
+    return;
+  }
+  const v = verdict(cmp);
+  setText(d.verdict, `${v.ok ? '✓' : '✕'} ${v.text}`);
+  d.verdict.className = `wb-check__verdict ${v.ok ? 'is-ok' : 'is-bad'}`;
+  setText(d.on, measuredOnText(cmp, cmp.style));
+  const rows = comparisonRows(cmp, unitsOf(c));
+  const columns = ['Step: phase', 'Predicted', 'Measured', 'Error'];
+  d.peaks.update({ columns, rows: rows.filter((r) => r.cls === 'is-peak') });
+  d.table.update({ columns, rows });
+  setText(d.timing, timingText(cmp));
+  // Recorded in the store (lab_state.gpu_checks) for the design ledger.
+  if (c.store) c.store.update((s) => withGpuCheck(s, checkRecord(cmp, d.paste.value)));
+}
+
+// The comparison's phases as DataTable rows, each step's peak marked.
+function comparisonRows(cmp, units) {
+  return checkRows(cmp, units).map((r, i) => ({ key: `${cmp.phases[i].step}-${cmp.phases[i].phase}`, header: `${r.step}: ${r.phase}`,
+    cls: r.isPeak ? 'is-peak' : null,
+    cells: [{ text: r.predicted, value: cmp.phases[i].predicted_bytes }, { text: r.measured, value: cmp.phases[i].measured_bytes },
+      { text: r.error, value: cmp.phases[i].error_pct }] }));
 }

@@ -102,39 +102,58 @@ function withEngineTruths(st, verifiedFields) {
   return out;
 }
 
+// rescore(ledger, verified, engine) → { rows, notRecomputed }: each part below adds its rows in turn,
+// in this order (labctl verify and the page show them so), through one context `c`.
 export function rescore(ledger, verified, engine) {
-  const rows = [];
-  const notRecomputed = [];
-  const verifiedFields = new Map((verified.fields || []).map((f) => [f.field, f]));
-  const isVerified = (field) => { const f = verifiedFields.get(field); return Boolean(f) && !f.differs; };
-  // Each row is labelled in the words the verification table uses (design-ledger.js fieldLabel).
-  const row = (field, recorded, recomputed) => rows.push({ field, label: fieldLabel(field, field, { ledger }), recorded, recomputed, differs: !sameJson(recorded, recomputed) });
-  const skip = (field, reason) => notRecomputed.push({ field, reason });
-  const st = ledger.lab_state;
-  const refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
-
-  predictionRows(ledger, engine, row, skip);
+  const c = rescoreContext(ledger, verified, engine);
+  predictionRows(ledger, engine, c.row, c.skip);
   // Flags derived from the record (completion, the tuned regime, decisions): a flag set by hand differs.
-  derivedRows(ledger, engine, row, skip);
-  // "Check it on your GPU" (gpu-check-record.js): each recorded prediction, re-computed from the scenario it measured.
-  if (st.gpu_checks && st.gpu_checks.length) {
-    if (engine && typeof engine.evaluate === 'function') gpuCheckRows(st, (x) => { const r = engine.evaluate(x); return typeof r === 'string' ? JSON.parse(r) : r; }, row, skip);
-    else skip('lab_state.gpu_checks', 'the predictions come from the engine’s evaluate, which this check was not given');
-  }
+  derivedRows(ledger, engine, c.row, c.skip);
+  gpuCheckPredictionRows(c);
+  calibrationRows(c);
+  reflectionListRows(c);
+  act1ReflectionRows(c);
+  fixQuestionRows(c);
+  ckptReflectionRows(c);
+  notRecomputable(c.skip);
+  return { rows: c.rows, notRecomputed: c.notRecomputed };
+}
 
-  // Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
-  // error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
-  // own row and never quoted back as "the engine says" (walk 4).
+// What every part needs: the ledger, the engine, the verified fields, and `row`/`skip` to record with.
+function rescoreContext(ledger, verified, engine) {
+  const c = { ledger, engine, st: ledger.lab_state, rows: [], notRecomputed: [] };
+  c.verifiedFields = new Map((verified.fields || []).map((f) => [f.field, f]));
+  c.isVerified = (field) => { const f = c.verifiedFields.get(field); return Boolean(f) && !f.differs; };
+  // Each row is labelled in the words the verification table uses (design-ledger.js fieldLabel).
+  c.row = (field, recorded, recomputed) => c.rows.push({ field, label: fieldLabel(field, field, { ledger }), recorded, recomputed, differs: !sameJson(recorded, recomputed) });
+  c.skip = (field, reason) => c.notRecomputed.push({ field, reason });
+  c.refl = (id) => ledger.reflections.findIndex((r) => r.id === id);
+  return c;
+}
+
+// "Check it on your GPU" (gpu-check-record.js): each recorded prediction, re-computed from the scenario it measured.
+function gpuCheckPredictionRows({ st, engine, row, skip }) {
+  if (!(st.gpu_checks && st.gpu_checks.length)) return;
+  if (engine && typeof engine.evaluate === 'function') gpuCheckRows(st, (x) => { const r = engine.evaluate(x); return typeof r === 'string' ? JSON.parse(r) : r; }, row, skip);
+  else skip('lab_state.gpu_checks', 'the predictions come from the engine’s evaluate, which this check was not given');
+}
+
+// Calibration: rebuilt from the lab state's predictions with the engine's own values (its truth,
+// error ratio and direction as verify_ledger re-computed them), so an edited truth is flagged on its
+// own row and never quoted back as "the engine says" (walk 4).
+function calibrationRows({ ledger, st, verifiedFields, row }) {
   const cal = savedCalibration(withEngineTruths(st, verifiedFields));
   row('calibration.sentence', ledger.calibration.sentence, cal.sentence);
   ledger.calibration.items.forEach((it, i) => {
-    const rebuilt = cal.items.find((c) => c.id === it.id);
+    const rebuilt = cal.items.find((x) => x.id === it.id);
     row(`calibration.items[${i}].phrase`, it.phrase, rebuilt ? rebuilt.phrase : null);
   });
+}
 
-  // The reflections list is a copy of the saved progress (design-ledger.js reflectionsOf): rebuilt from
-  // it, an answer or a try edited in the list alone differs (the scores below are re-scored from the
-  // progress, so an answer must agree in both places to count).
+// The reflections list is a copy of the saved progress (design-ledger.js reflectionsOf): rebuilt from
+// it, an answer or a try edited in the list alone differs (the scores below are re-scored from the
+// progress, so an answer must agree in both places to count).
+function reflectionListRows({ ledger, st, row }) {
   const rebuilt = reflectionsOf(st);
   row('reflections (which questions were answered)', ledger.reflections.map((r) => r.id), rebuilt.map((r) => r.id));
   ledger.reflections.forEach((r, i) => {
@@ -142,79 +161,82 @@ export function rescore(ledger, verified, engine) {
     row(`reflections[${i}].answers`, r.answers, b ? b.answers : null);
     if (r.tries !== undefined || (b && b.tries !== undefined)) row(`reflections[${i}].tries`, r.tries ?? null, b ? b.tries ?? null : null);
   });
+}
 
-  // Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
+// Act 1 reflection (act1.js onSubmit): the ratio option nearest the engine's FP32 / mixed ratio, and the reason.
+function act1ReflectionRows({ ledger, st, row, skip, isVerified, refl }) {
   const r1 = st.acts.act1.reflection;
-  if (r1) {
-    const p = 'lab_state.acts.act1.reflection';
-    const reasonOk = r1.reason_choice === REFLECTION1.correctReason;
-    row(`${p}.reason_correct`, r1.reason_correct, reasonOk);
-    let ratioOk = null;
-    if (isVerified(`${p}.engine_ratio`)) {
-      const best = REFLECTION1.ratioOptions[nearestOption(REFLECTION1.ratioOptions.map((o) => o.value), r1.engine_ratio)].id;
-      ratioOk = r1.ratio_choice === best;
-      row(`${p}.ratio_correct`, r1.ratio_correct, ratioOk);
-    } else skip(`${p}.ratio_correct`, 'scored against an engine ratio that did not verify');
-    const i = refl('act1');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'its ratio part could not be re-scored');
-      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && reasonOk);
-    }
+  if (!r1) return;
+  const p = 'lab_state.acts.act1.reflection';
+  const reasonOk = r1.reason_choice === REFLECTION1.correctReason;
+  row(`${p}.reason_correct`, r1.reason_correct, reasonOk);
+  let ratioOk = null;
+  if (isVerified(`${p}.engine_ratio`)) {
+    const best = REFLECTION1.ratioOptions[nearestOption(REFLECTION1.ratioOptions.map((o) => o.value), r1.engine_ratio)].id;
+    ratioOk = r1.ratio_choice === best;
+    row(`${p}.ratio_correct`, r1.ratio_correct, ratioOk);
+  } else skip(`${p}.ratio_correct`, 'scored against an engine ratio that did not verify');
+  const i = refl('act1');
+  if (i >= 0) {
+    if (ratioOk === null) skip(`reflections[${i}].correct`, 'its ratio part could not be re-scored');
+    else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && reasonOk);
   }
+}
 
+// Act 2 fix question (act2.js onSubmit, act2-numbers.js scoreFixes): needs the engine's evaluate.
+function fixQuestionRows({ ledger, st, engine, row, skip, refl }) {
   const a2 = st.acts.act2;
-  // Act 2 fix question (act2.js onSubmit, act2-numbers.js scoreFixes): needs the engine's evaluate.
-  if (a2 && a2.reflection_fix) {
-    const p = 'lab_state.acts.act2.reflection_fix.correct';
-    const i = refl('act2_fix');
-    let ok = null;
-    if (engine && typeof engine.evaluate === 'function' && typeof engine.catalog === 'function') {
-      try {
-        const chosen = fixKey(engine).find((x) => x.id === a2.reflection_fix.choice);
-        ok = Boolean(chosen && chosen.best);
-      } catch { ok = null; }
-    }
-    if (ok === null) {
-      skip(p, 'the fix question is scored by timing each change with the engine, which this check was not given');
-      if (i >= 0) skip(`reflections[${i}].correct`, 'a copy of the fix question’s score');
-    } else {
-      row(p, a2.reflection_fix.correct, ok);
-      if (i >= 0) row(`reflections[${i}].correct`, ledger.reflections[i].correct, ok);
-    }
+  if (!(a2 && a2.reflection_fix)) return;
+  const p = 'lab_state.acts.act2.reflection_fix.correct';
+  const i = refl('act2_fix');
+  let ok = null;
+  if (engine && typeof engine.evaluate === 'function' && typeof engine.catalog === 'function') {
+    try {
+      const chosen = fixKey(engine).find((x) => x.id === a2.reflection_fix.choice);
+      ok = Boolean(chosen && chosen.best);
+    } catch { ok = null; }
   }
-
-  // Act 2 checkpointing reflection (act2.js onSubmit): ratio and overhead nearest by ratio to the
-  // engine's values (re-computed only when the record keeps its settings), and the reason.
-  const rc = a2 && a2.reflection_ckpt;
-  if (rc) {
-    const p = 'lab_state.acts.act2.reflection_ckpt';
-    const reasonOk = rc.reason_choice === CKPT_QUESTION.correctReason;
-    row(`${p}.reason_correct`, rc.reason_correct, reasonOk);
-    let ratioOk = null;
-    let overheadOk = null;
-    if (isVerified(`${p}.engine_ratio`) && isVerified(`${p}.engine_overhead`)) {
-      const ri = nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), rc.engine_ratio);
-      const oi = nearestByRatio(CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), rc.engine_overhead);
-      ratioOk = rc.ratio_choice === CKPT_QUESTION.ratioOptions[ri].id;
-      overheadOk = rc.overhead_choice === CKPT_QUESTION.overheadOptions[oi].id;
-      row(`${p}.ratio_correct`, rc.ratio_correct, ratioOk);
-      row(`${p}.overhead_correct`, rc.overhead_correct, overheadOk);
-    } else {
-      skip(`${p}.ratio_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-      skip(`${p}.overhead_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
-    }
-    const i = refl('act2_ckpt');
-    if (i >= 0) {
-      if (ratioOk === null) skip(`reflections[${i}].correct`, 'a copy of the checkpointing reflection’s score, which could not be re-scored in full');
-      else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
-    }
+  if (ok === null) {
+    skip(p, 'the fix question is scored by timing each change with the engine, which this check was not given');
+    if (i >= 0) skip(`reflections[${i}].correct`, 'a copy of the fix question’s score');
+  } else {
+    row(p, a2.reflection_fix.correct, ok);
+    if (i >= 0) row(`reflections[${i}].correct`, ledger.reflections[i].correct, ok);
   }
+}
 
-  // What nobody can re-compute: the student's own choices and clock, and progress flags.
+// Act 2 checkpointing reflection (act2.js onSubmit): ratio and overhead nearest by ratio to the
+// engine's values (re-computed only when the record keeps its settings), and the reason.
+function ckptReflectionRows({ ledger, st, row, skip, isVerified, refl }) {
+  const rc = st.acts.act2 && st.acts.act2.reflection_ckpt;
+  if (!rc) return;
+  const p = 'lab_state.acts.act2.reflection_ckpt';
+  const reasonOk = rc.reason_choice === CKPT_QUESTION.correctReason;
+  row(`${p}.reason_correct`, rc.reason_correct, reasonOk);
+  let ratioOk = null;
+  let overheadOk = null;
+  if (isVerified(`${p}.engine_ratio`) && isVerified(`${p}.engine_overhead`)) {
+    const ri = nearestByRatio(CKPT_QUESTION.ratioOptions.map((o) => o.value), rc.engine_ratio);
+    const oi = nearestByRatio(CKPT_QUESTION.overheadOptions.map((o) => Math.max(o.value, 0.01)), rc.engine_overhead);
+    ratioOk = rc.ratio_choice === CKPT_QUESTION.ratioOptions[ri].id;
+    overheadOk = rc.overhead_choice === CKPT_QUESTION.overheadOptions[oi].id;
+    row(`${p}.ratio_correct`, rc.ratio_correct, ratioOk);
+    row(`${p}.overhead_correct`, rc.overhead_correct, overheadOk);
+  } else {
+    skip(`${p}.ratio_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
+    skip(`${p}.overhead_correct`, 'scored against engine values this record cannot re-compute (its Act 2 settings were not kept)');
+  }
+  const i = refl('act2_ckpt');
+  if (i >= 0) {
+    if (ratioOk === null) skip(`reflections[${i}].correct`, 'a copy of the checkpointing reflection’s score, which could not be re-scored in full');
+    else row(`reflections[${i}].correct`, ledger.reflections[i].correct, ratioOk && overheadOk && reasonOk);
+  }
+}
+
+// What nobody can re-compute: the student's own choices and clock, and progress flags.
+function notRecomputable(skip) {
   skip('predictions and reflections (the options chosen)', 'the student’s own choices, with nothing to re-compute; they are scored, and checked against what the file records with them (above)');
   skip('timestamp, answered_at', 'the student’s clock');
   skip('decisions, laptop move names', 'their wording: a record of what the student did; which decisions were made is rebuilt from the saved progress, and the engine values each move led to are re-computed');
   skip('lab_state progress (explored, revealed, attempts, current act, units)', 'where the student is in the lab, with nothing to re-compute (each act’s completion is derived from the record, above)');
-  return { rows, notRecomputed };
 }
-
