@@ -14,7 +14,7 @@ import { checkLedger, tooLargeMessage } from '../ledger/ledger-check.js';
 import { fixAnswerKey } from '../ledger/ledger-rescore.js';
 import './ledger-panel.css';
 import { withFlags } from '../state/url-state.js';
-import { downloadOutlook, frameChain } from '../ui/download-outlook.js';
+import { downloadOutlook, frameChain, saveFile, COPY_HOW } from '../ui/download-outlook.js';
 import { measureRunsText } from '../models/measure-record.js';
 import { workbenchText } from '../models/workbench-view.js';
 import { displayCalibration, act3Calibration, act3Reflections } from '../ledger/ledger-act3.js';
@@ -24,8 +24,6 @@ export const shortTitle = 'Design ledger';
 
 
 const ACT_NAMES = { 1: 'Act 1: the optimizer memory tax', 2: 'Act 2: the MFU gap' };
-const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
-
 // The panel is a few named parts sharing one context `ctx`: the engine and store, the elements each
 // part builds (ctx.cal, ctx.ex, ctx.im) and what the last export built or the last import read.
 export function mount({ root, engine, store, announce, flags = {} }) {
@@ -133,12 +131,7 @@ function downloadLedger(ctx) {
     showCopyBox(ctx, text, `✕ This embedded lab may not save files (its course page does not allow downloads). The ledger is selected in the box below: ${COPY_HOW}, then paste it into a new file named ${name}.`, 'ledger-status ledger-status--bad');
     return;
   }
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = h('a', { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  saveFile(document, name, text, 'application/json');
   if (outlook === 'unknown') {
     showCopyBox(ctx, text, `⚠ Your browser was asked to save ${name}, but this embedded lab cannot tell whether its course page allows downloads. If no file arrived, the ledger is selected in the box below: ${COPY_HOW}, then paste it into a new file with that name.`);
     return;

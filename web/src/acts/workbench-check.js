@@ -5,15 +5,13 @@
 // workbench; the pasted text is never cleared by the panel (an error leaves it for correction).
 import { h, setText, setHidden } from '../ui/dom.js';
 import { DataTable } from '../charts/data-table.js';
-import { downloadOutlook, frameChain } from '../ui/download-outlook.js';
+import { downloadOutlook, frameChain, saveFile, COPY_HOW } from '../ui/download-outlook.js';
 import { checkFor, pytorchScript, forBuild, cpuRunSeconds, SCRIPT_FILE_NAME, RUN_COMMAND, RUN_NOTEBOOK } from '../models/pytorch-script.js';
 import { compareMeasured, readShape, refusalText } from '../models/pytorch-compare.js';
 import { checkRows, verdict, timingText, measuredOnText } from '../models/pytorch-check-view.js';
 import { formatInt } from '../format/format.js';
 import { checkRecord, withGpuCheck } from '../models/gpu-check-record.js';
 import './workbench-check.css';
-
-const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
 
 function buildDom() {
   const d = {};
@@ -115,12 +113,7 @@ function downloadScript(c) {
   const text = pytorchScript(c.check);
   const outlook = downloadOutlook(frameChain(window));
   if (outlook === 'no') { showScriptCopy(c, text, `✕ This embedded lab may not save files. The script is selected in the box below: ${COPY_HOW}, then save it as ${SCRIPT_FILE_NAME}.`); return; }
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/x-python' }));
-  const a = h('a', { href: url, download: SCRIPT_FILE_NAME });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  saveFile(document, SCRIPT_FILE_NAME, text, 'text/x-python');
   if (outlook === 'unknown') showScriptCopy(c, text, `⚠ If no file arrived, the script is selected in the box below: ${COPY_HOW}.`);
   else setText(c.d.status, `✓ Downloaded ${SCRIPT_FILE_NAME} (${formatInt(text.split('\n').length)} lines).`);
 }

@@ -1,5 +1,5 @@
-// Whether a file the lab downloads can reach the student. A frame sandboxed without allow-downloads
-// silently drops it (Chromium gives the page no sign), and a frame cannot read its own sandbox flags:
+// Whether a file the lab downloads can reach the student, and saving one (saveFile). A frame
+// sandboxed without allow-downloads silently drops it (Chromium gives the page no sign), and a frame cannot read its own sandbox flags:
 // only an embedding page on the lab's origin lets it see its <iframe> (frameElement). So the answer is
 // 'yes' (a page of its own, or every frame above it readable and allowed), 'no' (a readable frame's
 // sandbox leaves out allow-downloads) or 'unknown' (a frame above it cannot be read, or the page has no
@@ -32,3 +32,19 @@ export function frameChain(win) {
 // No origin of its own: sandboxed without allow-same-origin. (Chromium gives file:// pages the origin
 // 'null' too, but they may download.)
 const opaqueOrigin = (win) => win.origin === 'null' && win.location.protocol !== 'file:';
+
+// How to copy a selected box's text, in the words both download fallbacks use.
+export const COPY_HOW = 'press Ctrl+C (⌘C on a Mac) to copy it';
+
+// Saves text as a file through a temporary link (the page's own download; the URL is freed later,
+// since a browser may still be reading it when click() returns).
+export function saveFile(doc, name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = doc.createElement('a');
+  a.href = url;
+  a.download = name;
+  doc.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
