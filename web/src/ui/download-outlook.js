@@ -1,9 +1,10 @@
-// Whether a file the lab downloads can reach the student, and saving one (saveFile). A frame
-// sandboxed without allow-downloads silently drops it (Chromium gives the page no sign), and a frame cannot read its own sandbox flags:
-// only an embedding page on the lab's origin lets it see its <iframe> (frameElement). So the answer is
-// 'yes' (a page of its own, or every frame above it readable and allowed), 'no' (a readable frame's
-// sandbox leaves out allow-downloads) or 'unknown' (a frame above it cannot be read, or the page has no
-// origin of its own, which means a sandbox). The ledger panel offers the text to copy unless 'yes'.
+// Whether a file the lab downloads can reach the student, and saving one (saveFile). A frame sandboxed
+// without allow-downloads silently drops it (Chromium gives the page no sign), and a frame cannot read
+// its own sandbox flags: only an embedding page on the lab's origin lets it see its <iframe>
+// (frameElement). So the answer is 'yes' (a page of its own, or every frame above it readable and
+// allowed), 'no' (a readable frame's sandbox leaves out allow-downloads) or 'unknown' (a frame above it
+// cannot be read, or the page has no origin of its own, which means a sandbox). The ledger panel offers
+// the text to copy unless 'yes'.
 
 // frames: the <iframe>s above the page, innermost first, as { sandboxed, tokens } (the readable ones);
 // reachedTop: every frame up to the top window was readable; opaque: the page has no origin of its own.
