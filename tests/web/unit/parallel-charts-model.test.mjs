@@ -11,7 +11,7 @@ import { timelineModel, timelineLayout } from '../../../web/src/models/parallel-
 import { commTaxModel, commTaxLayout, chapterSpeedup } from '../../../web/src/models/comm-tax-model.js';
 import { crossoverModel, crossoverLayout, crossoverParts } from '../../../web/src/models/crossover-model.js';
 import { roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
-import { formatBytes, formatRatio, formatInt } from '../../../web/src/format/format.js';
+import { formatBytes, formatRatio, formatInt, formatAmount } from '../../../web/src/format/format.js';
 import { ACT3_SCENARIOS, enginePoints } from './parallel-scenarios.mjs';
 
 const engine = await loadScaleEngine();
@@ -81,9 +81,34 @@ test('the stages come from memory_by_stage; the selected one is the scenario’s
     assert.deepEqual(sel.map((s) => s.zero_stage), [r.parallel.zero_stage]);
     assert.equal(sel[0].peak_bytes, r.memory.peak_bytes);
     for (const s of m.stages) assert.equal(s.state, s.fits ? 'ok' : 'oom');
-    for (const W of WIDTHS) for (const s of memoryLayout(m, W).stages) if (!s.fits) assert.match(s.value.text, /^✕/);
+    // Over budget: a ✕, and from 330 px its amount too (the walk found a bare ✕ at 390 px).
+    for (const W of WIDTHS) {
+      for (const s of memoryLayout(m, W).stages.filter((x) => !x.fits)) {
+        assert.match(`${s.mark.text}${s.value.text}`, /^✕/, `${W} px`);
+        if (W >= 330) assert.ok(s.value.text.includes(formatAmount(s.peak_bytes)), `${W} px: “${s.mark.text}” “${s.value.text}”`);
+      }
+    }
     for (const row of m.tables[1].rows) assert.match(row.cells[2].text, /^(✓ fits|✕ does not fit)$/);
   }
+});
+
+// The walk: under a pipeline the stage columns framed "DDP" and the left column read "One device".
+test('the memory chart names what it draws: the setup chosen, and under tensor or pipeline parallelism that layout with each ZeRO stage', () => {
+  const base = { ...ACT3_SCENARIOS.laptopsZero3Free, parallel: { data_parallel: 1, zero_stage: 0, interconnect: 'nvlink4' } };
+  const pp = memoryModel(evaluate({ ...base, parallel: { ...base.parallel, pipeline_parallel: 4, micro_batches: 8 } }));
+  const tp = memoryModel(evaluate({ ...base, parallel: { ...base.parallel, tensor_parallel: 5 } }));
+  for (const [m, name] of [[pp, 'Pipeline'], [tp, 'Tensor parallel']]) {
+    assert.equal(m.stages[0].name, 'No ZeRO');
+    assert.equal(m.stages.find((s) => s.selected).zero_stage, 0);
+    assert.doesNotMatch(m.summary, /DDP|plain data parallel/);
+    assert.doesNotMatch(m.tables[1].rows[0].header, /DDP/);
+    assert.equal(memoryLayout(m, 760).stagesTitle.text, `${name} with each ZeRO stage`);
+    assert.equal(memoryLayout(m, 340).stagesTitle.text, `${name} + ZeRO`);
+    assert.equal(memoryLayout(m, 340).stages[0].name.text, 'None');
+  }
+  const dp = memoryModel(results.laptopsDdpPcie);
+  assert.equal(dp.stages[0].name, 'DDP');
+  for (const W of [340, 760]) assert.equal(memoryLayout(dp, W).device.name.text, 'This setup');
 });
 
 test('memory chart: every mark inside the box, no two columns overlapping, labels no wider than their column', () => {
@@ -105,7 +130,7 @@ test('memory chart: every mark inside the box, no two columns overlapping, label
     const t = L.stagesTitle;
     assert.ok(t.x - (t.text.length * 7) / 2 >= 0 && t.x + (t.text.length * 7) / 2 <= W, `${at}: “${t.text}” fits`);
     // No word above a column is crossed by the budget line, and none reaches the line's name in the top margin.
-    const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.map((s) => s.value)].filter((w) => w.text);
+    const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.flatMap((s) => [s.value, s.mark])].filter((w) => w.text);
     for (const w of words) {
       assert.ok(!(L.budget.y >= w.y - 11 && L.budget.y <= w.y + 4), `${at}: the budget line crosses “${w.text}”`);
       assert.ok(w.y - 11 > L.budget.ty + 4, `${at}: “${w.text}” reaches the top margin`);
