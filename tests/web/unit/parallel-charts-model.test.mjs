@@ -10,7 +10,7 @@ import { memoryModel, memoryLayout, PARALLEL_COMPONENT_LABELS, deviceComponents 
 import { timelineModel, timelineLayout } from '../../../web/src/models/parallel-timeline-model.js';
 import { commTaxModel, commTaxLayout, chapterSpeedup } from '../../../web/src/models/comm-tax-model.js';
 import { crossoverModel, crossoverLayout, crossoverParts } from '../../../web/src/models/crossover-model.js';
-import { roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
+import { roundTogether, placeLabels, labelBox, lineBoxes, overlaps, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
 import { formatBytes, formatRatio, formatInt, formatAmount } from '../../../web/src/format/format.js';
 import { ACT3_SCENARIOS, enginePoints } from './parallel-scenarios.mjs';
 
@@ -277,6 +277,28 @@ test('words on the line charts are placed where they meet no other word and stay
   const bounds = { left: 0, right: 200, top: 0, bottom: 100 };
   assert.equal(placeLabels([item], bounds)[0].y, 20);
   assert.equal(placeLabels([item], bounds, [{ left: 0, right: 50, top: 0, bottom: 30 }])[0].y, 60);
+});
+
+// The walk (8 laptops, ZeRO-3 over NVLink 4): the gathers' name lay across the compute line and
+// "forward + backward" sat under the communication line, far from its own.
+test('crossover: each line’s name lies across no line, beside its own line and 10 px clear of the other', () => {
+  const walk = evaluate({ ...ACT3_SCENARIOS.laptopsZero3Free, parallel: { ...ACT3_SCENARIOS.laptopsZero3Free.parallel, interconnect: 'nvlink4' } });
+  const cases = [...Object.entries(results), ['walk', walk]];
+  for (const [name, r] of cases) {
+    for (const W of [...WIDTHS, 1000]) {
+      const L = crossoverLayout(crossoverModel(r), W);
+      const c = L.compute;
+      const lines = { compute: (pad) => lineBoxes(c.x1, c.y1, c.x2, c.y2, pad), comm: (pad) => (L.comm ? lineBoxes(L.comm.x1, L.comm.y, L.comm.x2, L.comm.y, pad) : []) };
+      const meets = (box, boxes) => boxes.some((b) => overlaps(box, b));
+      for (const l of L.labels.filter((x) => x.text)) assert.ok(!meets(labelBox(l), [...lines.compute(1), ...lines.comm(1)]), `${name} at ${W} px: a line crosses “${l.text}”`);
+      for (const [own, other] of [['compute', 'comm'], ['comm', 'compute']]) {
+        const l = L.labels.find((x) => x.key === own);
+        if (!l || !l.text) continue;
+        assert.ok(meets(labelBox(l), lines[own](24)), `${name} at ${W} px: “${l.text}” beside its line`);
+        assert.ok(!meets(labelBox(l), lines[other](10)), `${name} at ${W} px: “${l.text}” 10 px clear of the other line`);
+      }
+    }
+  }
 });
 
 test('ticks and words: decades on log axes, powers of two for devices, units from `format`', () => {
