@@ -69,6 +69,7 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
   const strategy = select('strategy', 'Strategy', STRATEGIES3, (v) => T.STRATEGY_WORDS[v], flags, (v) => onChange({ strategy: v }));
   const net = select('net', 'Interconnect', interconnects.map((x) => x.id), (v) => (interconnects.find((x) => x.id === v) || {}).name || T.INTERCONNECT_FALLBACK[v] || v,
     flags, (v) => onChange({ interconnect: v }));
+  net.box.append(h('p', { class: 'control__note', text: T.INTERCONNECT_NOTE }));
   const batch = select('batch', 'Batch per GPU (sequences)', BATCH_SIZES3, String, flags, (v) => onChange({ batch_size: Number(v) }));
   const dev = select('dev', 'GPU', devices.map((d) => d.id), (v) => deviceOptionText(devices.find((d) => d.id === v).name), flags, (v) => onChange({ device: v }));
   const opt = select('opt', 'Optimizer', OPTIMIZERS3.slice().reverse(), (v) => T.OPTIMIZER_WORDS3[v], flags, (v) => onChange({ optimizer: v }));

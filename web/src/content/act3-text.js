@@ -24,6 +24,8 @@ export const STRATEGY_WORDS = {
   pp: 'Pipeline: layers in stages',
 };
 export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
+// Under the interconnect menu: the wires' names in plain words.
+export const INTERCONNECT_NOTE = 'NVLink: direct links between the GPUs of one machine. PCIe: the machine’s own bus. InfiniBand, Ethernet: networks between machines.';
 export const OPTIMIZER_WORDS3 = { adam: 'Adam', momentum: 'SGD with momentum', sgd: 'SGD (no state)' };
 export const PRECISION_WORDS3 = { mixed: 'Mixed (16-bit, FP32 master)', fp32: 'FP32' };
 export const CKPT_WORDS3 = { none: 'None', selective: 'Selective', full: 'Full recompute' };
@@ -50,7 +52,8 @@ export function memoryTitle(r, units, deviceName) {
 export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
   const parts = [`${formatInt(p.data_parallel)} data-parallel`];
   if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
-  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
+  // Glossed where it shows (a new student does not know the word).
+  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches (slices of the batch, passed stage to stage)`);
   const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
   // Tensor parallelism chosen with fewer GPUs than the model's smallest split: say so, or it reads as
   // "tensor parallelism does nothing" (a walk at 2 and 4 GPUs).

@@ -15,11 +15,12 @@ export const PARALLEL_COMPONENT_LABELS = {
   gradient_buckets: 'Gradient buckets (DDP’s copy of the gradients, sent in pieces)',
   gathered_parameters: 'Gathered layers (full weights of the layers in use, fetched from the other devices)',
 };
-// Short names for the legend (the table twin has the long ones).
+// Short names for the legend (the table twin has the long ones); the less plain ones glossed in a few words.
 const LEGEND_LABELS = {
   weights: 'Weights', autocast_cache: '16-bit weight copies', master_weights: 'FP32 master copy', gradients: 'Gradients',
   gradient_buckets: 'Gradient buckets', momentum: 'Momentum', adam_m: 'Adam m', adam_v: 'Adam v',
-  gathered_parameters: 'Gathered layers', activations: 'Activations', logits: 'Logits', reserve: 'Reserve', transient: 'Transient',
+  gathered_parameters: 'Gathered layers (fetched from other GPUs)', activations: 'Activations', logits: 'Logits',
+  reserve: 'Reserve (CUDA and framework overhead)', transient: 'Transient (short-lived buffers)',
 };
 const SEG_SHORT = { ...SHORT_LABELS, gradient_buckets: 'buckets', gathered_parameters: 'gathered' };
 // The stacking order: static model state first (each copy beside what it copies), then the step's working memory.
