@@ -53,3 +53,31 @@ test('Act 3 from the keyboard alone: the prediction is reached, typed and locked
   await page.waitForFunction(() => /gpus=16/.test(document.querySelector('.share__url').value));
   assert.deepEqual(problems.consoleErrors, []);
 });
+
+// The walk: at 1,280 px the strategy menu read "DDP: a full copy on each G". Each option's text,
+// measured in the menu's own font, fits the closed menu (less its padding and arrow); and the words a
+// new student meets first are glossed on the page, not only in a title.
+test('every option of Act 3\'s menus is readable whole at 390, 768 and 1,280 px, and the jargon is glossed where it shows', async (t) => {
+  const { page, problems } = await open('light');
+  await freshLab(page, srv.origin)('?act=3&gpus=16&strategy=pp');
+  if (!(await act3Engine(page))) { t.skip(NO_ENGINE); return; }
+  await lockAct3(page, 4);
+  for (const width of [390, 768, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(150);
+    const cut = await page.evaluate((a) => [...document.querySelectorAll(`${a} .controls select`)].flatMap((s) => {
+      const cs = getComputedStyle(s);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+      return [...s.options].filter((o) => !o.hidden && ctx.measureText(o.text).width > room).map((o) => o.text);
+    }), A3);
+    assert.deepEqual(cut, [], `${width} px`);
+  }
+  const seen = await page.evaluate((a) => document.querySelector(a).innerText, A3);
+  assert.match(seen, /micro-batches \(slices of the batch/);
+  assert.match(seen, /NVLink: direct links/);
+  assert.match(seen, /InfiniBand, Ethernet: networks/);
+  assert.match(seen, /Reserve \(CUDA and framework overhead\)/);
+  assert.deepEqual(problems.consoleErrors, []);
+});

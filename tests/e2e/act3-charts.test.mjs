@@ -141,6 +141,9 @@ test('out of memory is drawn and named as not fitting; a device that fits is not
     assert.match(await mem.locator('svg').getAttribute('aria-label'), /does not fit: [\d.,]+\u00a0GB over/);
     assert.equal(await mem.locator('g.stage[data-state="oom"]').count(), 4);
     assert.match(await page.locator('[data-chart="tax"] text[data-key="scenario"]').textContent(), /does not fit/);
+    // The hollow points (out of memory) are in the tax chart's key (the walk found them unexplained).
+    assert.ok(await page.locator('[data-chart="tax"] circle.engine-point--oom').count() >= 1);
+    assert.match(await page.locator('[data-chart="tax"] .pchart__key').textContent(), /Hollow: does not fit in memory/);
     await showFixture(page, 'h100ThreeWays');
     assert.equal(await mem.locator('g.device-stack').getAttribute('data-state'), 'ok');
     assert.equal(await mem.locator('g.device-stack rect.hatch').getAttribute('fill'), 'none');
@@ -219,6 +222,22 @@ test('in Act 3: the four charts after the lock, inside their boxes, axe-clean, f
             await page.locator(`${A3} [data-control="strategy"] select`).selectOption('zero3');
             await page.waitForFunction((a) => document.querySelector(`${a} .pmem g.device-stack`).getAttribute('data-state') === 'ok', A3);
             assert.equal(await mem.locator('g.stage[data-stage="3"]').getAttribute('data-state'), 'ok');
+            // Under a pipeline the columns name that layout, not DDP, and the left one is this setup.
+            await page.locator(`${A3} [data-control="strategy"] select`).selectOption('pp');
+            await page.waitForFunction((a) => /Pipeline/.test(document.querySelector(`${a} .pmem text[data-key="stages"]`).textContent), A3);
+            assert.equal(await mem.locator('text[data-key="n0"]').textContent(), 'No ZeRO');
+            assert.equal(await mem.locator('text[data-key="name"]').textContent(), 'This setup');
+            await page.locator(`${A3} [data-control="strategy"] select`).selectOption('zero3');
+          }
+          if (width === 390) {
+            // At 390 px a stage over budget gives its amount, with the ✕ above it (the walk saw a bare ✕).
+            await page.locator(`${A3} [data-control="strategy"] select`).selectOption('ddp');
+            await page.waitForFunction((a) => document.querySelector(`${a} .pmem g.device-stack`).getAttribute('data-state') === 'oom', A3);
+            const mem = page.locator(`${A3} .pmem`);
+            assert.match(await mem.locator('text[data-key="v0"]').textContent(), /\d+\.\d\d/, at);
+            assert.match(`${await mem.locator('text[data-key="x0"]').textContent()}${await mem.locator('text[data-key="v0"]').textContent()}`, /✕/, at);
+            assert.deepEqual(await layoutProblems(page, `${A3} .pchart`), [], `${at}, DDP`);
+            await page.locator(`${A3} [data-control="strategy"] select`).selectOption('zero3');
           }
           assert.deepEqual(problems.consoleErrors, [], at);
           assert.deepEqual(problems.foreignRequests, [], at);

@@ -5,11 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadScaleEngine } from '../../../scripts/engine-node.mjs';
-import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS } from '../../../web/src/models/act3-model.js';
+import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS, memoryTerms } from '../../../web/src/models/act3-model.js';
 import { DEFAULT_CONFIG3, STRATEGIES3, GPU_COUNTS3, DEVICES3, INTERCONNECTS3 } from '../../../web/src/state/act3-config.js';
 import * as T from '../../../web/src/content/act3-text.js';
 import { plainText } from '../../../web/src/format/format.js';
 import { sumsThatDoNotAddUp } from './sum-check.mjs';
+import { memoryModel, memoryLayout } from '../../../web/src/models/parallel-memory-model.js';
+import { formatAmount } from '../../../web/src/format/format.js';
 
 const raw = await loadScaleEngine();
 const scale = { evaluate: (s) => JSON.parse(raw.evaluate(JSON.stringify(s))), solve: (s) => JSON.parse(raw.solve(JSON.stringify(s))) };
@@ -35,6 +37,23 @@ test('every strategy at every GPU count is a scenario the engine accepts, with p
   }
 });
 
+// The walk found each part rounded on its own: 8 GPUs of ZeRO-3 read "… ≈ 4.24 GB" with parts adding to 4.26.
+test('the memory sentence\'s parts, rounded together, add up to the total shown ("="), in GB and GiB', () => {
+  for (const strategy of STRATEGIES3) {
+    for (const gpus of GPU_COUNTS3) {
+      const r = scale.evaluate(toScenario3({ ...DEFAULT_CONFIG3, strategy, gpus }, spec));
+      for (const units of ['gb', 'gib']) {
+        const text = plainText(T.memorySentence(r.memory, units, memoryTerms(r.memory, units)));
+        assert.match(text, / = /, `${strategy} × ${gpus} (${units}): ${text}`);
+        assert.doesNotMatch(text, /≈/, `${strategy} × ${gpus} (${units})`);
+        assert.deepEqual(sumsThatDoNotAddUp(text), [], `${strategy} × ${gpus} (${units})`);
+      }
+      // Each part moves by less than a hundredth of the unit: the sentence is still the engine's.
+      memoryTerms(r.memory, 'gb').forEach((t) => assert.ok(Math.abs(t.bytes - r.memory.components[t.key]) < 1e7, t.key));
+    }
+  }
+});
+
 test('the prediction\'s answer is the fewest GPUs that fit fully sharded: one fewer does not fit', () => {
   const k = devicesNeeded(scale, spec);
   assert.ok(Number.isInteger(k.devices) && k.devices > 1, JSON.stringify(k));
@@ -50,6 +69,23 @@ test('the reflections\' keys from the engine: data parallelism keeps whole copie
   assert.deepEqual(reflectKeys(nums), { dp: 'copies', ceiling: 'ratio' });
   assert.ok(nums.zero3_static_many_bytes < nums.ddp_static_many_bytes);
   assert.match(T.ceilingFeedback(true, nums), /r is 0\.0*[1-9]/, 'r is never shown as 0.000');
+});
+
+// The walk: the feedback cited 24.92 GB, a number only a closed table held, while the DDP bar read 29.33.
+test('the first reflection\'s feedback cites the amounts the memory chart labels at the question\'s settings, at 390 and 1,280 px', () => {
+  const k = devicesNeeded(scale, spec).devices;
+  const nums = reflectNumbers(scale, spec, k);
+  const text = plainText(T.dpFeedback(false, nums, 'gb'));
+  const labels = (gpus, W) => memoryLayout(memoryModel(scale.evaluate(toScenario3(DEFAULT_CONFIG3, spec, { gpus }))), W).stages.map((s) => s.value.text);
+  for (const W of [340, 760]) {
+    const [one, many] = [labels(1, W), labels(k, W)];
+    const cited = [[one[0], nums.ddp_peak_one_bytes], [many[0], nums.ddp_peak_many_bytes], [many[3], nums.zero3_peak_many_bytes]];
+    for (const [label, bytes] of cited) {
+      assert.ok(label.includes(formatAmount(bytes)), `${W} px: the bar reads "${label}", the feedback ${formatAmount(bytes)}`);
+      assert.ok(text.includes(`${formatAmount(bytes)} GB`), text);
+    }
+  }
+  assert.ok(text.includes(`${k} GPUs`), text);
 });
 
 test('the reveal\'s wires: Ethernet is slower than NVLink for the answer\'s GPUs; the tax curve has every count', () => {

@@ -41,6 +41,13 @@ test('the layout names the GPUs tensor parallelism cannot use, and counts sequen
   assert.match(T.layoutWords(at({ gpus: 4 }).parallel, 4), /^4 GPUs: 4 data-parallel; 4 sequences per step\.$/);
 });
 
+// The walk: "micro-batches", "NVLink" and "InfiniBand" showed with no word of explanation.
+test('jargon is glossed in plain words where it shows: micro-batches in the layout, the wires under their menu', () => {
+  const pp = at({ gpus: 16, strategy: 'pp' });
+  assert.match(T.layoutWords(pp.parallel, 16), /micro-batches \(slices of the batch, passed stage to stage\)/);
+  for (const word of ['NVLink', 'PCIe', 'InfiniBand', 'Ethernet']) assert.match(T.INTERCONNECT_NOTE, new RegExp(`${word}[^.]*: [a-z]`));
+});
+
 test('r is written without exponents and never rounds a real tax to 0', () => {
   assert.equal(T.formatR(0.1234), '0.123');
   assert.equal(T.formatR(0.0000121013), '0.000012');

@@ -10,8 +10,8 @@ import { memoryModel, memoryLayout, PARALLEL_COMPONENT_LABELS, deviceComponents 
 import { timelineModel, timelineLayout } from '../../../web/src/models/parallel-timeline-model.js';
 import { commTaxModel, commTaxLayout, chapterSpeedup } from '../../../web/src/models/comm-tax-model.js';
 import { crossoverModel, crossoverLayout, crossoverParts } from '../../../web/src/models/crossover-model.js';
-import { roundTogether, placeLabels, labelBox, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
-import { formatBytes, formatRatio, formatInt } from '../../../web/src/format/format.js';
+import { roundTogether, placeLabels, labelBox, lineBoxes, overlaps, secondsSum, decadeTicks, deviceTicks, devicesWords, unitsOf } from '../../../web/src/models/parallel-chart-common.js';
+import { formatBytes, formatRatio, formatInt, formatAmount } from '../../../web/src/format/format.js';
 import { ACT3_SCENARIOS, enginePoints } from './parallel-scenarios.mjs';
 
 const engine = await loadScaleEngine();
@@ -81,9 +81,34 @@ test('the stages come from memory_by_stage; the selected one is the scenario’s
     assert.deepEqual(sel.map((s) => s.zero_stage), [r.parallel.zero_stage]);
     assert.equal(sel[0].peak_bytes, r.memory.peak_bytes);
     for (const s of m.stages) assert.equal(s.state, s.fits ? 'ok' : 'oom');
-    for (const W of WIDTHS) for (const s of memoryLayout(m, W).stages) if (!s.fits) assert.match(s.value.text, /^✕/);
+    // Over budget: a ✕, and from 330 px its amount too (the walk found a bare ✕ at 390 px).
+    for (const W of WIDTHS) {
+      for (const s of memoryLayout(m, W).stages.filter((x) => !x.fits)) {
+        assert.match(`${s.mark.text}${s.value.text}`, /^✕/, `${W} px`);
+        if (W >= 330) assert.ok(s.value.text.includes(formatAmount(s.peak_bytes)), `${W} px: “${s.mark.text}” “${s.value.text}”`);
+      }
+    }
     for (const row of m.tables[1].rows) assert.match(row.cells[2].text, /^(✓ fits|✕ does not fit)$/);
   }
+});
+
+// The walk: under a pipeline the stage columns framed "DDP" and the left column read "One device".
+test('the memory chart names what it draws: the setup chosen, and under tensor or pipeline parallelism that layout with each ZeRO stage', () => {
+  const base = { ...ACT3_SCENARIOS.laptopsZero3Free, parallel: { data_parallel: 1, zero_stage: 0, interconnect: 'nvlink4' } };
+  const pp = memoryModel(evaluate({ ...base, parallel: { ...base.parallel, pipeline_parallel: 4, micro_batches: 8 } }));
+  const tp = memoryModel(evaluate({ ...base, parallel: { ...base.parallel, tensor_parallel: 5 } }));
+  for (const [m, name] of [[pp, 'Pipeline'], [tp, 'Tensor parallel']]) {
+    assert.equal(m.stages[0].name, 'No ZeRO');
+    assert.equal(m.stages.find((s) => s.selected).zero_stage, 0);
+    assert.doesNotMatch(m.summary, /DDP|plain data parallel/);
+    assert.doesNotMatch(m.tables[1].rows[0].header, /DDP/);
+    assert.equal(memoryLayout(m, 760).stagesTitle.text, `${name} with each ZeRO stage`);
+    assert.equal(memoryLayout(m, 340).stagesTitle.text, `${name} + ZeRO`);
+    assert.equal(memoryLayout(m, 340).stages[0].name.text, 'None');
+  }
+  const dp = memoryModel(results.laptopsDdpPcie);
+  assert.equal(dp.stages[0].name, 'DDP');
+  for (const W of [340, 760]) assert.equal(memoryLayout(dp, W).device.name.text, 'This setup');
 });
 
 test('memory chart: every mark inside the box, no two columns overlapping, labels no wider than their column', () => {
@@ -105,7 +130,7 @@ test('memory chart: every mark inside the box, no two columns overlapping, label
     const t = L.stagesTitle;
     assert.ok(t.x - (t.text.length * 7) / 2 >= 0 && t.x + (t.text.length * 7) / 2 <= W, `${at}: “${t.text}” fits`);
     // No word above a column is crossed by the budget line, and none reaches the line's name in the top margin.
-    const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.map((s) => s.value)].filter((w) => w.text);
+    const words = [L.device.total, { ...L.device.flagPos, text: L.device.flag }, ...L.stages.flatMap((s) => [s.value, s.mark])].filter((w) => w.text);
     for (const w of words) {
       assert.ok(!(L.budget.y >= w.y - 11 && L.budget.y <= w.y + 4), `${at}: the budget line crosses “${w.text}”`);
       assert.ok(w.y - 11 > L.budget.ty + 4, `${at}: “${w.text}” reaches the top margin`);
@@ -252,6 +277,28 @@ test('words on the line charts are placed where they meet no other word and stay
   const bounds = { left: 0, right: 200, top: 0, bottom: 100 };
   assert.equal(placeLabels([item], bounds)[0].y, 20);
   assert.equal(placeLabels([item], bounds, [{ left: 0, right: 50, top: 0, bottom: 30 }])[0].y, 60);
+});
+
+// The walk (8 laptops, ZeRO-3 over NVLink 4): the gathers' name lay across the compute line and
+// "forward + backward" sat under the communication line, far from its own.
+test('crossover: each line’s name lies across no line, beside its own line and 10 px clear of the other', () => {
+  const walk = evaluate({ ...ACT3_SCENARIOS.laptopsZero3Free, parallel: { ...ACT3_SCENARIOS.laptopsZero3Free.parallel, interconnect: 'nvlink4' } });
+  const cases = [...Object.entries(results), ['walk', walk]];
+  for (const [name, r] of cases) {
+    for (const W of [...WIDTHS, 1000]) {
+      const L = crossoverLayout(crossoverModel(r), W);
+      const c = L.compute;
+      const lines = { compute: (pad) => lineBoxes(c.x1, c.y1, c.x2, c.y2, pad), comm: (pad) => (L.comm ? lineBoxes(L.comm.x1, L.comm.y, L.comm.x2, L.comm.y, pad) : []) };
+      const meets = (box, boxes) => boxes.some((b) => overlaps(box, b));
+      for (const l of L.labels.filter((x) => x.text)) assert.ok(!meets(labelBox(l), [...lines.compute(1), ...lines.comm(1)]), `${name} at ${W} px: a line crosses “${l.text}”`);
+      for (const [own, other] of [['compute', 'comm'], ['comm', 'compute']]) {
+        const l = L.labels.find((x) => x.key === own);
+        if (!l || !l.text) continue;
+        assert.ok(meets(labelBox(l), lines[own](24)), `${name} at ${W} px: “${l.text}” beside its line`);
+        assert.ok(!meets(labelBox(l), lines[other](10)), `${name} at ${W} px: “${l.text}” 10 px clear of the other line`);
+      }
+    }
+  }
 });
 
 test('ticks and words: decades on log axes, powers of two for devices, units from `format`', () => {

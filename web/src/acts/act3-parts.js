@@ -8,6 +8,7 @@ import { readCount, taxSpeedup } from '../models/act3-model.js';
 import { GPU_COUNTS3, STRATEGIES3, BATCH_SIZES3, OPTIMIZERS3, PRECISIONS3 } from '../state/act3-config.js';
 import { lastTry, firstAnswerNote } from '../format/scoring.js';
 import { formatBytes, formatInt, formatRatio, formatPercent, formatSeconds } from '../format/format.js';
+import { secondsSum } from '../models/parallel-chart-common.js';
 import * as T from '../content/act3-text.js';
 
 // The prediction: a whole number of GPUs, checked as typed, locked once submitted.
@@ -68,6 +69,7 @@ export function createControls3({ flags, devices, interconnects, onChange }) {
   const strategy = select('strategy', 'Strategy', STRATEGIES3, (v) => T.STRATEGY_WORDS[v], flags, (v) => onChange({ strategy: v }));
   const net = select('net', 'Interconnect', interconnects.map((x) => x.id), (v) => (interconnects.find((x) => x.id === v) || {}).name || T.INTERCONNECT_FALLBACK[v] || v,
     flags, (v) => onChange({ interconnect: v }));
+  net.box.append(h('p', { class: 'control__note', text: T.INTERCONNECT_NOTE }));
   const batch = select('batch', 'Batch per GPU (sequences)', BATCH_SIZES3, String, flags, (v) => onChange({ batch_size: Number(v) }));
   const dev = select('dev', 'GPU', devices.map((d) => d.id), (v) => deviceOptionText(devices.find((d) => d.id === v).name), flags, (v) => onChange({ device: v }));
   const opt = select('opt', 'Optimizer', OPTIMIZERS3.slice().reverse(), (v) => T.OPTIMIZER_WORDS3[v], flags, (v) => onChange({ optimizer: v }));
@@ -136,7 +138,15 @@ export function renderPeek3(box, r, units) {
     h('p', { class: 'math' }, 'Speedup = N ÷ (1 + (N − 1) · r), with N the GPUs in use'),
     line('tax', `= ${formatInt(n)} ÷ (1 + ${formatInt(n - 1)} × ${T.formatR(y.r)}) = ${formatRatio(taxSpeedup(n, y.r))}; from the engine’s step times ${formatRatio(f.speedup.value)}`),
     h('p', { class: 'math', 'data-peek': 'crossover' }, `Crossover, fully sharded: ${formatSeconds(f.crossover.fully_sharded_seconds)} of gathering and scattering ÷ ${formatSeconds(f.crossover.compute_s_per_token * 1000)} of compute per 1,000 tokens = ${formatInt(f.crossover.fully_sharded)} tokens per GPU; below that, the wires cannot hide behind compute`),
-    h('p', { class: 'math-note', text: `Ψ = ${formatInt(y.psi)} parameters on this GPU before sharding; W, G and K are bytes per parameter for weights, gradients, and master copy with optimizer state. A ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU: ${MATH(f.all_reduce.expression)}, here ${formatSeconds(f.all_reduce.seconds)} per step.` }));
+    h('p', { class: 'math-note', text: `Ψ = ${formatInt(y.psi)} parameters on this GPU before sharding; W, G and K are bytes per parameter for weights, gradients, and master copy with optimizer state. A ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU: ${MATH(f.all_reduce.expression)}; ${T.allReduceNote(p, collectivesText(p))}` }));
+}
+
+// The step's own collectives as one sum ("all-gather 11.27 ms + reduce-scatter 5.63 ms = 16.90 ms"),
+// rounded together; '' when it sends nothing.
+function collectivesText(p) {
+  const terms = p.collectives.filter((c) => c.seconds > 0).map((c) => ({ label: T.collectiveWords(c), seconds: c.seconds }));
+  if (terms.length < 2) return terms.length ? `${terms[0].label} ${formatSeconds(terms[0].seconds)}` : '';
+  return secondsSum(terms, terms.reduce((a, t) => a + t.seconds, 0)).text;
 }
 
 // The model-states formula with the engine's symbols in place, for the stage shown.

@@ -13,7 +13,7 @@ import { withFlags, openControls, useAct3Url } from '../state/url-state.js';
 import * as act3Url from '../state/act3-url.js';
 import { withConfig3 } from '../state/act3-url.js';
 import { normalizeConfig3, DEVICES3 } from '../state/act3-config.js';
-import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS, tensorDegrees } from '../models/act3-model.js';
+import { PREDICT3, toScenario3, taxPoints, devicesNeeded, countError, stepByInterconnect, state3, stepParts, reflectNumbers, reflectKeys, act3Record, REVEAL_INTERCONNECTS, tensorDegrees, memoryTerms } from '../models/act3-model.js';
 import { withTry } from '../format/scoring.js';
 import { act3Complete } from '../state/completion.js';
 import { MODEL_ID } from '../state/scenario.js';
@@ -209,7 +209,7 @@ class Act3 {
     this.banner.update({ state: st, title: T.memoryTitle(r, u, device ? device.name : c.device) });
     const tpMin = c.strategy === 'tp' && r.parallel.tensor_parallel === 1 ? tensorDegrees(sk.spec).find((d) => d > 1) : null;
     setText(this.layout, T.layoutWords(r.parallel, c.gpus, { tpMin, heads: sk.spec.heads }));
-    setText(slots.memory.summary, T.memorySentence(r.memory, u));
+    setText(slots.memory.summary, T.memorySentence(r.memory, u, memoryTerms(r.memory, u)));
     setText(slots.timeline.summary, `${T.stepSentence(r.parallel, st === 'ok')}${stepParts(r.parallel).adds_up ? '' : ` ${T.notAddingUp}`}`);
     setText(slots.tax.summary, T.taxSentence(r.parallel));
     setText(slots.crossover.summary, T.crossoverSentence(r.parallel));

@@ -50,6 +50,8 @@ class CommTaxChart extends ParallelChart {
       { cls: 'swatch--line-ideal', text: 'Ideal: N times faster' },
       { cls: 'swatch--line-curve', text: 'Chapter’s curve with this r' },
       ...(model.engine.length ? [{ cls: 'swatch--point-engine', text: 'Engine' }] : []),
+      // Hollow points (the engine's or this setup's) do not fit: the key says so (the walk found them unexplained).
+      ...(model.engine.some((q) => !q.fits) || !model.scenario.fits ? [{ cls: 'swatch--point-oom', text: 'Hollow: does not fit in memory' }] : []),
       { cls: 'swatch--point-scenario', text: 'This setup' },
       ...(L.ceiling ? [{ cls: 'swatch--line-ceiling', text: 'Ceiling 1/r' }] : []),
     ];

@@ -101,6 +101,7 @@ class ParallelMemoryChart extends ParallelChart {
       { key: 'stages', cls: 'mark-label mark-label--soft', x: L.stagesTitle.x, y: L.stagesTitle.y, anchor: 'middle', text: L.stagesTitle.text },
       ...L.stages.flatMap((s) => [
         { key: `v${s.zero_stage}`, cls: s.fits ? 'mark-label' : 'mark-label mark-label--bad', x: s.value.x, y: s.value.y, anchor: 'middle', text: s.value.text },
+        { key: `x${s.zero_stage}`, cls: 'mark-label mark-label--bad', x: s.mark.x, y: s.mark.y, anchor: 'middle', text: s.mark.text },
         { key: `n${s.zero_stage}`, cls: `col-name${s.selected ? ' col-name--selected' : ''}`, x: s.name.x, y: s.name.y, anchor: 'middle', text: s.name.text },
       ]),
     ];

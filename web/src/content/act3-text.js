@@ -24,6 +24,8 @@ export const STRATEGY_WORDS = {
   pp: 'Pipeline: layers in stages',
 };
 export const INTERCONNECT_FALLBACK = { ideal: 'Free (no time)' };
+// Under the interconnect menu: the wires' names in plain words.
+export const INTERCONNECT_NOTE = 'NVLink: direct links between the GPUs of one machine. PCIe: the machine’s own bus. InfiniBand, Ethernet: networks between machines.';
 export const OPTIMIZER_WORDS3 = { adam: 'Adam', momentum: 'SGD with momentum', sgd: 'SGD (no state)' };
 export const PRECISION_WORDS3 = { mixed: 'Mixed (16-bit, FP32 master)', fp32: 'FP32' };
 export const CKPT_WORDS3 = { none: 'None', selective: 'Selective', full: 'Full recompute' };
@@ -50,7 +52,8 @@ export function memoryTitle(r, units, deviceName) {
 export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
   const parts = [`${formatInt(p.data_parallel)} data-parallel`];
   if (p.tensor_parallel > 1) parts.push(`${p.tensor_parallel} tensor-parallel`);
-  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches`);
+  // Glossed where it shows (a new student does not know the word).
+  if (p.pipeline_parallel > 1) parts.push(`${p.pipeline_parallel} pipeline stages × ${p.micro_batches} micro-batches (slices of the batch, passed stage to stage)`);
   const used = p.devices < gpus ? `Uses ${formatInt(p.devices)} of the ${gpuWords(gpus)} (the model splits ${p.tensor_parallel} ways, which does not divide ${formatInt(gpus)})` : gpuWords(p.devices);
   // Tensor parallelism chosen with fewer GPUs than the model's smallest split: say so, or it reads as
   // "tensor parallelism does nothing" (a walk at 2 and 4 GPUs).
@@ -58,16 +61,16 @@ export function layoutWords(p, gpus, { tpMin = null, heads = null } = {}) {
   return `${used}: ${parts.join(' × ')}; ${formatCount(p.global_batch, 'sequence')} per step.${tpNote}`;
 }
 
-// The memory chart's sentence: one GPU's parts, adding up to its total (each rounded from bytes).
+// The memory chart's sentence: one GPU's parts, adding up to its total. `terms`: [{ key, bytes }] as
+// the view model rounds them together (act3-model.js memoryTerms); by default the engine's parts.
 const PART_WORDS = { weights: 'weights', master_weights: 'FP32 master', gradients: 'gradients', optimizer_state: 'optimizer state',
   activations: 'activations', logits: 'logits', reserve: 'reserve', gradient_buckets: 'gradient bucket copy',
   gathered_parameters: 'gathered layers', autocast_weight_cache: 'autocast copies' };
-export function memorySentence(m, units) {
-  const terms = Object.entries(m.components).filter(([, b]) => b > 0)
-    .map(([k, bytes]) => ({ label: PART_WORDS[k] || k.replace(/_/g, ' '), bytes }));
+export function memorySentence(m, units, terms = Object.entries(m.components).filter(([, b]) => b > 0).map(([key, bytes]) => ({ key, bytes }))) {
+  const labelled = terms.map(({ key, bytes }) => ({ label: PART_WORDS[key] || key.replace(/_/g, ' '), bytes }));
   // The banner's figure is the peak: short-lived buffers of the step come on top of what is held.
   const peak = m.peak_bytes > m.total_bytes ? `; its peak, with the step’s short-lived buffers, is ${formatBytes(m.peak_bytes, units)}` : '';
-  return `One GPU holds ${sumText(terms, units, m.total_bytes)}${peak}.`;
+  return `One GPU holds ${sumText(labelled, units, m.total_bytes)}${peak}.`;
 }
 
 export function stepSentence(p, fits) {
@@ -89,6 +92,19 @@ export function crossoverSentence(p) {
   if (!(x[key] > 0)) return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; with ${p.devices === 1 ? 'one GPU' : 'a free interconnect'} there is no communication to hide.`;
   const below = p.tokens_per_device < x[key];
   return `Each GPU computes ${formatInt(p.tokens_per_device)} tokens per step; below ${formatInt(x[key])} tokens per GPU, communication cannot hide behind compute on this interconnect${below ? ', and this step is below it' : ''}.`;
+}
+
+// The Math Peek's all-reduce line: the engine's formula is the gradients' all-reduce of plain data
+// parallelism; a step that runs none (ZeRO's gathers and scatters, a pipeline's sends) is said so,
+// with what it runs instead, rather than quoting a time it never spends.
+const COLLECTIVE_WORDS = { all_gather: 'all-gather', reduce_scatter: 'reduce-scatter', point_to_point: 'sends between stages', all_reduce: 'all-reduce' };
+export const collectiveWords = (c) => (c.purpose === 'tensor_parallel' ? 'tensor-parallel all-reduce' : COLLECTIVE_WORDS[c.kind] || c.kind.replace(/_/g, ' '));
+export function allReduceNote(p, runs) {
+  const grads = p.collectives.find((c) => c.kind === 'all_reduce' && c.purpose === 'gradients');
+  if (grads) return `here ${formatSeconds(p.formulas.all_reduce.seconds)} per step.`;
+  if (!runs) return `this step sends nothing: ${p.devices === 1 ? 'one GPU' : 'each GPU holds its own part'}.`;
+  const instead = p.formulas.all_reduce.seconds > 0 ? ` Plain data parallelism’s all-reduce of the gradients would take ${formatSeconds(p.formulas.all_reduce.seconds)}.` : '';
+  return `this step runs no all-reduce; it runs ${runs} per step.${instead}`;
 }
 
 export function taxSentence(p) {
@@ -126,9 +142,12 @@ export const CEILING_QUESTION = {
   ],
 };
 
+// Numbers a student can see: the memory chart's stage bars, labelled with their peaks, at the
+// question's settings (not the closed table's model states).
 export function dpFeedback(ok, nums, units) {
   const lead = ok ? 'Yes.' : 'No.';
-  return `${lead} With plain data parallelism each GPU holds ${formatBytes(nums.ddp_static_one_bytes, units)} of model states on 1 GPU and still ${formatBytes(nums.ddp_static_many_bytes, units)} on ${formatInt(nums.gpus)}; ZeRO-3 brings it to ${formatBytes(nums.zero3_static_many_bytes, units)} there.`;
+  const f = (b) => formatBytes(b, units);
+  return `${lead} Each GPU keeps a whole copy. In the memory chart at the question’s settings, DDP’s bar peaks at ${f(nums.ddp_peak_one_bytes)} on 1 GPU and ${f(nums.ddp_peak_many_bytes)} on each of ${gpuWords(nums.gpus)} (it adds a copy of the gradients to send); ZeRO-3’s is ${f(nums.zero3_peak_many_bytes)} there.`;
 }
 export function ceilingFeedback(ok, nums) {
   const lead = ok ? 'Yes.' : 'No.';

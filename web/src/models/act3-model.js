@@ -6,6 +6,8 @@
 import { MODEL_ID } from '../state/scenario.js';
 import { GPU_COUNTS3, normalizeConfig3 } from '../state/act3-config.js';
 import { fitState } from './fit-state.js';
+import { roundTogether } from './parallel-chart-common.js';
+import { unitOf } from '../format/format.js';
 
 // The prediction's scenario: GPT-2 XL on 8 GB laptop GPUs, fully sharded (ZeRO-3), mixed-precision
 // Adam, batch 1 with full recompute, and an interconnect that costs nothing.
@@ -109,6 +111,17 @@ export function stepParts(parallel) {
   return { parts, step_s: parallel.step_s, adds_up: Math.abs(sum - parallel.step_s) <= 1e-9 * Math.max(1, parallel.step_s) };
 }
 
+// One GPU's parts for the memory sentence, [{ key, bytes }]: where the engine's parts add up to its
+// total, each is moved to its value rounded together (up or down to the hundredth shown), so the shown
+// parts add up to the shown total instead of drifting a hundredth or two above it.
+export function memoryTerms(memory, units) {
+  const parts = Object.entries(memory.components).filter(([, b]) => b > 0);
+  const unitBytes = unitOf(units).bytes;
+  if (Math.abs(parts.reduce((a, [, b]) => a + b, 0) - memory.total_bytes) > 1) return parts.map(([key, bytes]) => ({ key, bytes }));
+  const shown = roundTogether(parts.map(([, b]) => b / unitBytes), memory.total_bytes / unitBytes);
+  return parts.map(([key], i) => ({ key, bytes: shown[i] * unitBytes }));
+}
+
 // The communication-tax chart's engine points: the scenario at N = 1, 2, 4, …, 1,024 GPUs.
 export function taxPoints(scale, config, spec) {
   return GPU_COUNTS3.map((n) => {
@@ -124,7 +137,7 @@ export const taxSpeedup = (n, r) => n / (1 + (n - 1) * r);
 export const taxCeiling = (r) => (r > 0 ? 1 / r : Infinity);
 
 // The reflections' numbers, all from the engine for the prediction's family: plain data parallelism's
-// per-GPU model states at 1 and at `gpus` GPUs, ZeRO-3's at `gpus`, and at 1,024 GPUs over a real
+// per-GPU model states (the key) and peaks (the feedback) at 1 and at `gpus` GPUs, ZeRO-3's at `gpus`, and at 1,024 GPUs over a real
 // interconnect (PCIe) the ratio r and the speedup it leaves.
 export function reflectNumbers(scale, spec, gpus) {
   const at = (n, over) => scale.evaluate(toScenario3(PREDICT3, spec, { gpus: n, ...over }));
@@ -133,9 +146,12 @@ export function reflectNumbers(scale, spec, gpus) {
   const far = at(GPU_COUNTS3[GPU_COUNTS3.length - 1], { interconnect: 'pcie4' });
   const bad = [one, many, far].find((r) => r.error);
   if (bad) return { error: bad.error };
-  const staticOf = (r, stage) => r.parallel.memory_by_stage.find((s) => s.zero_stage === stage).static_bytes;
+  const stageOf = (r, stage) => r.parallel.memory_by_stage.find((s) => s.zero_stage === stage);
+  const staticOf = (r, stage) => stageOf(r, stage).static_bytes;
   return {
     gpus, ddp_static_one_bytes: staticOf(one, 0), ddp_static_many_bytes: staticOf(many, 0), zero3_static_many_bytes: staticOf(many, 3),
+    // The peaks the memory chart labels at the question's settings (what the feedback cites).
+    ddp_peak_one_bytes: stageOf(one, 0).peak_bytes, ddp_peak_many_bytes: stageOf(many, 0).peak_bytes, zero3_peak_many_bytes: stageOf(many, 3).peak_bytes,
     usable_bytes: many.memory.usable_device_bytes, r: far.parallel.communication_ratio, speedup_far: far.parallel.speedup,
     gpus_far: far.parallel.devices,
   };

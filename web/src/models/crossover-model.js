@@ -2,7 +2,7 @@
 // communication time per step over tokens per device, meeting at the engine's crossover.
 import { scaleLog } from 'd3-scale';
 import { formatInt, formatSeconds } from '../format/format.js';
-import { NARROW_PX, decadeTicks, countTick, secondsTick, leftMargin, placeBeside, placeLabels, dotBox, axisTitleUnder } from './parallel-chart-common.js';
+import { NARROW_PX, decadeTicks, countTick, secondsTick, leftMargin, placeBeside, placeLabels, dotBox, lineBoxes, axisTitleUnder } from './parallel-chart-common.js';
 
 // ---- 4. the crossover (crossover-chart.js)
 
@@ -81,20 +81,11 @@ export function crossoverLayout(model, W) {
   const along = (f) => ({ x: round(x1 + (x2 - x1) * f), y: round(y(model.k * 10 ** (Math.log10(model.lo) + f * Math.log10(model.hi / model.lo)))) });
   const beside = (px, py, text, gap) => { const b = placeBeside(px, text, x1 + 2, x2, gap); return { x: b.tx, y: py, anchor: b.anchor }; };
   const cy = model.comm > 0 ? round(y(model.comm)) : null;
-  const items = [
-    cx === null ? null : { key: 'cross', cls: 'mark-label', text: `crossover ${formatInt(model.cross)}`, candidates: [beside(cx, M.top + 12, `crossover ${formatInt(model.cross)}`, 5), beside(cx, M.top + 28, `crossover ${formatInt(model.cross)}`, 5)] },
-    { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', text: `this setup: ${formatInt(model.tokens)} tokens`,
-      candidates: [base - 8, sy - 10, sy + 20, base - 24].map((yy) => beside(sx, yy, `this setup: ${formatInt(model.tokens)} tokens`, 6)) },
-    cy === null ? null : { key: 'comm', cls: 'mark-label', text: `${wide ? model.words.comm : 'communication'} ${formatSeconds(model.comm)}`,
-      candidates: [{ x: x1 + 4, y: cy - 6, anchor: 'start' }, { x: x2 - 4, y: cy - 6, anchor: 'end' }, { x: x1 + 4, y: cy + 16, anchor: 'start' }, { x: x2 - 4, y: cy + 16, anchor: 'end' }] },
-    // Under the compute line (it rises to the right, so the space below-right of it is open).
-    { key: 'compute', cls: 'mark-label', text: model.words.compute, candidates: [0.2, 0.45, 0.7, 0.1].map((f) => ({ x: along(f).x, y: along(f).y + 18, anchor: 'start' })) },
-    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: M.top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
-  ].filter(Boolean);
-  const labels = placeLabels(items, { left: x1, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7)]);
+  const compute = { x1, y1: round(y(model.k * model.lo)), x2, y2: round(y(model.k * model.hi)) };
+  const labels = crossoverLabels(model, { x1, x2, W, base, top: M.top, wide, sx, sy, cx, cy, compute, along, beside });
   return {
     W, H, M, wide,
-    compute: { x1: M.left, y1: round(y(model.k * model.lo)), x2: W - M.right, y2: round(y(model.k * model.hi)) },
+    compute,
     comm: cy === null ? null : { y: cy, x1, x2 },
     // The band left of the crossover: there communication takes longer than compute and cannot hide.
     band: cx === null ? null : { x: M.left, width: Math.max(0, cx - M.left), y: M.top, height: H - M.bottom - M.top },
@@ -107,4 +98,33 @@ export function crossoverLayout(model, W) {
     yTitle: { text: 'Time per step (log scale)', x: 12, y: (M.top + H - M.bottom) / 2 },
     base: H - M.bottom, top: M.top,
   };
+}
+
+// The chart's words, each beside its own mark and across no line (the walk found the communication's
+// name crossed by the compute line, and "forward + backward" under the communication line). Each
+// line's name also keeps 10 px clear of the other line, so it reads as its own line's.
+function crossoverLabels(model, g) {
+  const { x1, x2, W, base, top, wide, sx, sy, cx, cy, compute, along, beside } = g;
+  const computeLine = lineBoxes(compute.x1, compute.y1, compute.x2, compute.y2);
+  const commLine = cy === null ? [] : lineBoxes(x1, cy, x2, cy);
+  const crossText = `crossover ${formatInt(model.cross)}`;
+  const setupText = `this setup: ${formatInt(model.tokens)} tokens`;
+  const items = [
+    cx === null ? null : { key: 'cross', cls: 'mark-label', text: crossText, candidates: [beside(cx, top + 12, crossText, 5), beside(cx, top + 28, crossText, 5)] },
+    { key: 'scenario', cls: model.hides ? 'mark-label' : 'mark-label mark-label--bad', text: setupText,
+      candidates: [setupText, `${formatInt(model.tokens)} tokens`].flatMap((t) => [base - 8, sy - 10, sy + 20, base - 24].map((yy) => ({ ...beside(sx, yy, t, 6), text: t }))) },
+    cy === null ? null : { key: 'comm', cls: 'mark-label', text: '', avoid: lineBoxes(compute.x1, compute.y1, compute.x2, compute.y2, 10),
+      // The longest wording that fits by the line: its name and time, "communication" and time, the time (the key names it).
+      candidates: [...new Set([wide ? model.words.comm : 'communication', 'communication', ''])].flatMap((w) => {
+        const t = `${w} ${formatSeconds(model.comm)}`.trim();
+        return [[x2 - 4, cy + 16, 'end'], [x2 - 4, cy - 6, 'end'], [x1 + 4, cy - 6, 'start'], [x1 + 4, cy + 16, 'start'],
+          ...(cx === null ? [] : [[cx + 8, cy + 16, 'start'], [cx - 8, cy - 6, 'end']])].map(([x, yy, anchor]) => ({ x, y: yy, anchor, text: t }));
+      }) },
+    // Beside the compute line where it is far from the communication line: below-right of a point
+    // (the line rises to the right, so that space is open), or above-left.
+    { key: 'compute', cls: 'mark-label', text: model.words.compute, avoid: cy === null ? [] : lineBoxes(x1, cy, x2, cy, 10),
+      candidates: [0.7, 0.55, 0.85, 0.4, 0.25, 0.1].flatMap((f) => [{ x: along(f).x + 4, y: along(f).y + 18, anchor: 'start' }, { x: along(f).x - 6, y: along(f).y - 6, anchor: 'end' }]) },
+    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
+  ].filter(Boolean);
+  return placeLabels(items, { left: x1, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7), ...computeLine, ...commLine]);
 }

@@ -107,18 +107,31 @@ export const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top 
 
 // Words placed in turn, each at its first candidate spot inside `bounds` that meets no word placed
 // before it and no mark in `obstacles` (boxes); with none free, its first spot inside the bounds.
-// items: [{ key, cls, text, candidates: [{ x, y, anchor }] }] → [{ key, cls, text, x, y, anchor }].
+// items: [{ key, cls, text, candidates: [{ x, y, anchor, text? }], avoid? }] → [{ key, cls, text, x, y, anchor }];
+// a candidate's own text is a shorter wording tried there; `avoid`: boxes that item alone keeps clear
+// of (another line's wider margin, so it never reads as that line's).
 export function placeLabels(items, bounds, obstacles = []) {
   const taken = [...obstacles];
   return items.map((item) => {
-    const spots = item.candidates.map((c) => ({ ...c, text: item.text }));
+    const spots = item.candidates.map((c) => ({ text: item.text, ...c }));
     const inside = spots.filter((c) => { const b = labelBox(c); return b.left >= bounds.left && b.right <= bounds.right && b.top >= bounds.top && b.bottom <= bounds.bottom; });
-    const free = inside.find((c) => !taken.some((t) => overlaps(labelBox(c), t)));
+    const blocked = [...taken, ...(item.avoid || [])];
+    const free = inside.find((c) => !blocked.some((t) => overlaps(labelBox(c), t)));
     // An optional word (one the key or the summary also gives) is left out rather than drawn over another.
     if (!free && item.optional) return { key: item.key, cls: item.cls, text: '', x: spots[0].x, y: spots[0].y, anchor: spots[0].anchor };
     const spot = free || inside[0] || spots[0];
     taken.push(labelBox(spot));
-    return { key: item.key, cls: item.cls, text: item.text, x: spot.x, y: spot.y, anchor: spot.anchor };
+    return { key: item.key, cls: item.cls, text: spot.text, x: spot.x, y: spot.y, anchor: spot.anchor };
+  });
+}
+// A straight line from (xa, ya) to (xb, yb) as boxes every ~6 px, `pad` either side, for placeLabels'
+// obstacles: words placed against them never lie across the line.
+export function lineBoxes(xa, ya, xb, yb, pad = 2) {
+  const n = Math.max(1, Math.ceil(Math.hypot(xb - xa, yb - ya) / 6));
+  return Array.from({ length: n + 1 }, (_, i) => {
+    const px = xa + ((xb - xa) * i) / n;
+    const py = ya + ((yb - ya) * i) / n;
+    return { left: px - pad, right: px + pad, top: py - pad, bottom: py + pad };
   });
 }
 // A round mark's box, for placeLabels' obstacles.

@@ -15,11 +15,12 @@ export const PARALLEL_COMPONENT_LABELS = {
   gradient_buckets: 'Gradient buckets (DDP’s copy of the gradients, sent in pieces)',
   gathered_parameters: 'Gathered layers (full weights of the layers in use, fetched from the other devices)',
 };
-// Short names for the legend (the table twin has the long ones).
+// Short names for the legend (the table twin has the long ones); the less plain ones glossed in a few words.
 const LEGEND_LABELS = {
   weights: 'Weights', autocast_cache: '16-bit weight copies', master_weights: 'FP32 master copy', gradients: 'Gradients',
   gradient_buckets: 'Gradient buckets', momentum: 'Momentum', adam_m: 'Adam m', adam_v: 'Adam v',
-  gathered_parameters: 'Gathered layers', activations: 'Activations', logits: 'Logits', reserve: 'Reserve', transient: 'Transient',
+  gathered_parameters: 'Gathered layers (fetched from other GPUs)', activations: 'Activations', logits: 'Logits',
+  reserve: 'Reserve (CUDA and framework overhead)', transient: 'Transient (short-lived buffers)',
 };
 const SEG_SHORT = { ...SHORT_LABELS, gradient_buckets: 'buckets', gathered_parameters: 'gathered' };
 // The stacking order: static model state first (each copy beside what it copies), then the step's working memory.
@@ -38,6 +39,8 @@ export function deviceComponents(result) {
 }
 
 const STATE_WORDS = { oom: 'does not fit', invalid: 'fits, cannot train', ok: 'fits' };
+// The layout beside data parallelism, in words ('pipeline', 'tensor parallel'), or null for none.
+export const layoutOf = (p) => (p.pipeline_parallel > 1 ? 'pipeline' : p.tensor_parallel > 1 ? 'tensor parallel' : null);
 
 // The memory chart's model: the device's stack, the four stages beside it, summary and table rows.
 export function memoryModel(result, { units = 'gb', deviceName } = {}) {
@@ -48,8 +51,12 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
   const segments = deviceComponents(result).map((s) => { const seg = { ...s, y0: y, y1: y + s.bytes }; y += s.bytes; return seg; });
   const state = fitState(m);
   const budget = m.usable_device_bytes;
+  // Under tensor or pipeline parallelism the stages are that layout with each ZeRO stage on its
+  // data-parallel copies: stage 0 is the layout alone ("No ZeRO"), not DDP.
+  const layout = layoutOf(p);
+  const stageWords = (z) => (layout && z === 0 ? `${layout} alone, no ZeRO` : STAGE_WORDS[z] || stageName(z));
   const stages = (p.memory_by_stage || []).map((s) => ({
-    zero_stage: s.zero_stage, name: stageName(s.zero_stage), static_bytes: s.static_bytes, peak_bytes: s.peak_bytes,
+    zero_stage: s.zero_stage, name: layout && s.zero_stage === 0 ? 'No ZeRO' : stageName(s.zero_stage), static_bytes: s.static_bytes, peak_bytes: s.peak_bytes,
     fits: s.fits, state: s.fits ? 'ok' : 'oom', selected: s.zero_stage === p.zero_stage,
   }));
   // The textbook layout counts everything live at once (the stack is the peak); PyTorch's step model
@@ -62,23 +69,23 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
     : state === 'invalid' ? `fits (${f(budget - m.peak_bytes)} to spare) but cannot train`
       : `fits, ${f(budget - m.peak_bytes)} to spare`;
   const byStage = stages.map((s) => `${s.name} ${f(s.peak_bytes)}${s.fits ? '' : ' (does not fit)'}`).join(', ');
-  const summary = `With ${STAGE_WORDS[p.zero_stage] || stageName(p.zero_stage)} on ${devicesWords(p)}, each ${name} peaks at ${f(m.peak_bytes)} `
+  const summary = `With ${stageWords(p.zero_stage)} on ${devicesWords(p)}, each ${name} peaks at ${f(m.peak_bytes)} `
     + `of the ${f(budget)} it can use: it ${how}.${stages.length ? ` Peak per device by stage: ${byStage}.` : ''}`;
   const rows = segments.map((s) => ({ key: s.key, header: s.label, cells: [{ text: f(s.bytes), value: s.bytes }] }));
   rows.push({ key: 'total', header: 'Peak on this device', cls: 'row--sum', cells: [{ text: `${f(m.peak_bytes)} (${STATE_WORDS[state]})`, value: m.peak_bytes, cls: state === 'ok' ? null : 'cell--over' }] });
   rows.push({ key: 'budget', header: 'Usable memory per device', cls: 'row--sum', cells: [{ text: f(budget), value: budget }] });
   const stageRows = stages.map((s) => ({
-    key: `stage-${s.zero_stage}`, header: `${STAGE_WORDS[s.zero_stage] || s.name}${s.selected ? ' (selected)' : ''}`,
+    key: `stage-${s.zero_stage}`, header: `${stageWords(s.zero_stage)}${s.selected ? ' (selected)' : ''}`,
     cells: [{ text: f(s.static_bytes), value: s.static_bytes }, { text: f(s.peak_bytes), value: s.peak_bytes },
       { text: s.fits ? '✓ fits' : '✕ does not fit', cls: s.fits ? null : 'cell--over' }],
   }));
   return {
-    units, device, stages, budget_bytes: budget, max_bytes: max, summary,
+    units, device, stages, layout, budget_bytes: budget, max_bytes: max, summary,
     // The stack's terms add up to its height: the components (with the transient) sum to the peak.
     adds_up: device.stack_is_peak || Math.abs(y - m.total_bytes) <= 1,
     tables: [
       { caption: `Memory on one device. ${summary}`, columns: ['Component', 'Bytes per device'], rows },
-      { caption: `The same devices, each ZeRO stage (peak includes activations and the reserve)`, columns: ['Stage', 'Model state', 'Peak', 'Fits?'], rows: stageRows },
+      { caption: `The same devices${layout ? `, ${layout} with` : ''}, each ZeRO stage (peak includes activations and the reserve)`, columns: ['Stage', 'Model state', 'Peak', 'Fits?'], rows: stageRows },
     ],
   };
 }
@@ -134,13 +141,11 @@ export function memoryLayout(model, W) {
     const x = round(groupX0 + step * i + (step - stageW) / 2);
     const top = round(y(s.peak_bytes));
     const staticTop = round(y(s.static_bytes));
-    const amount = formatAmount(s.peak_bytes, model.units);
     return {
       ...s, x, width: round(stageW), top, static_top: staticTop, base: round(y(0)),
-      // The bold 11.5 px amounts take ~7 px a character; where they do not fit, only a ✕ stays.
-      value: { text: `${s.fits ? '' : '✕ '}${amount}`.length * 7 <= step - 4 ? `${s.fits ? '' : '✕ '}${amount}` : s.fits ? '' : '✕', x: round(x + stageW / 2), y: clear(top - 6) },
-      // "ZeRO-1" where it fits its step with room to spare (12 px names: ~7.4 px a character), else "Z1".
-      name: { text: s.name.length * 7.4 <= step - 8 ? s.name : s.name.replace('ZeRO-', 'Z'), x: round(x + stageW / 2), y: H - M.bottom + 16 },
+      ...stageValue(s, { cx: round(x + stageW / 2), top, step, clear, units: model.units }),
+      // "ZeRO-1" where it fits its step with room to spare (12 px names: ~7.4 px a character), else "Z1" ("None").
+      name: { text: s.name.length * 7.4 <= step - 8 ? s.name : s.name === 'No ZeRO' ? 'None' : s.name.replace('ZeRO-', 'Z'), x: round(x + stageW / 2), y: H - M.bottom + 16 },
     };
   });
   const flagY = clear(deviceTop - 6, flag ? 2 : 1);
@@ -152,9 +157,32 @@ export function memoryLayout(model, W) {
       total: { text: totalText, x: centred(totalText, mainX + mainW / 2), y: flagY - (flag ? 14 : 0) },
       peakMark: model.device.stack_is_peak ? null : { y: round(y(model.device.peak_bytes)), x1: mainX - 4, x2: mainX + mainW + 4 },
       flagPos: { x: centred(flag, mainX + mainW / 2), y: flagY },
-      name: { text: wide ? 'One device' : 'Device', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
-    stages, stagesTitle: { text: wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage', x: groupX0 + groupW / 2, y: H - M.bottom + 34 },
+      // The column is the setup chosen, one of its devices (the heaviest), not a run on one device.
+      name: { text: 'This setup', x: mainX + mainW / 2, y: H - M.bottom + 16 } },
+    stages, stagesTitle: { text: stagesTitle(model.layout, wide), x: groupX0 + groupW / 2, y: H - M.bottom + 34 },
     // In the top margin, where no column's words can meet it (beside the line it crossed the stages' amounts).
     budget: { y: yb, x1: M.left, x2: W - M.right, text: `– – usable per device: ${f(model.budget_bytes)}`, tx: M.left, ty: 14, anchor: 'start' },
   };
+}
+
+// Words under the stage columns: by ZeRO stage, or (tensor or pipeline parallelism) that layout with each stage.
+function stagesTitle(layout, wide) {
+  if (!layout) return wide ? 'Peak per device, by ZeRO stage' : 'By ZeRO stage';
+  const name = layout.charAt(0).toUpperCase() + layout.slice(1);
+  return wide ? `${name} with each ZeRO stage` : `${name} + ZeRO`;
+}
+
+// A stage column's amount above it (bold 11.5 px: ~7 px a character): "✕ 29.33" where that fits its
+// step, else the amount with the ✕ on a line above it; where not even the amount fits, "✕" alone.
+// `clear(y, lines)` moves words off the budget line.
+function stageValue(s, { cx, top, step, clear, units }) {
+  const amount = formatAmount(s.peak_bytes, units);
+  const fits = (t) => t.length * 7 <= step - 4;
+  if (s.fits || fits(`✕ ${amount}`)) {
+    const text = s.fits ? (fits(amount) ? amount : '') : `✕ ${amount}`;
+    return { value: { text, x: cx, y: clear(top - 6) }, mark: { text: '', x: cx, y: clear(top - 6) } };
+  }
+  const y = clear(top - 6, 2);
+  return fits(amount) ? { value: { text: amount, x: cx, y }, mark: { text: '✕', x: cx, y: y - 14 } }
+    : { value: { text: '✕', x: cx, y }, mark: { text: '', x: cx, y } };
 }
