@@ -35,52 +35,45 @@ export const shortTitle = T.SHORT_TITLE;
 const ACT1_CONTROLS = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw', 'comp'];
 
 const STEPS = [
-  { id: 'predict', label: 'Predict', done: (a) => Boolean(a.prediction) },
+  { id: 'predict', label: 'Predict', done: (a) => !!a.prediction },
   // Exploring = changing at least one ledger control or component toggle after the prediction.
-  { id: 'explore', label: 'Explore the ledger', done: (a) => Boolean(a.explored) },
+  { id: 'explore', label: 'Explore the ledger', done: (a) => !!a.explored },
   { id: 'reveal', label: 'Reveal', done: (a) => a.revealed },
-  { id: 'reflect', label: 'Reflect', done: (a) => Boolean(a.reflection) },
+  { id: 'reflect', label: 'Reflect', done: (a) => !!a.reflection },
 ];
 
+// Any change to the ledger's settings counts as exploring (it is what unlocks the reveal).
+function explore(s, patch) {
+  const next = withConfig(s, patch);
+  return next.acts.act1.explored || !next.acts.act1.prediction ? next : withAct1(next, { explored: true });
+}
 
-export function mount({ root, engine, store, flags, announce }) {
-  const evaluate = (s) => engine.evaluate(s);
-  const n = fixedNumbers(evaluate);
-  const catalog = engine.catalog();
-  const afterPaint = createAfterPaint(root); // table twin, comparison table, Math Peek: after the chart paints
+// An instructor may lock or hide every control (or lock the one that would switch the others back
+// on); then there is nothing to explore and the reveal opens with the prediction.
+function openNow(flags, config) {
+  return openControls(ACT1_CONTROLS, flags).filter((k) => !controlsOff(config).includes(k));
+}
 
-  // ---- prediction lock
-  const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 1' });
-  const prediction = createPrediction({
-    question: T.PREDICTION.question,
-    unlocks: 'The ledger is open.',
-    options: T.PREDICTION.options,
-    onLock: (choice) => {
-      const opt = T.PREDICTION.options.find((o) => o.id === choice);
-      const predicted = opt.value(n);
-      const { ratio, direction } = errorRatio(predicted, n.adamDelta);
-      store.update((s) => withAct1(s, {
-        prediction: {
-          choice, predicted_bytes: predicted, truth_bytes: n.adamDelta,
-          error_ratio: Number.isFinite(ratio) ? ratio : null, direction, answered_at: new Date().toISOString(),
-        },
-      }));
-      announce('Prediction locked in. The memory ledger and the notes are now open.');
-      focusNearTop(ledgerPanel.heading);
-    },
-  });
-  const predictPanel = panel('1. Predict', prediction.el);
-  const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the ledger, the comparison table and the notes open once you lock in a prediction.');
-
-  // ---- ledger instrument
-  // Any change to the ledger's settings counts as exploring (it is what unlocks the reveal).
-  const explore = (s, patch) => {
-    const next = withConfig(s, patch);
-    return next.acts.act1.explored || !next.acts.act1.prediction ? next : withAct1(next, { explored: true });
+// After the reveal the chart draws the prediction beside Adam's real extra memory over SGD.
+function revealOverlay(a1, results, u) {
+  if (!a1.revealed || !a1.prediction) return null;
+  const predicted = `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)}`;
+  return {
+    predicted_bytes: a1.prediction.predicted_bytes,
+    predicted_label: `${predicted} extra (for FP32)`,
+    predicted_short: predicted,
+    gap_bytes: results.adam.memory.static_bytes - results.sgd.memory.static_bytes,
   };
-  const deviceById = new Map(catalog.devices.map((d) => [d.id, d]));
+}
+
+// Step 2, the memory ledger: controls, banner, chart, toggles and table twin, appended to `main`.
+// Returns [render, the panel's heading (the lock focuses it), the chart (destroy resets it)]; render
+// draws the chart and banner now and runs ctx.afterChart (the other steps' numbers) a frame later.
+function buildLedgerStep(ctx, main, devices) {
+  const { n, store, flags, evaluate } = ctx;
+  const deviceById = new Map(devices.map((d) => [d.id, d]));
   const controls = createControls({
-    devices: catalog.devices, flags,
+    devices, flags,
     onChange: (patch) => store.update((s) => explore(s, patch)),
     onReplayStep: (step) => store.update((s) => explore(s, { ...step.config, replay: true })),
     replayText: (u) => T.replayAssumptions(n, u),
@@ -106,6 +99,7 @@ export function mount({ root, engine, store, flags, announce }) {
     controls.el, banner,
     h('figure', { class: 'chart-figure' }, chartBox),
     sumPeakBox, checkLinkBox, toggles, twin);
+  main.append(ledgerPanel.el);
   const chart = new LedgerChart(chartBox, { label: 'Training memory ledger chart' });
   // The chart's summary sentence is its accessible name; on screen it heads the table twin, so the
   // banner above the chart is the one sentence a student reads there (issue 23: words on screen).
@@ -114,32 +108,142 @@ export function mount({ root, engine, store, flags, announce }) {
   if (flags.hide.includes('comp')) toggles.hidden = true;
   let toggleKeys = '';
 
+  // The "Show in the chart" checkboxes, one per component present (rebuilt only when that set changes).
+  function renderToggles(ledger, config) {
+    const key = ledger.present.join(',');
+    if (key !== toggleKeys) {
+      toggleKeys = key;
+      replaceChildren(toggles, h('legend', { text: 'Show in the chart (totals always count everything)' }),
+        ledger.present.map((k) => {
+          const cid = uid(`comp-${k}`);
+          const box = h('input', { type: 'checkbox', id: cid, value: k, 'data-component': k,
+            disabled: flags.lock.includes('comp'),
+            onchange: () => store.update((s) => explore(s, {
+              hidden_components: box.checked ? s.config.hidden_components.filter((x) => x !== k) : [...s.config.hidden_components, k],
+            })) });
+          return h('div', { class: 'toggle' }, box, h('label', { for: cid }, h('span', { class: `swatch swatch--${k}`, 'aria-hidden': 'true' }), COMPONENT_LABELS[k]));
+        }),
+        flags.lock.includes('comp') ? h('p', { class: 'control__note control__note--lock', text: 'Locked by your instructor.' }) : null);
+    }
+    for (const box of toggles.querySelectorAll('input')) box.checked = !config.hidden_components.includes(box.value);
+  }
+
+  return [(state) => {
+    const { config } = state;
+    const u = config.units;
+    controls.update(config);
+    const results = {};
+    for (const opt of OPTIMIZERS) {
+      const r = evaluate(toScenario(config, { optimizer: opt }));
+      if (r.error) {
+        bannerView.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
+        return;
+      }
+      results[opt] = r;
+    }
+    const sel = results[config.optimizer];
+    const deviceName = sel.device.name;
+    const ledger = buildLedger(results, config.optimizer, config.hidden_components);
+    const sentence = ledgerSummary(ledger, config, deviceName, u);
+    const sp = sumPeak(ledger);
+    setText(sumPeakBox, sumPeakText(sp, u));
+    // In the textbook layout the peak is the sum and the banner already gives it: the line stays for
+    // PyTorch defaults, where the two differ.
+    sumPeakBox.hidden = sp.framework !== 'pytorch';
+    checkLinkBox.hidden = sp.framework !== 'pytorch' || !sel.scenario;
+    if (!checkLinkBox.hidden) checkLink.href = act1CheckHref(sel.scenario, u);
+    Object.assign(sumPeakBox.dataset, { framework: sp.framework, sumBytes: sp.sum_bytes, peakBytes: sp.peak_bytes, phase: sp.peak_phase || '' });
+    const b = bannerFor(sel, deviceName, u);
+    bannerView.update(b);
+    banner.dataset.binding = b.kind;
+    chart.update(ledger, { units: u, deviceName, summary: sentence, overlay: revealOverlay(state.acts.act1, results, u) });
+    setText(summary, sentence);
+    renderToggles(ledger, config);
+    // What is not on screen right after a change (the table twin, the comparison table, the Math
+    // Peek, the ratio note) follows one frame later, so the chart and banner paint first.
+    ctx.afterPaint(() => {
+      table.update(ledger, { units: u, caption: `Training memory for GPT-2 XL (${describeConfig(config)}) on the ${deviceName}, in ${u === 'gib' ? 'GiB' : 'GB'}` });
+      const pytorch = frameworkOf(config) === 'pytorch';
+      for (const later of ctx.afterChart) later(config, pytorch, results);
+    });
+  }, ledgerPanel.heading, chart];
+}
+
+// The comparison table (at FP32, as the chapter counts) and the Math Peek (the textbook formula,
+// which gives way to a note under PyTorch defaults), appended to `main`; both redraw after the chart.
+function buildComparison(evaluate, afterChart, main) {
   const optTableBox = h('details', { class: 'opt-details' }, h('summary', { text: 'The comparison table' }));
   const optTablePanel = panel('Optimizer comparison',
     h('p', { class: 'panel__lead', text: 'The chapter’s 1× / 2× / 3× counts weights and optimizer state; a fit check also counts gradients.' }), optTableBox);
   const optTable = new OptimizerTable(optTableBox);
   const peekBox = h('div', { class: 'panel panel--peek' });
   const peek = new MathPeek(peekBox);
-  // Under PyTorch defaults the Math Peek (the textbook formula) gives way to a note.
   const peekOff = h('p', { class: 'panel__note', text: T.PEEK_PYTORCH_NOTE, hidden: true });
   peekBox.append(peekOff);
+  main.append(optTablePanel.el, peekBox);
+  let lastOptKey = '';
+  afterChart.push((config, pytorch, results) => {
+    const u = config.units;
+    const fp32 = {};
+    for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
+    const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb, frameworkOf(config), config.batch_size]);
+    if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision, replay: !!config.replay }); lastOptKey = optKey; }
+    peek.el.hidden = pytorch;
+    peekOff.hidden = !pytorch;
+    if (!pytorch) peek.update(results[config.optimizer], u, { withoutCheckpointing: config.checkpointing === 'none' ? null : () => evaluate(toScenario(config, { checkpointing: 'none' })) });
+  });
+}
 
-  // ---- reveal and reflection
+// Step 3, the reveal, appended to `main`: it opens once the ledger is explored and sets the
+// prediction beside the engine's number. Returns its render function.
+function buildRevealStep(n, store, flags, main) {
   const revealBody = h('div', { class: 'reveal', role: 'status', 'aria-atomic': 'false' });
   const revealHintId = uid('reveal-hint');
-  // An instructor may lock or hide every control (or lock the one that would switch the others back
-  // on); then there is nothing to explore and the reveal opens with the prediction.
-  const openNow = (config) => openControls(ACT1_CONTROLS, flags).filter((k) => !controlsOff(config).includes(k));
   const revealHint = h('p', { class: 'reveal-hint', id: revealHintId });
   const revealButton = h('button', { type: 'button', class: 'btn btn--primary', 'aria-describedby': revealHintId, text: 'Reveal: how far off was my prediction?' });
   const revealLead = h('p', { class: 'panel__lead' });
   const revealPanel = panel('3. Reveal', revealLead, revealHint, revealButton, revealBody);
+  main.append(revealPanel.el);
   revealButton.addEventListener('click', () => {
     const st = store.getState();
-    if (!st.acts.act1.explored && openNow(st.config).length) return;
+    if (!st.acts.act1.explored && openNow(flags, st.config).length) return;
     store.update((s) => withAct1(s, { revealed: true }));
     revealPanel.heading.focus();
   });
+  // labels: the prediction's options in words; open: the controls left to explore.
+  return (a, u, labels, open, explored) => {
+    revealButton.hidden = a.revealed;
+    revealButton.disabled = !explored;
+    setText(revealLead, open.length === 0 ? T.NOTHING_TO_EXPLORE : 'When you are ready, compare your prediction with the engine.');
+    // An instruction, done once revealed (walk 10); until the ledger is explored the hint says what to do.
+    revealLead.hidden = a.revealed || !explored;
+    setText(revealHint, T.revealHint(open));
+    revealHint.hidden = a.revealed || explored;
+    if (a.revealed && a.prediction) {
+      const p = a.prediction;
+      const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
+      const chosen = labels[p.choice];
+      const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${chosen.charAt(0).toLowerCase()}${chosen.slice(1)}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
+      const [tradeoff, tradeoffMore] = T.tradeoffText(n, u);
+      // On screen: the answer, the engine's number and the static total; the chapter's rounding and
+      // the laptop and H100 cases behind "Why?".
+      replaceChildren(revealBody,
+        h('p', { text: lines[0] }), h('p', { class: 'reveal__key', text: lines[1] }), h('p', { text: lines[3] }),
+        whyDetails('Why? The exact count and the chapter’s rounding', h('p', { text: lines[2] })),
+        h('h4', { text: 'The convergence trade-off' }), h('p', { text: tradeoff }),
+        whyDetails('Why? The source, the laptop and the H100', h('p', { text: tradeoffMore })));
+      revealBody.dataset.revealed = 'true';
+    } else {
+      revealBody.replaceChildren();
+      delete revealBody.dataset.revealed;
+    }
+  };
+}
+
+// Step 4, the reflection on mixed precision, appended to `main`: scored on its first answer, with
+// the sums behind it and (after the chart) the ratio at the settings on screen. Its render function
+// returns whether the answer on screen is right.
+function buildReflectionStep(n, store, evaluate, afterChart, main) {
   const reflection = createReflection({
     prompt: T.REFLECTION.prompt,
     ratioOptions: T.REFLECTION.ratioOptions,
@@ -163,9 +267,26 @@ export function mount({ root, engine, store, flags, announce }) {
   const feedbackMore = h('div', { class: 'feedback-more' });
   const reflectWhy = whyDetails('Why? The numbers', feedbackMore, currentRatio);
   const reflectPanel = panel('4. Reflect: mixed precision', reflection.el, reflectWhy);
-  const done = h('p', { class: 'done', role: 'status' });
+  main.append(reflectPanel.el);
+  // The reflection is about the chapter's mixed precision: under PyTorch defaults its numbers stay the textbook layout's.
+  afterChart.push((config, pytorch) => setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, pytorch ? { ...config, framework: 'textbook' } : config), config.units, { textbookOfPytorch: pytorch })));
+  return (a, u) => {
+    setLocked(reflectPanel.el, !a.revealed);
+    const r = lastTry(a.reflection); // the answer on screen; the first is the one scored
+    reflection.update(r, r ? [
+      { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
+      { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
+    ] : [], r ? firstAnswerNote(a.reflection.ratio_correct && a.reflection.reason_correct, a.reflection.attempts || 1) : null);
+    reflectWhy.hidden = !r;
+    replaceChildren(feedbackMore, r ? h('p', { text: T.reasonMore(r.reason_choice, n, u) }) : []);
+    return !!(r && r.ratio_correct && r.reason_correct);
+  };
+}
 
-  // ---- notes
+// The notes beside the steps: the chapter-replay note, the chapter and physics notes, and (after
+// the chart) PyTorch's mixed precision against the chapter's in numbers. Returns the aside and
+// its render function.
+function buildNotes(n, evaluate, afterChart) {
   const aside = h('aside', { class: 'act-notes', 'aria-label': 'Chapter and physics notes' });
   const replayNote = h('div', { class: 'replay-note' });
   aside.append(replayNote);
@@ -174,99 +295,8 @@ export function mount({ root, engine, store, flags, announce }) {
   const autocastBody = h('div', { class: 'autocast-note__body' });
   aside.append(h('section', { class: 'notes autocast-note', 'data-note': 'autocast', 'aria-label': T.AUTOCAST_HEADING },
     whyDetails(T.AUTOCAST_HEADING, autocastBody)));
-
-  const unlocked = h('div', { class: 'act-unlocked' },
-    h('div', { class: 'act-grid' },
-      h('div', { class: 'act-main' }, ledgerPanel.el, optTablePanel.el, peekBox, revealPanel.el, reflectPanel.el, done),
-      aside));
-  const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
-  root.append(h('section', { class: 'act', 'aria-labelledby': 'act-title', 'data-act': '1' },
-    titleEl, stepList, h('p', { class: 'act-intro', text: T.INTRO }),
-    predictPanel.el, lockedHint, unlocked));
-
-  // ---- render
-  let last = {};
-  function renderBanner(b) {
-    bannerView.update(b);
-    banner.dataset.binding = b.kind;
-  }
-  function renderToggles(ledger, config) {
-    const key = ledger.present.join(',');
-    if (key !== toggleKeys) {
-      toggleKeys = key;
-      replaceChildren(toggles, h('legend', { text: 'Show in the chart (totals always count everything)' }),
-        ledger.present.map((k) => {
-          const cid = uid(`comp-${k}`);
-          const box = h('input', { type: 'checkbox', id: cid, value: k, 'data-component': k,
-            disabled: flags.lock.includes('comp'),
-            onchange: () => store.update((s) => explore(s, {
-              hidden_components: box.checked ? s.config.hidden_components.filter((x) => x !== k) : [...s.config.hidden_components, k],
-            })) });
-          return h('div', { class: 'toggle' }, box, h('label', { for: cid }, h('span', { class: `swatch swatch--${k}`, 'aria-hidden': 'true' }), COMPONENT_LABELS[k]));
-        }),
-        flags.lock.includes('comp') ? h('p', { class: 'control__note control__note--lock', text: 'Locked by your instructor.' }) : null);
-    }
-    for (const box of toggles.querySelectorAll('input')) box.checked = !config.hidden_components.includes(box.value);
-  }
-
-  function renderInstrument(state) {
-    const { config } = state;
+  afterChart.push((config, pytorch) => {
     const u = config.units;
-    const results = {};
-    for (const opt of OPTIMIZERS) {
-      const r = evaluate(toScenario(config, { optimizer: opt }));
-      if (r.error) {
-        bannerView.update({ state: 'error', title: 'The engine could not compute this setting.', text: `${r.error.field}: ${r.error.message}` });
-        return;
-      }
-      results[opt] = r;
-    }
-    const sel = results[config.optimizer];
-    const deviceName = sel.device.name;
-    const ledger = buildLedger(results, config.optimizer, config.hidden_components);
-    const sentence = ledgerSummary(ledger, config, deviceName, u);
-    const sp = sumPeak(ledger);
-    setText(sumPeakBox, sumPeakText(sp, u));
-    // In the textbook layout the peak is the sum and the banner already gives it: the line stays for
-    // PyTorch defaults, where the two differ.
-    sumPeakBox.hidden = sp.framework !== 'pytorch';
-    checkLinkBox.hidden = sp.framework !== 'pytorch' || !sel.scenario;
-    if (!checkLinkBox.hidden) checkLink.href = act1CheckHref(sel.scenario, u);
-    Object.assign(sumPeakBox.dataset, { framework: sp.framework, sumBytes: String(sp.sum_bytes), peakBytes: String(sp.peak_bytes), phase: sp.peak_phase || '' });
-    const b = bannerFor(sel, deviceName, u);
-    renderBanner(b);
-    const a1 = state.acts.act1;
-    // After the reveal the chart draws the prediction beside Adam's real extra memory over SGD.
-    const overlay = a1.revealed && a1.prediction ? {
-      predicted_bytes: a1.prediction.predicted_bytes,
-      predicted_label: `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)} extra (for FP32)`,
-      predicted_short: `about ${formatBytesApprox(a1.prediction.predicted_bytes, u)}`,
-      gap_bytes: results.adam.memory.static_bytes - results.sgd.memory.static_bytes,
-    } : null;
-    chart.update(ledger, { units: u, deviceName, summary: sentence, overlay });
-    setText(summary, sentence);
-    renderToggles(ledger, config);
-    // What is not on screen right after a change (the table twin, the comparison table, the Math
-    // Peek, the ratio note) follows one frame later, so the chart and banner paint first.
-    afterPaint(() => {
-      table.update(ledger, { units: u, caption: `Training memory for GPT-2 XL (${describeConfig(config)}) on the ${deviceName}, in ${u === 'gib' ? 'GiB' : 'GB'}` });
-      const fp32 = {};
-      for (const opt of OPTIMIZERS) fp32[opt] = evaluate(toScenario(config, { optimizer: opt, precision: 'fp32' }));
-      const optKey = JSON.stringify([config.precision, u, config.replay, config.device, config.custom_capacity_gb, frameworkOf(config), config.batch_size]);
-      if (optKey !== lastOptKey) { optTable.update(fp32, results, { units: u, precision: config.precision, replay: Boolean(config.replay) }); lastOptKey = optKey; }
-      const pytorch = frameworkOf(config) === 'pytorch';
-      peek.el.hidden = pytorch;
-      peekOff.hidden = !pytorch;
-      if (!pytorch) peek.update(sel, u, { withoutCheckpointing: config.checkpointing === 'none' ? null : () => evaluate(toScenario(config, { checkpointing: 'none' })) });
-      // The reflection is about the chapter's mixed precision: under PyTorch defaults its numbers stay the textbook layout's.
-      setText(currentRatio, T.currentRatioText(currentNumbers(evaluate, pytorch ? { ...config, framework: 'textbook' } : config), u, { textbookOfPytorch: pytorch }));
-      renderAutocast(config, u, pytorch);
-    });
-  }
-
-  let lastOptKey = '';
-
-  function renderAutocast(config, u, pytorch) {
     autocastBody.dataset.framework = pytorch ? 'pytorch' : 'textbook';
     if (!pytorch) { replaceChildren(autocastBody, h('p', { text: T.AUTOCAST_TEXTBOOK })); return; }
     const acR = evaluate(toScenario(config, { precision: 'mixed' }));
@@ -277,68 +307,88 @@ export function mount({ root, engine, store, flags, announce }) {
     const where = (r) => phaseWords(r.memory.step_phases.peak_phase, r.model.layers);
     const lines = T.autocastText({ ac: facts(acR), fp: facts(fpR), acCache: acR.memory.components.autocast_weight_cache, acWhere: where(acR), fpWhere: where(fpR) }, u);
     replaceChildren(autocastBody, lines.map((t) => h('p', { text: t })));
-    Object.assign(autocastBody.dataset, { acPeak: String(acR.memory.peak_bytes), fpPeak: String(fpR.memory.peak_bytes), acCache: String(acR.memory.components.autocast_weight_cache) });
-  }
+    Object.assign(autocastBody.dataset, { acPeak: acR.memory.peak_bytes, fpPeak: fpR.memory.peak_bytes, acCache: acR.memory.components.autocast_weight_cache });
+  });
+  return [aside, (a, u, replay) => {
+    notes.update(T.NOTES.map((note) => (note.heldUntilReflection && !a.reflection ? { ...note, held: T.NOTE_HELD }
+      : { ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
+    replaceChildren(replayNote, replay
+      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteShort(n, u) }),
+        whyDetails('Why? The chapter’s assumptions', h('p', { text: T.replayNoteText(n, u) }))]
+      : []);
+  }];
+}
 
+// Builds the steps in page order, then redraws what a store change touches: the ledger when the
+// settings change, the words when the act's record changes.
+export function mount({ root, engine, store, flags, announce }) {
+  const evaluate = (s) => engine.evaluate(s);
+  // What the ledger step works with: the store, the instructor's flags, the act's fixed numbers, and
+  // afterChart, the redraws the other steps hand it to run one frame after the chart.
+  const n = fixedNumbers(evaluate);
+  const ctx = { store, flags, evaluate, n, afterChart: [] };
+  const catalog = engine.catalog();
+  ctx.afterPaint = createAfterPaint(root); // table twin, comparison table, Math Peek: after the chart paints
+
+  const stepList = h('ol', { class: 'steps', 'aria-label': 'Your progress in Act 1' });
+  const prediction = createPrediction({
+    question: T.PREDICTION.question,
+    unlocks: 'The ledger is open.',
+    options: T.PREDICTION.options,
+    onLock: (choice) => {
+      const opt = T.PREDICTION.options.find((o) => o.id === choice);
+      const predicted = opt.value(n);
+      const { ratio, direction } = errorRatio(predicted, n.adamDelta);
+      store.update((s) => withAct1(s, {
+        prediction: {
+          choice, predicted_bytes: predicted, truth_bytes: n.adamDelta,
+          error_ratio: Number.isFinite(ratio) ? ratio : null, direction, answered_at: new Date().toISOString(),
+        },
+      }));
+      announce('Prediction locked in. The memory ledger and the notes are now open.');
+      focusNearTop(ledgerHeading);
+    },
+  });
+  const predictPanel = panel('1. Predict', prediction.el);
+  const lockedHint = h('p', { class: 'locked-hint' }, h('strong', { text: 'Locked: ' }), 'the ledger, the comparison table and the notes open once you lock in a prediction.');
+  const main = h('div', { class: 'act-main' });
+  const [renderLedger, ledgerHeading, chart] = buildLedgerStep(ctx, main, catalog.devices);
+  buildComparison(evaluate, ctx.afterChart, main);
+  const renderReveal = buildRevealStep(n, store, flags, main);
+  const renderReflection = buildReflectionStep(n, store, evaluate, ctx.afterChart, main);
+  const done = h('p', { class: 'done', role: 'status' });
+  main.append(done);
+  const [aside, renderNotes] = buildNotes(n, evaluate, ctx.afterChart);
+  const unlocked = h('div', { class: 'act-unlocked' }, h('div', { class: 'act-grid' }, main, aside));
+  const titleEl = h('h2', { id: 'act-title', tabindex: '-1', text: T.TITLE });
+  root.append(h('section', { class: 'act', 'aria-labelledby': 'act-title', 'data-act': '1' },
+    titleEl, stepList, h('p', { class: 'act-intro', text: T.INTRO }),
+    predictPanel.el, lockedHint, unlocked));
+
+  // The words: progress, the lock, the notes, the reveal, the reflection and the closing line.
   function renderWords(state) {
     const a = state.acts.act1;
     const u = state.config.units;
     const labels = Object.fromEntries(T.PREDICTION.options.map((o) => [o.id, o.label(n, u)]));
     prediction.update(labels, a.prediction ? a.prediction.choice : null);
-    const open = openNow(state.config);
-    const nothingToExplore = open.length === 0;
-    const explored = Boolean(a.explored) || (nothingToExplore && Boolean(a.prediction));
+    const open = openNow(flags, state.config);
+    const explored = !!a.explored || (open.length === 0 && !!a.prediction);
     renderSteps(stepList, STEPS, { ...a, explored });
     setLocked(unlocked, !a.prediction);
-    lockedHint.hidden = Boolean(a.prediction);
-    notes.update(T.NOTES.map((note) => (note.heldUntilReflection && !a.reflection ? { ...note, held: T.NOTE_HELD }
-      : { ...note, physics: note.physics(n, u), why: typeof note.why === 'function' ? note.why(n, u) : note.why })));
-    replaceChildren(replayNote, state.config.replay
-      ? [h('h3', { text: 'Chapter replay is on' }), h('p', { text: T.replayNoteShort(n, u) }),
-        whyDetails('Why? The chapter’s assumptions', h('p', { text: T.replayNoteText(n, u) }))]
-      : []);
-    revealButton.hidden = a.revealed;
-    revealButton.disabled = !explored;
-    setText(revealLead, nothingToExplore ? T.NOTHING_TO_EXPLORE : 'When you are ready, compare your prediction with the engine.');
-    // An instruction, done once revealed (walk 10); until the ledger is explored the hint says what to do.
-    revealLead.hidden = a.revealed || !explored;
-    setText(revealHint, T.revealHint(open));
-    revealHint.hidden = a.revealed || explored;
-    if (a.revealed && a.prediction) {
-      const p = a.prediction;
-      const i = T.PREDICTION.options.findIndex((o) => o.id === p.choice);
-      const chosen = labels[p.choice];
-      const lines = T.revealText(n, `${String.fromCharCode(65 + i)}, ${chosen.charAt(0).toLowerCase()}${chosen.slice(1)}`, describeError(p.predicted_bytes, p.truth_bytes, u), u);
-      const [tradeoff, tradeoffMore] = T.tradeoffText(n, u);
-      // On screen: the answer, the engine's number and the static total; the chapter's rounding and
-      // the laptop and H100 cases behind "Why?".
-      replaceChildren(revealBody,
-        h('p', { text: lines[0] }), h('p', { class: 'reveal__key', text: lines[1] }), h('p', { text: lines[3] }),
-        whyDetails('Why? The exact count and the chapter’s rounding', h('p', { text: lines[2] })),
-        h('h4', { text: 'The convergence trade-off' }), h('p', { text: tradeoff }),
-        whyDetails('Why? The source, the laptop and the H100', h('p', { text: tradeoffMore })));
-      revealBody.dataset.revealed = 'true';
-    } else {
-      revealBody.replaceChildren();
-      delete revealBody.dataset.revealed;
-    }
-    setLocked(reflectPanel.el, !a.revealed);
-    const r = lastTry(a.reflection); // the answer on screen; the first is the one scored
-    reflection.update(r, r ? [
-      { ok: r.ratio_correct, text: T.ratioFeedback(r.ratio_correct, n, u) },
-      { ok: r.reason_correct, text: T.reasonFeedback(r.reason_choice, n, u) },
-    ] : [], r ? firstAnswerNote(a.reflection.ratio_correct && a.reflection.reason_correct, a.reflection.attempts || 1) : null);
-    reflectWhy.hidden = !r;
-    replaceChildren(feedbackMore, r ? h('p', { text: T.reasonMore(r.reason_choice, n, u) }) : []);
+    lockedHint.hidden = !!a.prediction;
+    renderNotes(a, u, state.config.replay);
+    renderReveal(a, u, labels, open, explored);
+    const reflectionRight = renderReflection(a, u);
     // Complete means answered, not answered right (walk 10): a wrong reflection says where to look.
-    const reflectionRight = Boolean(r && r.ratio_correct && r.reason_correct);
     replaceChildren(done, a.completed ? [`Act 1 complete. ${store.status().persistent ? 'Your answers are saved with your progress' : 'Your answers are kept in this tab only: export your design ledger to keep them'}${reflectionRight ? '' : '; the reflection’s feedback above says what to look at again (you may answer again)'}. Next: `, h('a', { href: withFlags('?act=2', flags), text: 'Act 2, the MFU gap' }), '.'] : []);
   }
 
+  // Redraws the ledger when the settings (or the reveal's overlay) change, the words when the act's record does.
+  let last = {};
   function render(state) {
     const a1 = state.acts.act1;
     const configKey = JSON.stringify([state.config, a1.revealed, a1.prediction && a1.prediction.predicted_bytes]);
-    if (configKey !== last.config) { controls.update(state.config); renderInstrument(state); }
+    if (configKey !== last.config) renderLedger(state);
     const wordsKey = JSON.stringify([state.acts.act1, state.config.units, state.config.replay, frameworkOf(state.config)]);
     if (wordsKey !== last.words) renderWords(state);
     last = { config: configKey, words: wordsKey };

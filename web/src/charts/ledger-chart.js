@@ -15,6 +15,7 @@ import { axisLeft } from 'd3-axis';
 import { formatAmount, formatBytes, unitOf } from '../format/format.js';
 import { SHORT_LABELS } from '../models/ledger-model.js';
 import { afterResize } from '../ui/after-paint.js';
+import { setAttr } from '../ui/dom.js';
 
 const H = 400;
 const WIDE = 560; // below this the budget label moves to the top margin and names get shorter
@@ -84,12 +85,7 @@ export function peakLabelPlan(amounts, { units = 'gb', wide = true, pytorch = fa
 // value is equal, and most attributes stay put from one update to the next.
 function set(sel, attrs, text) {
   sel.each(function apply(d, i) {
-    for (const [name, v] of Object.entries(attrs)) {
-      const value = typeof v === 'function' ? v(d, i) : v;
-      if (value === null) { if (this.hasAttribute(name)) this.removeAttribute(name); continue; }
-      const str = String(value);
-      if (this.getAttribute(name) !== str) this.setAttribute(name, str);
-    }
+    for (const [name, v] of Object.entries(attrs)) setAttr(this, name, typeof v === 'function' ? v(d, i) : v);
     if (text !== undefined) {
       const t = typeof text === 'function' ? text(d, i) : text;
       if (this.textContent !== t) this.textContent = t;
@@ -101,11 +97,96 @@ function set(sel, attrs, text) {
 // A text line at baseline y covers about [y - 12, y + 4]; does it cross the line at yb?
 const crosses = (y, yb) => yb >= y - 12 && yb <= y + 4;
 
+// A column's state: "ok", "oom" (over the device's budget) or "invalid" (fits, cannot train).
+const stateOf = (c) => c.state || (c.fits ? 'ok' : 'oom');
+
+// The state word above a column that does not simply fit ("" for one that does).
+function flagOf(c, wide) {
+  const state = stateOf(c);
+  return state === 'oom' ? (wide ? '✕ over budget' : '✕ too big') : state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
+}
+
 // The byte height the prediction's bracket reaches (from the bottom of Adam's m), or 0 with none.
 function overlayTopBytes(model, overlay) {
   const adam = overlay && model.columns.find((c) => c.optimizer === 'adam');
   const m = adam && adam.segments.find((s) => s.key === 'adam_m');
   return m ? m.y0 + overlay.predicted_bytes : 0;
+}
+
+// One group per optimizer: its segments and their labels, the hatch or dots of a column that does
+// not fit, the selected column's outline, the PyTorch peak line, and the words above and below it.
+// L: the layout update() worked out (scales, margins, the peak labels' plan, the budget line's y).
+function drawColumns(chart, model, { x, y, bw, r, M, units, wide, plan, yb, blockOf }) {
+  const pytorch = model.framework === 'pytorch';
+  const cols = chart.gCols.selectAll('g.col').data(model.columns, (c) => c.optimizer).join((enter) => {
+    const g = enter.append('g').attr('class', 'col');
+    g.append('g').attr('class', 'segs');
+    g.append('rect').attr('class', 'hatch');
+    g.append('g').attr('class', 'seg-labels');
+    g.append('rect').attr('class', 'outline');
+    // Presentation attributes (the CSP forbids inline styles): the text colour, light and dark.
+    g.append('line').attr('class', 'peak-mark').attr('stroke', 'currentColor').attr('stroke-width', 3.5).attr('stroke-linecap', 'round');
+    g.append('text').attr('class', 'col-total').attr('text-anchor', 'middle');
+    g.append('text').attr('class', 'col-over').attr('text-anchor', 'middle');
+    g.append('text').attr('class', 'col-label').attr('text-anchor', 'middle');
+    g.append('text').attr('class', 'col-sub').attr('text-anchor', 'middle');
+    return g;
+  });
+  set(cols, {
+    'data-optimizer': (c) => c.optimizer, 'data-state': stateOf,
+    class: (c) => `col${c.selected ? ' col--selected' : ''}${c.fits ? '' : ' col--over'}${c.state === 'invalid' ? ' col--invalid' : ''}`,
+  });
+
+  const fill = (c) => `url(#${c.fits ? chart.dotsId : chart.hatchId})`;
+  const nameFits = Object.values(NARROW_NAMES).every((t) => t.length * NAME_PX <= x.step() - 6);
+  const peakTexts = new Map(model.columns.map((c, i) => [c.optimizer, plan.texts[i]]));
+  cols.each(function drawColumn(c) {
+    const g = select(this);
+    const x0 = r(x(c.optimizer));
+    const mid = r(x0 + bw / 2);
+    const top = r(y(c.visible_bytes));
+    const base = r(y(0));
+    const yp = r(y(c.peak_bytes));
+    // The lines a label must not cross: the budget line, and (PyTorch) this column's peak line.
+    const lines = pytorch ? [yb, yp] : [yb];
+    const segTop = (s) => r(y(s.y1));
+    const segHeight = (s) => Math.max(0, r(y(s.y0) - y(s.y1)));
+    set(g.select('g.segs').selectAll('rect').data(c.segments, (s) => s.key).join('rect'), {
+      class: (s) => `seg seg--${s.key}`, 'data-key': (s) => s.key,
+      x: x0, width: r(bw), y: segTop, height: segHeight,
+    });
+    // A segment label: name and amount if both fit the column, else a one-letter name, else the
+    // amount, else nothing; it moves within its segment (or gives way) where a line crosses it.
+    const labelOf = (s) => {
+      const hgt = segHeight(s);
+      if (hgt < 15) return { text: '', y: 0 };
+      let text = segmentLabelText(s.key, s.bytes, units, bw);
+      let ly = segTop(s) + hgt / 2 + 4;
+      if (text && lines.some((l) => crosses(ly, l))) {
+        const inside = (v) => v - 11 >= segTop(s) + 1 && v + 3 <= segTop(s) + hgt - 1 && !lines.some((l) => crosses(v, l));
+        const spots = lines.flatMap((l) => [l - 8, l + 16]).filter(inside).sort((a, b) => Math.abs(a - ly) - Math.abs(b - ly));
+        if (spots.length) ly = spots[0];
+        else text = '';
+      }
+      return { text, y: r(ly) };
+    };
+    set(g.select('g.seg-labels').selectAll('text').data(c.segments, (s) => s.key).join('text'), {
+      class: (s) => `seg-label seg-label--${s.key}`, 'text-anchor': 'middle',
+      x: mid, y: (s) => labelOf(s).y,
+    }, (s) => labelOf(s).text);
+    set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: fill(c), display: stateOf(c) === 'ok' ? 'none' : null });
+    set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
+    // PyTorch defaults: the column stacks the sum of the components; a line across it marks the
+    // peak during a step (lower than the sum: not everything is live at once).
+    set(g.select('line.peak-mark'), { x1: x0 - 4, x2: r(x0 + bw + 4), y1: yp, y2: yp, 'data-bytes': c.peak_bytes, display: pytorch ? null : 'none' });
+    // With parts hidden the peak still counts them; the key line says so.
+    const { y1, y2 } = blockOf(c, y, yb);
+    set(g.select('text.col-total'), { x: mid, y: r(y2), class: plan.bare && !wide ? 'col-total col-total--narrow' : 'col-total' }, peakTexts.get(c.optimizer));
+    set(g.select('text.col-over'), { x: mid, y: r(y1) }, flagOf(c, wide));
+    set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : nameFits ? NARROW_NAMES[c.optimizer] || c.label : TINY_NAMES[c.optimizer] || c.label);
+    set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
+  });
+
 }
 
 export class LedgerChart {
@@ -149,6 +230,8 @@ export class LedgerChart {
     return Math.max(280, Math.min(720, Math.floor(this.container.clientWidth || 640)));
   }
 
+  // Lays the chart out at the box's width (margins, the y scale grown until the labels clear the key,
+  // the columns' bands, the peak labels' plan), then draws the axis, columns, budget line and key.
   update(model, opts = {}) {
     this.last = [model, opts];
     const { units = 'gb', deviceName = '', summary = '', overlay = null } = opts;
@@ -187,17 +270,13 @@ export class LedgerChart {
     const keyBottom = keyLines.length ? keyTop + (keyLines.length - 1) * KEY_LINE + 4 : wide ? 0 : 18;
     // Wide: the budget label (right margin, two lines from 16 px above the line) clears the key too.
     M.top = Math.max(M.top, keyBottom + (wide ? 20 : 14));
-    const flagOf = (c) => {
-      const state = c.state || (c.fits ? 'ok' : 'oom');
-      return state === 'oom' ? (wide ? '✕ over budget' : '✕ too big') : state === 'invalid' ? (wide ? '⚠ cannot train' : '⚠ can’t train') : '';
-    };
     // Above the column: the state word (if any) right above it, the peak above that. The pair sits
     // above the column's top and above its peak line (PyTorch), and moves above the budget line when
     // the line would run through it. The block spans [y2 - 12, y1 + 4].
     const blockOf = (c, y, yb) => {
       const top = r(y(c.visible_bytes));
       const anchor = pytorch ? Math.min(top, r(y(c.peak_bytes)) - 2) : top;
-      const span = flagOf(c) ? 14 : 0;
+      const span = flagOf(c, wide) ? 14 : 0;
       // The selected column's outline runs 3 px above its top: its label sits 3 px higher, clear of it.
       let y1 = anchor - (c.selected ? 11 : 8);
       if (yb >= y1 - span - 12 && yb <= y1 + 4) y1 = yb - 6;
@@ -222,76 +301,9 @@ export class LedgerChart {
     }
     const yb = r(y(model.budget_bytes));
 
-    const cols = this.gCols.selectAll('g.col').data(model.columns, (c) => c.optimizer).join((enter) => {
-      const g = enter.append('g').attr('class', 'col');
-      g.append('g').attr('class', 'segs');
-      g.append('rect').attr('class', 'hatch');
-      g.append('g').attr('class', 'seg-labels');
-      g.append('rect').attr('class', 'outline');
-      // Presentation attributes (the CSP forbids inline styles): the text colour, light and dark.
-      g.append('line').attr('class', 'peak-mark').attr('stroke', 'currentColor').attr('stroke-width', 3.5).attr('stroke-linecap', 'round');
-      g.append('text').attr('class', 'col-total').attr('text-anchor', 'middle');
-      g.append('text').attr('class', 'col-over').attr('text-anchor', 'middle');
-      g.append('text').attr('class', 'col-label').attr('text-anchor', 'middle');
-      g.append('text').attr('class', 'col-sub').attr('text-anchor', 'middle');
-      return g;
-    });
-    set(cols, {
-      'data-optimizer': (c) => c.optimizer, 'data-state': (c) => c.state || (c.fits ? 'ok' : 'oom'),
-      class: (c) => `col${c.selected ? ' col--selected' : ''}${c.fits ? '' : ' col--over'}${c.state === 'invalid' ? ' col--invalid' : ''}`,
-    });
-
-    const bw = x.bandwidth();
-    const fill = (c) => `url(#${c.fits ? this.dotsId : this.hatchId})`;
-    const nameFits = Object.values(NARROW_NAMES).every((t) => t.length * NAME_PX <= x.step() - 6);
-    const peakTexts = new Map(model.columns.map((c, i) => [c.optimizer, plan.texts[i]]));
-    cols.each(function drawColumn(c) {
-      const g = select(this);
-      const state = c.state || (c.fits ? 'ok' : 'oom');
-      const x0 = r(x(c.optimizer));
-      const mid = r(x0 + bw / 2);
-      const top = r(y(c.visible_bytes));
-      const base = r(y(0));
-      const yp = r(y(c.peak_bytes));
-      // The lines a label must not cross: the budget line, and (PyTorch) this column's peak line.
-      const lines = pytorch ? [yb, yp] : [yb];
-      const segTop = (s) => r(y(s.y1));
-      const segHeight = (s) => Math.max(0, r(y(s.y0) - y(s.y1)));
-      set(g.select('g.segs').selectAll('rect').data(c.segments, (s) => s.key).join('rect'), {
-        class: (s) => `seg seg--${s.key}`, 'data-key': (s) => s.key,
-        x: x0, width: r(bw), y: segTop, height: segHeight,
-      });
-      // A segment label: name and amount if both fit the column, else a one-letter name, else the
-      // amount, else nothing; it moves within its segment (or gives way) where a line crosses it.
-      const labelOf = (s) => {
-        const hgt = segHeight(s);
-        if (hgt < 15) return { text: '', y: 0 };
-        let text = segmentLabelText(s.key, s.bytes, units, bw);
-        let ly = segTop(s) + hgt / 2 + 4;
-        if (text && lines.some((l) => crosses(ly, l))) {
-          const inside = (v) => v - 11 >= segTop(s) + 1 && v + 3 <= segTop(s) + hgt - 1 && !lines.some((l) => crosses(v, l));
-          const spots = lines.flatMap((l) => [l - 8, l + 16]).filter(inside).sort((a, b) => Math.abs(a - ly) - Math.abs(b - ly));
-          if (spots.length) ly = spots[0];
-          else text = '';
-        }
-        return { text, y: r(ly) };
-      };
-      set(g.select('g.seg-labels').selectAll('text').data(c.segments, (s) => s.key).join('text'), {
-        class: (s) => `seg-label seg-label--${s.key}`, 'text-anchor': 'middle',
-        x: mid, y: (s) => labelOf(s).y,
-      }, (s) => labelOf(s).text);
-      set(g.select('rect.hatch'), { x: x0, width: r(bw), y: top, height: Math.max(0, base - top), fill: fill(c), display: state === 'ok' ? 'none' : null });
-      set(g.select('rect.outline'), { x: x0 - 3, width: r(bw + 6), y: top - 3, height: Math.max(0, base - top) + 3, display: c.selected ? null : 'none' });
-      // PyTorch defaults: the column stacks the sum of the components; a line across it marks the
-      // peak during a step (lower than the sum: not everything is live at once).
-      set(g.select('line.peak-mark'), { x1: x0 - 4, x2: r(x0 + bw + 4), y1: yp, y2: yp, 'data-bytes': String(c.peak_bytes), display: pytorch ? null : 'none' });
-      // With parts hidden the peak still counts them; the key line says so.
-      const { y1, y2 } = blockOf(c, y, yb);
-      set(g.select('text.col-total'), { x: mid, y: r(y2), class: plan.bare && !wide ? 'col-total col-total--narrow' : 'col-total' }, peakTexts.get(c.optimizer));
-      set(g.select('text.col-over'), { x: mid, y: r(y1) }, flagOf(c));
-      set(g.select('text.col-label'), { x: mid, y: H - M.bottom + 20 }, wide ? c.label : nameFits ? NARROW_NAMES[c.optimizer] || c.label : TINY_NAMES[c.optimizer] || c.label);
-      set(g.select('text.col-sub'), { x: mid, y: H - M.bottom + 38 }, c.selected ? '(selected)' : '');
-    });
+    // The layout the column and overlay drawers read (blockOf: where a column's words go).
+    const L = { x, y, bw: x.bandwidth(), r, M, W, units, wide, plan, yb, blockOf };
+    drawColumns(this, model, L);
 
     set(this.gBudget.select('line'), { x1: M.left, x2: wide ? W - M.right + 4 : W - M.right, y1: yb, y2: yb });
     if (wide) {
@@ -309,7 +321,7 @@ export class LedgerChart {
     set(this.peakKey, { x: M.left, y: keyTop, display: keyLines.length ? null : 'none' });
     const spans = this.peakKey.selectAll('tspan').data(keyLines).join('tspan');
     set(spans, { x: M.left, dy: (d, i) => (i === 0 ? null : KEY_LINE) }, (d) => d);
-    this.drawOverlay(model, overlay, { x, y, bw, r, M, W, units });
+    this.drawOverlay(model, overlay, L);
   }
 
   // After the reveal: the student's prediction (dashed) and Adam's real extra memory over SGD at the
@@ -337,10 +349,10 @@ export class LedgerChart {
       e.append('line').attr('class', 'bracket-cap bracket-cap--base');
       return e;
     });
-    g.attr('class', (d) => `bracket bracket--${d.key}`);
-    g.select('.bracket-line').attr('x1', (d) => d.x).attr('x2', (d) => d.x).attr('y1', base).attr('y2', (d) => d.top);
-    g.select('.bracket-cap--top').attr('x1', (d) => d.x - 4).attr('x2', (d) => d.x + 4).attr('y1', (d) => d.top).attr('y2', (d) => d.top);
-    g.select('.bracket-cap--base').attr('x1', (d) => d.x - 4).attr('x2', (d) => d.x + 4).attr('y1', base).attr('y2', base);
+    set(g, { class: (d) => `bracket bracket--${d.key}` });
+    set(g.select('.bracket-line'), { x1: (d) => d.x, x2: (d) => d.x, y1: base, y2: (d) => d.top });
+    set(g.select('.bracket-cap--top'), { x1: (d) => d.x - 4, x2: (d) => d.x + 4, y1: (d) => d.top, y2: (d) => d.top });
+    set(g.select('.bracket-cap--base'), { x1: (d) => d.x - 4, x2: (d) => d.x + 4, y1: base, y2: base });
     // The key: one line per bracket under the column names, wrapped to the chart's width.
     const keyTop = H - M.bottom + 58;
     const key = this.gOverlay.selectAll('g.overlay-key').data(rows, (d) => d.key).join((enter) => {
@@ -349,10 +361,10 @@ export class LedgerChart {
       e.append('text').attr('class', 'overlay-label');
       return e;
     });
-    key.attr('class', (d) => `overlay-key overlay-key--${d.key}`);
-    key.select('line').attr('x1', M.left).attr('x2', M.left + 18).attr('y1', (d, i) => keyTop + i * 16 - 4).attr('y2', (d, i) => keyTop + i * 16 - 4);
-    key.select('text').attr('x', M.left + 24).attr('y', (d, i) => keyTop + i * 16)
-      .attr('class', (d) => (d.text.length * CHAR_PX > W - M.left - 30 ? 'overlay-label overlay-label--small' : 'overlay-label')).text((d) => d.text);
+    set(key, { class: (d) => `overlay-key overlay-key--${d.key}` });
+    set(key.select('line'), { x1: M.left, x2: M.left + 18, y1: (d, i) => keyTop + i * 16 - 4, y2: (d, i) => keyTop + i * 16 - 4 });
+    set(key.select('text'), { x: M.left + 24, y: (d, i) => keyTop + i * 16,
+      class: (d) => (d.text.length * CHAR_PX > W - M.left - 30 ? 'overlay-label overlay-label--small' : 'overlay-label') }, (d) => d.text);
   }
 
   reset() {
