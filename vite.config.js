@@ -114,7 +114,10 @@ export default defineConfig(({ mode }) => {
     publicDir: false,
     resolve: { alias: { '@engine': wasmDir } },
     // terser, not esbuild: 2.3 KB smaller gzipped on the first load's script, which is at its budget.
+    // Without Vite's default safari10 workarounds (the target is ES2020, which Safari 10 never ran) and
+    // with a second compress pass, the first load is 174 B smaller gzipped (249,946 -> 249,772 B).
     build: { outDir: '../dist', emptyOutDir: true, target: 'es2020', assetsInlineLimit: 0, sourcemap: false, minify: 'terser',
+      terserOptions: { safari10: false, compress: { passes: 2 } },
       rollupOptions: { input: { index: path.join(web, 'index.html'), embed: path.join(web, 'embed.html') } } },
     worker: { format: 'es' },
     server: { host: '127.0.0.1', fs: { allow: ['.'] } },
