@@ -96,3 +96,14 @@ test('the reveal\'s wires: Ethernet is slower than NVLink for the answer\'s GPUs
   assert.deepEqual(pts.map((p) => p.gpus), GPU_COUNTS3);
   assert.ok(pts.every((p) => !p.error));
 });
+
+test('the Math Peek\'s all-reduce note: DDP quotes its time; tensor parallel alone runs no gradient all-reduce, only its own', () => {
+  const at = (strategy, gpus) => scale.evaluate(toScenario3({ ...DEFAULT_CONFIG3, strategy, gpus, interconnect: 'nvlink4' }, spec)).parallel;
+  const ddp = at('ddp', 4);
+  assert.match(T.allReduceNote(ddp, 'all-reduce'), /^here \d/);
+  const tp = at('tp', 8); // GPT-2 XL's 25 heads: 5-way tensor parallel, one copy
+  assert.equal(tp.data_parallel, 1);
+  const runs = tp.collectives.filter((c) => c.seconds > 0).map((c) => T.collectiveWords(c)).join(' + ');
+  assert.match(runs, /tensor-parallel all-reduce/);
+  assert.match(T.allReduceNote(tp, runs), /^this step runs no all-reduce of the gradients; it runs tensor-parallel all-reduce/);
+});

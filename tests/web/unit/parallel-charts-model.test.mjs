@@ -243,6 +243,11 @@ test('the crossover’s two lines meet at the engine’s crossover, for the scen
   assert.equal(free.cross, null);
   assert.match(free.summary, /takes no time, so there is no crossover/);
   assert.equal(crossoverLayout(free, 390).comm, null);
+  assert.equal(crossoverLayout(free, 760).labels.find((l) => l.key === 'note').text, 'no communication line: it takes no time');
+  // One data-parallel copy (tensor parallel alone) syncs no gradients: the note says so, not "no time".
+  const tpOnly = crossoverModel(evaluate({ ...ACT3_SCENARIOS.h100ThreeWays, parallel: { data_parallel: 1, tensor_parallel: 5, interconnect: 'nvlink4' } }));
+  assert.match(tpOnly.summary, /nothing to synchronise/);
+  assert.equal(crossoverLayout(tpOnly, 760).labels.find((l) => l.key === 'note').text, 'one copy of the model: nothing to synchronise');
 });
 
 test('crossover chart: lines, marks and ticks inside the box; the compute line rises with tokens', () => {

@@ -104,7 +104,7 @@ export function allReduceNote(p, runs) {
   if (grads) return `here ${formatSeconds(p.formulas.all_reduce.seconds)} per step.`;
   if (!runs) return `this step sends nothing: ${p.devices === 1 ? 'one GPU' : 'each GPU holds its own part'}.`;
   const instead = p.formulas.all_reduce.seconds > 0 ? ` Plain data parallelism’s all-reduce of the gradients would take ${formatSeconds(p.formulas.all_reduce.seconds)}.` : '';
-  return `this step runs no all-reduce; it runs ${runs} per step.${instead}`;
+  return `this step runs no all-reduce of the gradients; it runs ${runs} per step.${instead}`;
 }
 
 export function taxSentence(p) {

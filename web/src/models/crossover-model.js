@@ -56,6 +56,9 @@ export function crossoverModel(result) {
   ];
   return {
     k, tokens, comm, kind, cross: has ? cross : null, lo, hi, hides: has ? tokens >= cross : true, summary, interconnect: ic, words,
+    // Why no communication line is drawn: one copy of the model syncs nothing; else a free interconnect.
+    noLine: p.data_parallel === 1 ? ['one copy of the model: nothing to synchronise', 'nothing to synchronise']
+      : ['no communication line: it takes no time', 'communication takes no time'],
     tables: [{ caption: `Compute against communication. ${summary}`, columns: ['Quantity', 'Value'], rows }],
   };
 }
@@ -124,7 +127,7 @@ function crossoverLabels(model, g) {
     // (the line rises to the right, so that space is open), or above-left.
     { key: 'compute', cls: 'mark-label', text: model.words.compute, avoid: cy === null ? [] : lineBoxes(x1, cy, x2, cy, 10),
       candidates: [0.7, 0.55, 0.85, 0.4, 0.25, 0.1].flatMap((f) => [{ x: along(f).x + 4, y: along(f).y + 18, anchor: 'start' }, { x: along(f).x - 6, y: along(f).y - 6, anchor: 'end' }]) },
-    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: wide ? 'no communication line: it takes no time' : 'communication takes no time', candidates: [{ x: x1 + 6, y: top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
+    model.comm > 0 ? null : { key: 'note', cls: 'mark-label mark-label--soft', text: model.noLine[wide ? 0 : 1], candidates: [{ x: x1 + 6, y: top + 14, anchor: 'start' }, { x: x2 - 6, y: base - 8, anchor: 'end' }] },
   ].filter(Boolean);
   return placeLabels(items, { left: x1, right: W, top: 0, bottom: base }, [dotBox(sx, sy, 7), ...computeLine, ...commLine]);
 }

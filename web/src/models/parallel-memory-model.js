@@ -54,7 +54,7 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
   // Under tensor or pipeline parallelism the stages are that layout with each ZeRO stage on its
   // data-parallel copies: stage 0 is the layout alone ("No ZeRO"), not DDP.
   const layout = layoutOf(p);
-  const stageWords = (z) => (layout && z === 0 ? `${layout} alone, no ZeRO` : STAGE_WORDS[z] || stageName(z));
+  const stageWords = (z) => (layout && z === 0 ? `${layout} alone (no ZeRO)` : STAGE_WORDS[z] || stageName(z));
   const stages = (p.memory_by_stage || []).map((s) => ({
     zero_stage: s.zero_stage, name: layout && s.zero_stage === 0 ? 'No ZeRO' : stageName(s.zero_stage), static_bytes: s.static_bytes, peak_bytes: s.peak_bytes,
     fits: s.fits, state: s.fits ? 'ok' : 'oom', selected: s.zero_stage === p.zero_stage,
@@ -85,7 +85,7 @@ export function memoryModel(result, { units = 'gb', deviceName } = {}) {
     adds_up: device.stack_is_peak || Math.abs(y - m.total_bytes) <= 1,
     tables: [
       { caption: `Memory on one device. ${summary}`, columns: ['Component', 'Bytes per device'], rows },
-      { caption: `The same devices${layout ? `, ${layout} with` : ''}, each ZeRO stage (peak includes activations and the reserve)`, columns: ['Stage', 'Model state', 'Peak', 'Fits?'], rows: stageRows },
+      { caption: `The same devices${layout ? `, ${layout} with each ZeRO stage` : ', each ZeRO stage'} (peak includes activations and the reserve)`, columns: ['Stage', 'Model state', 'Peak', 'Fits?'], rows: stageRows },
     ],
   };
 }
