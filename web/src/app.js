@@ -20,7 +20,7 @@ const loadNotice = () => import('./ui/storage-notice.js').then((m) => { noticeMo
 
 // startApp wires the named parts below in page order (notices, header tools, act nav, the act, the act
 // root's listeners, the address); each part returns what startApp needs later: a paint function for
-// the store's changes, or a function that undoes it for destroy().
+// the store's changes, a function that undoes it for destroy(), or the address follower.
 export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
   settingsSource = 'in the link', extraNotices = [], memoryChosen = false, pushAddress = false }) {
   const flags = { hide: urlState.hide, lock: urlState.lock };
@@ -48,7 +48,12 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   }
   const unwireActRoot = wireActRoot(actRoot, noticesEl, flags, act, navigate, focusAct);
   const address = followAddress(win);
-  const onPageHide = () => handOff(win, address);
+  // On pagehide a pending change is written and handed to a reload (url-handoff.js).
+  const onPageHide = () => {
+    const due = address.pending();
+    if (due !== null) handOffAddress(sessionOf(win), win.location.search, due);
+    address.flush();
+  };
   if (syncUrl) win.addEventListener('pagehide', onPageHide);
   // Each store change (and the first paint, without `prev`): the address when this app writes it, then
   // the share link and units, then the act nav.
@@ -225,9 +230,3 @@ function followAddress(win) {
   });
 }
 
-// On pagehide: a pending change is written and handed to a reload (url-handoff.js).
-function handOff(win, address) {
-  const due = address.pending();
-  if (due !== null) handOffAddress(sessionOf(win), win.location.search, due);
-  address.flush();
-}

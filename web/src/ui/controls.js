@@ -76,8 +76,21 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     replay: replayControl(onChange, onReplayStep, locked, replayText, frameworkText),
     fw: frameworkControl(onChange, frameworkText),
   };
+  // The panel in a fixed order: hidden controls left out, locked ones disabled with the reason under them.
+  const hidden = new Set(flags.hide);
+  const el = h('div', { class: 'controls' });
+  for (const key of ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw']) {
+    const part = parts[key];
+    if (hidden.has(key)) continue;
+    if (locked.has(key)) {
+      for (const input of part.inputs) input.disabled = true;
+      part.el.classList.add('control--locked');
+      part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
+    }
+    el.append(part.el);
+  }
   return {
-    el: layOut(parts, new Set(flags.hide), locked),
+    el,
     update(config) {
       const fw = frameworkOf(config);
       parts.fw.set(fw);
@@ -90,22 +103,6 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
       parts.replay.set(config.replay, config, replayText && replayText(config.units));
     },
   };
-}
-
-// The panel in a fixed order: hidden controls left out, locked ones disabled with the reason under them.
-function layOut(parts, hidden, locked) {
-  const el = h('div', { class: 'controls' });
-  for (const key of ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw']) {
-    const part = parts[key];
-    if (hidden.has(key)) continue;
-    if (locked.has(key)) {
-      for (const input of part.inputs) input.disabled = true;
-      part.el.classList.add('control--locked');
-      part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
-    }
-    el.append(part.el);
-  }
-  return el;
 }
 
 // Batch: a range over the allowed sizes (index), announced as the size itself.
