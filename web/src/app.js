@@ -18,43 +18,109 @@ import { UNITS } from './format/format.js';
 let noticeModule = null;
 const loadNotice = () => import('./ui/storage-notice.js').then((m) => { noticeModule = m; return m; });
 
+// startApp wires the named parts below in page order (notices, header tools, act nav, the act, the act
+// root's listeners, the address); each part returns what startApp needs later: a paint function for
+// the store's changes, a function that undoes it for destroy(), or the address follower.
 export function startApp({ doc, root = doc, win, engine, store, urlState, notes, arrival = {}, navigate = null, syncUrl = true, share: showShare = true,
   settingsSource = 'in the link', extraNotices = [], memoryChosen = false, pushAddress = false }) {
   const flags = { hide: urlState.hide, lock: urlState.lock };
   const announcer = root.getElementById('announcer');
   const announce = (text) => { announcer.textContent = ''; win.requestAnimationFrame(() => { announcer.textContent = text; }); };
   const act = ACTS.find((a) => a.id === (urlState.act || store.getState().current_act) && a.mount) || ACTS.find((a) => a.mount);
-
-  // Notices: storage, migration notes, bad URL parameters.
+  const actRoot = root.getElementById('act-root');
   const noticesEl = root.getElementById('notices');
+  // Notices: migration notes, the link's unusable settings and the page's own, after the storage notice.
+  const stopNotices = showNotices(noticesEl, store, memoryChosen, withFlags('?act=ledger', flags), [
+    ...notes.map((note) => h('p', { class: 'notice', 'data-notice': 'store', text: note })),
+    urlErrorsNotice(act, urlState.errors, settingsSource), ...extraNotices]);
+  const paintTools = buildHeaderTools(root, store, flags, announce, showShare);
+  const paintNav = buildActNav(root, flags, act, navigate, focusAct);
+  root.getElementById('boot').hidden = true;
+  const mounted = act.mount({ root: actRoot, engine, store, flags, announce, arrival });
+  // After a switch, focus goes to the act's heading (tabindex=-1), scrolling only as far as needed to
+  // show it; an act still loading takes it on its loading line and hands it on (acts/index.js).
+  function focusAct() {
+    const target = actRoot.querySelector('#act-title, [data-loading]');
+    if (target) {
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'nearest' });
+    }
+  }
+  const unwireActRoot = wireActRoot(actRoot, noticesEl, flags, act, navigate, focusAct);
+  const address = followAddress(win);
+  // On pagehide a pending change is written and handed to a reload (url-handoff.js).
+  const onPageHide = () => {
+    const due = address.pending();
+    if (due !== null) handOffAddress(sessionOf(win), win.location.search, due);
+    address.flush();
+  };
+  if (syncUrl) win.addEventListener('pagehide', onPageHide);
+  // Each store change (and the first paint, without `prev`): the address when this app writes it, then
+  // the share link and units, then the act nav.
+  function sync(state, prev) {
+    const query = serializeUrlState({ ...state, ...flags, act: act.id });
+    if (syncUrl) {
+      address.want(query);
+      // An act switched in place is a new history entry, with the address a page load would have.
+      if (!prev && pushAddress) {
+        try { win.history.pushState(null, '', query); } catch { /* e.g. sandboxed srcdoc frames: replaced below */ }
+      }
+      if (!prev) address.flush();
+    }
+    paintTools(state, new URL(query, win.location.href).href);
+    paintNav(state, query);
+  }
+  // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.
+  if (act.progress !== false && store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
+  sync(store.getState());
+  const unsubscribe = store.subscribe(sync);
+  // destroy(): before starting the app again in place with another act.
+  const destroy = () => {
+    unsubscribe();
+    stopNotices();
+    address.flush();
+    // Removed by name: an app started again in place must not write this act's address on pagehide.
+    win.removeEventListener('pagehide', onPageHide);
+    unwireActRoot();
+    mounted.destroy();
+    actRoot.replaceChildren();
+  };
+  return { act, flags, availableActs: availableActs(), focus: focusAct, destroy };
+}
+
+// The notices above the act: `given` (migration notes, bad settings in the link, the page's own) after
+// the storage notice when progress is not saved. Returns stop(), which ends the watch on saving and
+// drops a storage notice still loading.
+function showNotices(noticesEl, store, memoryChosen, ledgerHref, given) {
   let destroyed = false;
-  const noticeItems = [];
-  const ledgerHref = withFlags('?act=ledger', flags);
   // Progress not saved: the notice says what is kept and what is lost (at once when its module is here).
   const showStorage = (status) => {
     if (noticeModule) return noticeModule.storageNotice(status, memoryChosen, ledgerHref);
     loadNotice().then((m) => { if (!destroyed) noticesEl.prepend(m.storageNotice(status, memoryChosen, ledgerHref)); });
     return null;
   };
-  if (!store.status().persistent) noticeItems.push(showStorage(store.status()));
-  for (const note of notes) noticeItems.push(h('p', { class: 'notice', 'data-notice': 'store', text: note }));
-  if (urlState.errors.length) {
-    noticeItems.push(h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
-      h('p', {}, h('strong', { text: act.progress === false && !act.ownSettings
-        // Panels beside the acts keep the acts' settings in the link but do not use them (the workbench has its own).
-        ? `Some of the acts’ settings ${settingsSource} could not be used (they do not change this page):`
-        : `Some settings ${settingsSource} could not be used:` })),
-      h('ul', {}, urlState.errors.map((e) => h('li', { 'data-param': e.param, text: e.message })))));
-  }
-  noticeItems.push(...extraNotices);
+  const items = [store.status().persistent ? null : showStorage(store.status()), ...given].filter(Boolean);
   // The same notices after an act switch are left as they are: a live region would read them again.
-  const items = noticeItems.filter(Boolean);
   if (noticesEl.textContent !== items.map((n) => n.textContent).join('') || !items.length) replaceChildren(noticesEl, items);
   // Saving that fails later (storage full or revoked) is said at once, in the notices' live region.
   const unwatch = store.watchStatus((status) => { const n = showStorage(status); if (n) noticesEl.prepend(n); });
+  return () => { destroyed = true; unwatch(); };
+}
 
-  // Header tools: units, share link, reset.
-  const tools = root.getElementById('header-tools');
+// The settings in the link that could not be used, one line each (none: no notice).
+function urlErrorsNotice(act, errors, settingsSource) {
+  if (!errors.length) return null;
+  return h('div', { class: 'notice notice--warn', 'data-notice': 'url' },
+    h('p', {}, h('strong', { text: act.progress === false && !act.ownSettings
+      // Panels beside the acts keep the acts' settings in the link but do not use them (the workbench has its own).
+      ? `Some of the acts’ settings ${settingsSource} could not be used (they do not change this page):`
+      : `Some settings ${settingsSource} could not be used:` })),
+    h('ul', {}, errors.map((e) => h('li', { 'data-param': e.param, text: e.message }))));
+}
+
+// Header tools: the units toggle, the share link (when `showShare`) and the reset with its
+// confirmation. Returns paint(state, href): the units and the link follow the store.
+function buildHeaderTools(root, store, flags, announce, showShare) {
   const unitsName = uid('units');
   const unitInputs = Object.values(UNITS).map((u) => {
     const id = uid(`units-${u.id}`);
@@ -80,9 +146,16 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
   const more = h('details', { class: 'share' }, h('summary', { text: showShare ? 'Share or reset' : 'Reset' }),
     showShare ? h('label', { for: shareId, text: 'Link to this exact configuration' }) : null, showShare ? share : null,
     h('p', { class: 'control__note', text: showShare ? 'Answers are kept in this browser only; the link carries the settings, not your answers.' : 'Answers are kept in this browser only.' }), reset, confirmBox);
-  replaceChildren(tools, unitsGroup, more);
+  replaceChildren(root.getElementById('header-tools'), unitsGroup, more);
+  return (state, href) => {
+    if (share.value !== href) share.value = href;
+    for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
+  };
+}
 
-  // Navigation: one entry per act; acts without a mount are shown as coming soon (not links).
+// Navigation: one entry per act; acts without a mount are shown as coming soon (not links). Returns
+// paint(state, query): this act's link gets the address, each act's status its progress.
+function buildActNav(root, flags, act, navigate, focus) {
   const navLinks = new Map();
   const nav = h('ol', { class: 'act-nav__list' }, ACTS.map((a) => {
     if (!a.mount) {
@@ -91,25 +164,21 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     }
     const status = h('span', { class: 'act-nav__status' });
     const link = h('a', { class: 'act-nav__item', href: withFlags(`?act=${a.id}`, flags), 'aria-current': a === act ? 'page' : null,
-      onclick: (event) => { if (a === act) { event.preventDefault(); focusAct(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
+      onclick: (event) => { if (a === act) { event.preventDefault(); focus(); } else if (navigate) { event.preventDefault(); navigate(a.id); } } },
     a.nav, status);
     navLinks.set(a.id, { link, status });
     return h('li', {}, link);
   }));
   replaceChildren(root.getElementById('act-nav'), nav);
+  return (state, query) => {
+    setAttr(navLinks.get(act.id).link, 'href', query);
+    for (const a of ACTS) if (a.status && navLinks.has(a.id)) setText(navLinks.get(a.id).status, a.status(state));
+  };
+}
 
-  root.getElementById('boot').hidden = true;
-  const actRoot = root.getElementById('act-root');
-  const mounted = act.mount({ root: actRoot, engine, store, flags, announce, arrival });
-  // After a switch, focus goes to the act's heading (tabindex=-1), scrolling only as far as needed to
-  // show it; an act still loading takes it on its loading line and hands it on (acts/index.js).
-  function focusAct() {
-    const target = actRoot.querySelector('#act-title, [data-loading]');
-    if (target) {
-      target.focus({ preventScroll: true });
-      target.scrollIntoView({ block: 'nearest' });
-    }
-  }
+// The act root's delegated listeners: links to another act, forms in sandboxed frames, the
+// instructor's flags on links. Returns unwire(), which removes them by name.
+function wireActRoot(actRoot, noticesEl, flags, act, navigate, focus) {
   // In-place navigation: links inside the acts (and the notices) to another act (?act=2, ?act=measure) switch too.
   const onLinkClick = (event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href^="?"]') : null;
@@ -121,7 +190,7 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     // A workbench link with settings (Act 1's check link) or an Act 3 link with settings (Act 2's laptop
     // challenge) carries them; other links switch the act only.
     const settings = (target === 'workbench' || target === '3') && [...new URLSearchParams(link.getAttribute('href')).keys()].length > 1;
-    if (next === act) focusAct(); else navigate(next.id, undefined, settings ? link.getAttribute('href') : null);
+    if (next === act) focus(); else navigate(next.id, undefined, settings ? link.getAttribute('href') : null);
   };
   if (navigate) for (const el of [actRoot, noticesEl]) el.addEventListener('click', onLinkClick);
   // A frame sandboxed without allow-forms blocks a form's submission before its submit event, so the
@@ -141,10 +210,16 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
     if (link) link.setAttribute('href', withFlags(link.getAttribute('href'), flags));
   };
   for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.addEventListener(type, carryFlags, true);
+  return () => {
+    for (const el of [actRoot, noticesEl]) el.removeEventListener('click', onLinkClick);
+    actRoot.removeEventListener('click', onSubmitClick);
+    for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.removeEventListener(type, carryFlags, true);
+  };
+}
 
-  // The address follows the store a moment after each change (url-handoff.js); pagehide writes a
-  // pending change and hands it to a reload.
-  const address = addressFollower({
+// The address follows the store a moment after each change (url-handoff.js).
+function followAddress(win) {
+  return addressFollower({
     delayMs: 250,
     schedule: (fn, ms) => win.setTimeout(fn, ms),
     cancel: (t) => win.clearTimeout(t),
@@ -153,46 +228,5 @@ export function startApp({ doc, root = doc, win, engine, store, urlState, notes,
       try { win.history.replaceState(null, '', query + win.location.hash); } catch { /* e.g. sandboxed srcdoc frames */ }
     },
   });
-  const onPageHide = () => {
-    const due = address.pending();
-    if (due !== null) handOffAddress(sessionOf(win), win.location.search, due);
-    address.flush();
-  };
-  if (syncUrl) win.addEventListener('pagehide', onPageHide);
-  function sync(state, prev) {
-    const query = serializeUrlState({ act: act.id, config: state.config, config2: state.config2, config3: state.config3, workbench: state.workbench, hide: flags.hide, lock: flags.lock });
-    if (syncUrl) {
-      address.want(query);
-      // An act switched in place is a new history entry, with the address a page load would have.
-      if (!prev && pushAddress) {
-        try { win.history.pushState(null, '', query); } catch { /* e.g. sandboxed srcdoc frames: replaced below */ }
-      }
-      if (!prev) address.flush();
-    }
-    const href = new URL(query, win.location.href).href;
-    if (share.value !== href) share.value = href;
-    for (const u of unitInputs) u.input.checked = u.input.value === state.config.units;
-    const entry = navLinks.get(act.id);
-    setAttr(entry.link, 'href', query);
-    for (const a of ACTS) if (a.status && navLinks.has(a.id)) setText(navLinks.get(a.id).status, a.status(state));
-  }
-  // Panels beside the acts ("Measure it") are visited, not progressed through: current_act stays.
-  if (act.progress !== false && store.getState().current_act !== act.id) store.update((s) => ({ ...s, current_act: act.id }));
-  sync(store.getState());
-  const unsubscribe = store.subscribe(sync);
-  // destroy(): before starting the app again in place with another act.
-  const destroy = () => {
-    destroyed = true;
-    unsubscribe();
-    unwatch();
-    address.flush();
-    // Removed by name: an app started again in place must not write this act's address on pagehide.
-    win.removeEventListener('pagehide', onPageHide);
-    for (const el of [actRoot, noticesEl]) el.removeEventListener('click', onLinkClick);
-    actRoot.removeEventListener('click', onSubmitClick);
-    for (const type of ['click', 'auxclick', 'contextmenu']) actRoot.removeEventListener(type, carryFlags, true);
-    mounted.destroy();
-    actRoot.replaceChildren();
-  };
-  return { act, flags, availableActs: availableActs(), focus: focusAct, destroy };
 }
+

@@ -62,22 +62,58 @@ function radioGroup(key, legend, name, values, labels, onPick) {
 // replayText(units) and deviceText(config) return the notes under the replay switch and the device.
 // frameworkText: { legend, note: {textbook, pytorch}, ckptReason, replayReason } for the framework
 // switch; under PyTorch defaults checkpointing and Chapter replay are disabled with a visible reason.
+// Each control is a part { el, set(value, config, text), inputs } built by a named function below;
+// `locked` is the instructor's lock list as a Set (a lock also disables a control that the framework
+// would leave on).
 export function createControls({ devices, flags, onChange, onReplayStep, replayText = '', deviceText = null, frameworkText = null }) {
-  const hidden = new Set(flags.hide);
   const locked = new Set(flags.lock);
-  const parts = {};
+  const parts = {
+    opt: radioGroup('opt', 'Optimizer', uid('opt'), OPTIMIZERS, LABELS.optimizer, (v) => onChange({ optimizer: v })),
+    prec: radioGroup('prec', 'Precision', uid('prec'), PRECISIONS, LABELS.precision, (v) => onChange({ precision: v })),
+    batch: batchControl(onChange),
+    ckpt: checkpointControl(onChange, locked, frameworkText),
+    dev: deviceControl(devices, onChange, locked, deviceText),
+    replay: replayControl(onChange, onReplayStep, locked, replayText, frameworkText),
+    fw: frameworkControl(onChange, frameworkText),
+  };
+  // The panel in a fixed order: hidden controls left out, locked ones disabled with the reason under them.
+  const hidden = new Set(flags.hide);
+  const el = h('div', { class: 'controls' });
+  for (const key of ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw']) {
+    const part = parts[key];
+    if (hidden.has(key)) continue;
+    if (locked.has(key)) {
+      for (const input of part.inputs) input.disabled = true;
+      part.el.classList.add('control--locked');
+      part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
+    }
+    el.append(part.el);
+  }
+  return {
+    el,
+    update(config) {
+      const fw = frameworkOf(config);
+      parts.fw.set(fw);
+      parts.opt.set(config.optimizer);
+      parts.prec.setLabels(fw === 'pytorch' ? LABELS.precisionPytorch : LABELS.precision);
+      parts.prec.set(config.precision);
+      parts.batch.set(config.batch_size);
+      parts.ckpt.set(config.checkpointing, config);
+      parts.dev.set(config.device, config);
+      parts.replay.set(config.replay, config, replayText && replayText(config.units));
+    },
+  };
+}
 
-  parts.opt = radioGroup('opt', 'Optimizer', uid('opt'), OPTIMIZERS, LABELS.optimizer, (v) => onChange({ optimizer: v }));
-  parts.prec = radioGroup('prec', 'Precision', uid('prec'), PRECISIONS, LABELS.precision, (v) => onChange({ precision: v }));
-
-  // Batch: a range over the allowed sizes (index), announced as the size itself.
+// Batch: a range over the allowed sizes (index), announced as the size itself.
+function batchControl(onChange) {
   const batchId = uid('batch');
   const batchOut = h('output', { for: batchId, class: 'control__value' });
   const batch = h('input', {
     type: 'range', id: batchId, min: 0, max: BATCH_SIZES.length - 1, step: 1,
     oninput: () => onChange({ batch_size: BATCH_SIZES[Number(batch.value)] }),
   });
-  parts.batch = {
+  return {
     el: h('div', { class: 'control control--range', 'data-control': 'batch' },
       h('label', { for: batchId }, 'Batch size (sequences of 1,024 tokens): ', batchOut), batch,
       h('div', { class: 'range-ticks', 'aria-hidden': 'true' }, BATCH_SIZES.map((b) => h('span', { text: String(b) })))),
@@ -88,15 +124,17 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     },
     inputs: [batch],
   };
+}
 
-  // Checkpointing: a select, plus k when "every k layers".
+// Checkpointing: a select, plus k when "every k layers"; off (with the reason) under PyTorch defaults.
+function checkpointControl(onChange, locked, frameworkText) {
   const ckptId = uid('ckpt');
   const ckpt = h('select', { id: ckptId, onchange: () => onChange({ checkpointing: ckpt.value }) },
     CHECKPOINTING.map((c) => h('option', { value: c, text: LABELS.checkpointing[c] })));
   const { input: k, error: kErr, id: kId, reset: resetK } = everyKInput((n) => onChange({ every_k: n }));
   const kWrap = h('div', { class: 'control__sub' }, h('label', { for: kId, text: 'Checkpoint every k layers, k =' }), k, kErr);
   const ckptReason = h('p', { class: 'control__note control__note--off', id: uid('ckpt-off'), hidden: true, text: frameworkText ? frameworkText.ckptReason : '' });
-  parts.ckpt = {
+  return {
     el: h('div', { class: 'control', 'data-control': 'ckpt' }, h('label', { for: ckptId, text: 'Activation checkpointing' }), ckpt, kWrap, ckptReason),
     set: (v, cfg) => {
       const off = controlsOff(cfg).includes('ckpt');
@@ -109,8 +147,11 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     },
     inputs: [ckpt, k],
   };
+}
 
-  // Device: catalog devices plus a custom capacity (short names: see deviceOptionText).
+// Device: catalog devices plus a custom capacity (short names: see deviceOptionText); pinned to the
+// chapter's V100 under Chapter replay.
+function deviceControl(devices, onChange, locked, deviceText) {
   const devId = uid('dev');
   const capId = uid('cap');
   const capErr = h('p', { class: 'field-error', id: uid('cap-err'), hidden: true });
@@ -132,7 +173,7 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
   const capWrap = h('div', { class: 'control__sub' }, h('label', { for: capId, text: 'Custom capacity (GB, 10^9 bytes)' }), cap, capErr);
   const replayPin = h('p', { class: 'control__note', text: 'Chapter replay runs on the chapter’s V100 32 GB.', hidden: true });
   const devNote = h('p', { class: 'control__note device-note' });
-  parts.dev = {
+  return {
     el: h('div', { class: 'control', 'data-control': 'dev' }, h('label', { for: devId, text: 'Device' }), dev, capWrap, replayPin,
       whyDetails('Why this budget line?', devNote)),
     set: (v, cfg) => {
@@ -145,15 +186,18 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     },
     inputs: [dev, cap],
   };
+}
 
-  // Chapter replay: a switch, and the walkthrough's three steps when it is on.
+// Chapter replay: a switch, and the walkthrough's three steps when it is on; off (with the reason)
+// under PyTorch defaults.
+function replayControl(onChange, onReplayStep, locked, replayText, frameworkText) {
   const replayId = uid('replay');
   const replayDesc = h('p', { class: 'control__note', id: uid('replay-desc'), text: replayText ? replayText('gb') : '' });
   const replay = h('input', { type: 'checkbox', id: replayId, role: 'switch', 'aria-describedby': replayDesc.id, onchange: () => onChange({ replay: replay.checked }) });
   const stepButtons = REPLAY_STEPS.map((s, i) => h('button', { type: 'button', class: 'btn btn--small', 'data-step': s.id, onclick: () => onReplayStep(s) }, `${i + 1}. ${s.label}`));
   const steps = h('div', { class: 'replay-steps', role: 'group', 'aria-label': 'The chapter’s walkthrough' }, stepButtons);
   const replayReason = h('p', { class: 'control__note control__note--off', id: uid('replay-off'), hidden: true, text: frameworkText ? frameworkText.replayReason : '' });
-  parts.replay = {
+  return {
     el: h('div', { class: 'control control--switch', 'data-control': 'replay' },
       h('div', { class: 'switch' }, replay, h('label', { for: replayId, text: 'Chapter replay' })),
       whyDetails('What does replay change?', replayDesc), replayReason, steps),
@@ -173,41 +217,16 @@ export function createControls({ devices, flags, onChange, onReplayStep, replayT
     },
     inputs: [replay, ...stepButtons],
   };
+}
 
-  // Framework: Textbook layout (the chapter's counting) or PyTorch defaults (what PyTorch holds).
+// Framework: Textbook layout (the chapter's counting) or PyTorch defaults (what PyTorch holds).
+function frameworkControl(onChange, frameworkText) {
   const fwNote = h('p', { class: 'control__note', id: uid('fw-note') });
-  parts.fw = radioGroup('fw', frameworkText ? frameworkText.legend : 'Framework', uid('fw'), FRAMEWORKS, LABELS.framework,
+  const fw = radioGroup('fw', frameworkText ? frameworkText.legend : 'Framework', uid('fw'), FRAMEWORKS, LABELS.framework,
     (v) => onChange(v === 'pytorch' ? { framework: v, checkpointing: 'none', replay: false } : { framework: v }));
-  parts.fw.el.append(whyDetails('What does each count?', fwNote));
-  for (const input of parts.fw.inputs) input.setAttribute('aria-describedby', fwNote.id);
-  const setFw = parts.fw.set;
-  parts.fw.set = (v) => { setFw(v); if (frameworkText) setText(fwNote, frameworkText.note[v]); };
-
-  const order = ['opt', 'prec', 'batch', 'ckpt', 'dev', 'replay', 'fw'];
-  const el = h('div', { class: 'controls' });
-  for (const key of order) {
-    const part = parts[key];
-    if (hidden.has(key)) continue;
-    if (locked.has(key)) {
-      for (const input of part.inputs) input.disabled = true;
-      part.el.classList.add('control--locked');
-      part.el.append(h('p', { class: 'control__note control__note--lock', text: LOCK_NOTE }));
-    }
-    el.append(part.el);
-  }
-
-  return {
-    el,
-    update(config) {
-      const fw = frameworkOf(config);
-      parts.fw.set(fw);
-      parts.opt.set(config.optimizer);
-      parts.prec.setLabels(fw === 'pytorch' ? LABELS.precisionPytorch : LABELS.precision);
-      parts.prec.set(config.precision);
-      parts.batch.set(config.batch_size);
-      parts.ckpt.set(config.checkpointing, config);
-      parts.dev.set(config.device, config);
-      parts.replay.set(config.replay, config, replayText && replayText(config.units));
-    },
-  };
+  fw.el.append(whyDetails('What does each count?', fwNote));
+  for (const input of fw.inputs) input.setAttribute('aria-describedby', fwNote.id);
+  const setFw = fw.set;
+  fw.set = (v) => { setFw(v); if (frameworkText) setText(fwNote, frameworkText.note[v]); };
+  return fw;
 }
