@@ -28,8 +28,9 @@ status=()
 
 # part NAME SECONDS COMMAND...: runs one part under its own timeout, its output to the log.
 # A part that crashes (an exit other than a timeout's 124/137) runs once more: Debian's PyTorch 1.13
-# sometimes dies in gloo's teardown ("free(): corrupted unsorted chunks", about 1 run in 6 of the
-# two-rank script); the status keeps the first exit as first_exit, so a retry is never hidden.
+# CPU profiler sometimes aborts a rank of the two-rank script as it stops (measure-pytorch-dist.py
+# already measures such a run again, up to 4 times); the status keeps the first exit as first_exit,
+# so a retry is never hidden.
 part() {
   local name=$1 limit=$2; shift 2
   local t0=$SECONDS rc first=""
