@@ -8,7 +8,7 @@ import { loadScaleEngine } from '../../../scripts/engine-node.mjs';
 import { PREDICT3, toScenario3, devicesNeeded, reflectNumbers, reflectKeys, stepParts, state3, taxPoints, stepByInterconnect, REVEAL_INTERCONNECTS, memoryTerms } from '../../../web/src/models/act3-model.js';
 import { DEFAULT_CONFIG3, STRATEGIES3, GPU_COUNTS3, DEVICES3, INTERCONNECTS3 } from '../../../web/src/state/act3-config.js';
 import * as T from '../../../web/src/content/act3-text.js';
-import { plainText } from '../../../web/src/format/format.js';
+import { plainText, formatSeconds, formatInt } from '../../../web/src/format/format.js';
 import { sumsThatDoNotAddUp } from './sum-check.mjs';
 import { memoryModel, memoryLayout } from '../../../web/src/models/parallel-memory-model.js';
 import { formatAmount } from '../../../web/src/format/format.js';
@@ -106,4 +106,13 @@ test('the Math Peek\'s all-reduce note: DDP quotes its time; tensor parallel alo
   const runs = tp.collectives.filter((c) => c.seconds > 0).map((c) => T.collectiveWords(c)).join(' + ');
   assert.match(runs, /tensor-parallel all-reduce/);
   assert.match(T.allReduceNote(tp, runs), /^this step runs no all-reduce of the gradients; it runs tensor-parallel all-reduce/);
+});
+
+test('the Math Peek\'s crossover line is the crossover the chart draws: data parallel for DDP, fully sharded for ZeRO-3', () => {
+  const at = (strategy) => scale.evaluate(toScenario3({ ...DEFAULT_CONFIG3, strategy, gpus: 4, interconnect: 'nvlink4' }, spec)).parallel;
+  const ddp = at('ddp');
+  const c = ddp.formulas.crossover;
+  assert.equal(T.crossoverPeek(ddp), `Crossover, data parallel: ${formatSeconds(c.data_parallel_seconds)} of gradient all-reduce ÷ ${formatSeconds(c.backward_s_per_token * 1000)} of backward pass per 1,000 tokens = ${formatInt(c.data_parallel)} tokens per GPU; below that, the wires cannot hide behind compute`);
+  const z3 = at('zero3');
+  assert.match(T.crossoverPeek(z3), new RegExp(`^Crossover, fully sharded: ${formatSeconds(z3.formulas.crossover.fully_sharded_seconds)} of gathering and scattering`));
 });

@@ -137,7 +137,7 @@ export function renderPeek3(box, r, units) {
     line('bubble', `= (${y.p} − 1) ÷ (${y.m} + ${y.p} − 1) = ${formatPercent(f.bubble.value, 1)} of the pipelined part`),
     h('p', { class: 'math' }, 'Speedup = N ÷ (1 + (N − 1) · r), with N the GPUs in use'),
     line('tax', `= ${formatInt(n)} ÷ (1 + ${formatInt(n - 1)} × ${T.formatR(y.r)}) = ${formatRatio(taxSpeedup(n, y.r))}; from the engine’s step times ${formatRatio(f.speedup.value)}`),
-    h('p', { class: 'math', 'data-peek': 'crossover' }, `Crossover, fully sharded: ${formatSeconds(f.crossover.fully_sharded_seconds)} of gathering and scattering ÷ ${formatSeconds(f.crossover.compute_s_per_token * 1000)} of compute per 1,000 tokens = ${formatInt(f.crossover.fully_sharded)} tokens per GPU; below that, the wires cannot hide behind compute`),
+    h('p', { class: 'math', 'data-peek': 'crossover' }, T.crossoverPeek(p)),
     h('p', { class: 'math-note', text: `Ψ = ${formatInt(y.psi)} parameters on this GPU before sharding; W, G and K are bytes per parameter for weights, gradients, and master copy with optimizer state. A ring all-reduce of S bytes moves 2(N − 1)/N · S per GPU: ${MATH(f.all_reduce.expression)}; ${T.allReduceNote(p, collectivesText(p))}` }));
 }
 

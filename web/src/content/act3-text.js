@@ -107,6 +107,17 @@ export function allReduceNote(p, runs) {
   return `this step runs no all-reduce of the gradients; it runs ${runs} per step.${instead}`;
 }
 
+// The Math Peek's crossover line, for the crossover the chart draws: fully sharded (ZeRO-3: gathers
+// and scatters against forward + backward) or data parallel (the gradients' all-reduce against the
+// backward pass), so a DDP step no longer quotes ZeRO-3's figures.
+export function crossoverPeek(p) {
+  const c = p.formulas.crossover;
+  const [name, seconds, comm, perToken, work, tokens] = p.zero_stage === 3
+    ? ['fully sharded', c.fully_sharded_seconds, 'gathering and scattering', c.compute_s_per_token, 'compute', c.fully_sharded]
+    : ['data parallel', c.data_parallel_seconds, 'gradient all-reduce', c.backward_s_per_token, 'backward pass', c.data_parallel];
+  return `Crossover, ${name}: ${formatSeconds(seconds)} of ${comm} ÷ ${formatSeconds(perToken * 1000)} of ${work} per 1,000 tokens = ${formatInt(tokens)} tokens per GPU; below that, the wires cannot hide behind compute`;
+}
+
 export function taxSentence(p) {
   return `The chapter’s tax: speedup = N ÷ (1 + (N − 1)·r), with r = ${formatR(p.communication_ratio)} for this step.`;
 }
