@@ -115,4 +115,8 @@ test('the Math Peek\'s crossover line is the crossover the chart draws: data par
   assert.equal(T.crossoverPeek(ddp), `Crossover, data parallel: ${formatSeconds(c.data_parallel_seconds)} of gradient all-reduce ÷ ${formatSeconds(c.backward_s_per_token * 1000)} of backward pass per 1,000 tokens = ${formatInt(c.data_parallel)} tokens per GPU; below that, the wires cannot hide behind compute`);
   const z3 = at('zero3');
   assert.match(T.crossoverPeek(z3), new RegExp(`^Crossover, fully sharded: ${formatSeconds(z3.formulas.crossover.fully_sharded_seconds)} of gathering and scattering`));
+  // One copy of the model (5-way tensor parallel on 8 GPUs): no "0 tokens per GPU" crossover to quote.
+  const tp = scale.evaluate(toScenario3({ ...DEFAULT_CONFIG3, strategy: 'tp', gpus: 8, interconnect: 'nvlink4' }, spec)).parallel;
+  assert.equal(tp.data_parallel, 1);
+  assert.match(T.crossoverPeek(tp), /no gradients to synchronise and no crossover$/);
 });

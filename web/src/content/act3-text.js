@@ -112,6 +112,7 @@ export function allReduceNote(p, runs) {
 // backward pass), so a DDP step no longer quotes ZeRO-3's figures.
 export function crossoverPeek(p) {
   const c = p.formulas.crossover;
+  if (p.data_parallel === 1) return 'Crossover: one copy of the model (no data parallelism), so there are no gradients to synchronise and no crossover';
   const [name, seconds, comm, perToken, work, tokens] = p.zero_stage === 3
     ? ['fully sharded', c.fully_sharded_seconds, 'gathering and scattering', c.compute_s_per_token, 'compute', c.fully_sharded]
     : ['data parallel', c.data_parallel_seconds, 'gradient all-reduce', c.backward_s_per_token, 'backward pass', c.data_parallel];
